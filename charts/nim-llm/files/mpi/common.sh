@@ -1,0 +1,41 @@
+#!/bin/bash
+# Shared by leader.sh, worker.sh and launcher.sh (nim-llm chart, MPI start-up over SSH).
+
+log() { echo "nim-llm[$(date -u +%H:%M:%S)] $*" >&2; }
+
+# Variables of this container that mpirun forwards to every rank (-x NAME ...).
+# Everything except shell and pod bookkeeping, and values that span lines.
+mpi_export_args() {
+  local name
+  while IFS= read -r name; do
+    case "$name" in
+      HOSTNAME|HOME|PWD|OLDPWD|SHLVL|_|TERM|KUBERNETES_*|LWS_*|OMPI_*|PMIX_*) continue ;;
+    esac
+    [[ "${!name}" == *$'\n'* ]] && continue
+    printf -- '-x\n%s\n' "$name"
+  done < <(compgen -e)
+}
+
+# ssh options mpirun uses to reach the workers' sshd.
+ssh_args() {
+  echo "-p ${NIM_MPI_SSH_PORT:-2222} -i ${NIM_MPI_SSH_KEY} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectionAttempts=10"
+}
+
+# wait_for_ssh DEADLINE_EPOCH HOST...: returns once every host accepts TCP on the sshd port,
+# or exits 1 with a clear line when the deadline passes first. No pipeline, no subshell loop:
+# the exit really ends the script.
+wait_for_ssh() {
+  local deadline=$1; shift
+  local port=${NIM_MPI_SSH_PORT:-2222} host
+  for host in "$@"; do
+    log "waiting for worker ${host}:${port}"
+    until timeout 3 bash -c "exec 3<>/dev/tcp/${host}/${port}" 2>/dev/null; do
+      if (( $(date +%s) >= deadline )); then
+        log "FAILED: worker ${host} did not accept SSH on port ${port} within CLUSTER_START_TIMEOUT=${CLUSTER_START_TIMEOUT}s; giving up"
+        exit 1
+      fi
+      sleep 2
+    done
+    log "worker ${host} is reachable"
+  done
+}

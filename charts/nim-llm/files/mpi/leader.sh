@@ -1,0 +1,40 @@
+#!/bin/bash
+# LeaderWorkerSet leader in MPI launch mode: waits (at most CLUSTER_START_TIMEOUT seconds)
+# for every worker's sshd, then runs the server command ("$@") on all ranks with mpirun.
+# Worker addresses follow the LeaderWorkerSet naming: the leader <lws>-<group> has
+# workers <lws>-<group>-<i> under the same headless Service. NIM_MPI_WORKER_HOSTS
+# (space separated) replaces that derivation for other orchestrators.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+: "${LWS_LEADER_ADDRESS:?LWS_LEADER_ADDRESS is not set: leader.sh runs in a LeaderWorkerSet leader pod}"
+: "${NIM_NUM_COMPUTE_NODES:?}" "${NIM_GPUS_PER_NODE:?}" "${CLUSTER_START_TIMEOUT:?}" "${NIM_MPI_SSH_KEY:?}"
+(( $# > 0 )) || { log "no server command given"; exit 2; }
+
+deadline=$(( $(date +%s) + CLUSTER_START_TIMEOUT ))
+leader_host=${LWS_LEADER_ADDRESS%%.*}
+domain=${LWS_LEADER_ADDRESS#*.}
+if [[ -n "${NIM_MPI_WORKER_HOSTS:-}" ]]; then
+  read -r -a workers <<< "${NIM_MPI_WORKER_HOSTS}"
+else
+  workers=()
+  for (( i = 1; i < NIM_NUM_COMPUTE_NODES; i++ )); do
+    workers+=("${leader_host}-${i}.${domain}")
+  done
+fi
+
+hostfile=$(mktemp /tmp/nim-hostfile.XXXXXX)
+echo "${LWS_LEADER_ADDRESS} slots=${NIM_GPUS_PER_NODE}" > "$hostfile"
+for w in "${workers[@]}"; do echo "${w} slots=${NIM_GPUS_PER_NODE}" >> "$hostfile"; done
+
+wait_for_ssh "$deadline" "${workers[@]}"
+
+mapfile -t exports < <(mpi_export_args)
+np=$(( NIM_NUM_COMPUTE_NODES * NIM_GPUS_PER_NODE ))
+root_flag=()
+[[ "$(id -u)" == 0 ]] && root_flag=(--allow-run-as-root)
+log "all ${#workers[@]} workers reachable; starting ${np} ranks"
+exec "${NIM_MPIRUN:-mpirun}" "${root_flag[@]}" -n "$np" --hostfile "$hostfile" \
+  -bind-to none -map-by slot \
+  -mca plm_rsh_args "$(ssh_args)" -mca orte_keep_fqdn_hostnames true \
+  "${exports[@]}" "$@"

@@ -1,0 +1,81 @@
+{{/* ---------------------------------------------------------------------------
+Environment of the NIM container. The chart derives the variables a role needs;
+an entry of the user's `env` with the same name replaces the derived one, so no
+name appears twice. Derived variables come first, the user's after, in order.
+Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
+--------------------------------------------------------------------------- */}}
+{{- define "nim-llm.env" -}}
+{{- $root := .root -}}
+{{- $derived := include "nim-llm.derivedEnv" . | fromYamlArray -}}
+{{- $userEnv := $root.Values.env | default list -}}
+{{- $userNames := dict -}}
+{{- range $userEnv -}}{{- $_ := set $userNames .name true -}}{{- end -}}
+{{- $out := list -}}
+{{- range $derived -}}
+{{- if not (hasKey $userNames .name) -}}{{- $out = append $out . -}}{{- end -}}
+{{- end -}}
+{{- toYaml (concat $out $userEnv) -}}
+{{- end -}}
+
+{{/* The chart-derived variables of a role, as a YAML list of EnvVar. */}}
+{{- define "nim-llm.derivedEnv" -}}
+{{- $root := .root -}}
+{{- $role := .role -}}
+{{- $V := $root.Values -}}
+{{- $mode := include "nim-llm.mode" $root -}}
+- name: NIM_CACHE_PATH
+  value: {{ $V.model.nimCache | quote }}
+- name: NGC_API_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $V.model.ngcAPISecret }}
+      key: NGC_API_KEY
+- name: NIM_SERVER_PORT
+  value: {{ $V.model.openaiPort | toString | quote }}
+- name: NIM_LOG_LEVEL
+  value: {{ $V.model.logLevel | upper | quote }}
+- name: NIM_JSONL_LOGGING
+  value: {{ ternary "1" "0" $V.model.jsonLogging | quote }}
+{{- if $V.multiNode.enabled }}
+- name: NIM_MULTI_NODE
+  value: "1"
+- name: NIM_NUM_COMPUTE_NODES
+  value: {{ $V.multiNode.workers | toString | quote }}
+- name: NIM_GPUS_PER_NODE
+  value: {{ $V.multiNode.gpusPerNode | toString | quote }}
+- name: NIM_TENSOR_PARALLEL_SIZE
+  value: {{ $V.multiNode.gpusPerNode | toString | quote }}
+- name: NIM_PIPELINE_PARALLEL_SIZE
+  value: {{ $V.multiNode.workers | toString | quote }}
+- name: CLUSTER_START_TIMEOUT
+  value: {{ $V.multiNode.clusterStartTimeout | toString | quote }}
+{{- if eq $mode "leaderworkerset" }}
+- name: NIM_LEADER_ROLE
+  value: {{ ternary "1" "0" (eq $role "leader") | quote }}
+- name: NIM_NODE_RANK
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.labels['leaderworkerset.sigs.k8s.io/worker-index']
+- name: NIM_LEADER_ADDRESS
+  value: $(LWS_LEADER_ADDRESS)
+{{- end }}
+{{- if include "nim-llm.usesMPI" $root }}
+- name: NIM_MPI_SSH_PORT
+  value: {{ $V.multiNode.sshPort | toString | quote }}
+- name: NIM_MPI_SSH_KEY
+  value: {{ include "nim-llm.sshKeyPath" $root | quote }}
+{{- if eq $role "launcher" }}
+- name: NIM_MPI_NUM_PROCESSES
+  value: {{ mul $V.multiNode.workers $V.multiNode.gpusPerNode | toString | quote }}
+{{- end }}
+{{- end }}
+{{- if ne $role "launcher" }}
+{{- include "nim-llm.networking.env" $root }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* Where the MPI SSH private key is mounted: our Secret for LeaderWorkerSet, mpi-operator's for MPIJob. */}}
+{{- define "nim-llm.sshKeyPath" -}}
+{{- if eq (include "nim-llm.mode" .) "mpijob" -}}/etc/nim-llm/ssh/id_rsa{{- else -}}/etc/nim-llm/ssh/private.key{{- end -}}
+{{- end -}}

@@ -1,0 +1,83 @@
+{{/* ---------------------------------------------------------------------------
+Names and labels. Every object name and label set comes from here.
+--------------------------------------------------------------------------- */}}
+
+{{/* Chart name, or nameOverride. */}}
+{{- define "nim-llm.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Object name prefix: fullnameOverride, else <release>-<name> (the release alone when it already holds the name).
+Kept to 52 characters so suffixed names (-headless, -ssh, ...) and pod names stay within 63. */}}
+{{- define "nim-llm.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 52 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 52 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 52 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* helm.sh/chart label value. */}}
+{{- define "nim-llm.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Selector labels: minimal and immutable, shared by every workload selector. */}}
+{{- define "nim-llm.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "nim-llm.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* Standard labels of every object. */}}
+{{- define "nim-llm.labels" -}}
+helm.sh/chart: {{ include "nim-llm.chart" . }}
+{{ include "nim-llm.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Values.image.tag | default .Chart.AppVersion | toString | trunc 63 | trimSuffix "-" | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: nim-llm
+{{- end -}}
+
+{{/* Name of the inference Service. */}}
+{{- define "nim-llm.serviceName" -}}
+{{- .Values.service.name | default (include "nim-llm.fullname" .) -}}
+{{- end -}}
+
+{{/* Name of the ServiceAccount the pods run as. */}}
+{{- define "nim-llm.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- .Values.serviceAccount.name | default (include "nim-llm.fullname" .) -}}
+{{- else -}}
+{{- .Values.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Container image reference. */}}
+{{- define "nim-llm.image" -}}
+{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion | toString) -}}
+{{- end -}}
+
+{{/* Name of the pull secret the chart creates from model.ngcAPIKey. */}}
+{{- define "nim-llm.generatedPullSecretName" -}}
+{{- printf "%s-ngc-pull" (include "nim-llm.fullname" .) -}}
+{{- end -}}
+
+{{/* Name of the SSH Secret of MPI start-up. */}}
+{{- define "nim-llm.sshSecretName" -}}
+{{- .Values.multiNode.existingSSHSecret | default (printf "%s-ssh" (include "nim-llm.fullname" .)) -}}
+{{- end -}}
+
+{{/* Name of the model cache claim shared by all pods (Deployment, multi-node, or existingClaim). */}}
+{{- define "nim-llm.sharedClaimName" -}}
+{{- .Values.persistence.existingClaim | default (printf "%s-cache" (include "nim-llm.fullname" .)) -}}
+{{- end -}}
+
+{{/* Labels that identify the inference Service itself (not the headless one), for the ServiceMonitor. */}}
+{{- define "nim-llm.serviceSelectorLabels" -}}
+{{ include "nim-llm.selectorLabels" . }}
+nim-llm/service: inference
+{{- end -}}

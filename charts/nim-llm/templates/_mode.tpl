@@ -1,0 +1,73 @@
+{{/* ---------------------------------------------------------------------------
+Deployment mode: one place decides what kind of workload the release is.
+The multi-node backend is chosen by values alone, never by the CRDs a cluster has.
+--------------------------------------------------------------------------- */}}
+
+{{/* statefulset | deployment | leaderworkerset | mpijob */}}
+{{- define "nim-llm.mode" -}}
+{{- if .Values.multiNode.enabled -}}
+{{- ternary "leaderworkerset" "mpijob" .Values.multiNode.leaderWorkerSet.enabled -}}
+{{- else -}}
+{{- ternary "statefulset" "deployment" .Values.statefulSet.enabled -}}
+{{- end -}}
+{{- end -}}
+
+{{/* "true" in multi-node mode, else empty. */}}
+{{- define "nim-llm.isMultiNode" -}}
+{{- if .Values.multiNode.enabled -}}true{{- end -}}
+{{- end -}}
+
+{{/* How a LeaderWorkerSet group starts: mpi | native (auto resolved from env NIM_USE_SGLANG). MPIJob is always mpi. */}}
+{{- define "nim-llm.launchMode" -}}
+{{- $mode := .Values.multiNode.launchMode -}}
+{{- if eq (include "nim-llm.mode" .) "mpijob" -}}
+mpi
+{{- else if ne $mode "auto" -}}
+{{- $mode -}}
+{{- else -}}
+{{- $sglang := "" -}}
+{{- range .Values.env -}}
+{{- if and (eq .name "NIM_USE_SGLANG") (hasKey . "value") -}}{{- $sglang = toString .value -}}{{- end -}}
+{{- end -}}
+{{- ternary "native" "mpi" (eq $sglang "1") -}}
+{{- end -}}
+{{- end -}}
+
+{{/* "true" when the release uses MPI over SSH between pods. */}}
+{{- define "nim-llm.usesMPI" -}}
+{{- if and .Values.multiNode.enabled (eq (include "nim-llm.launchMode" .) "mpi") -}}true{{- end -}}
+{{- end -}}
+
+{{/* GPUs of each GPU pod, from resources.limits (0 when absent). */}}
+{{- define "nim-llm.gpuLimit" -}}
+{{- $limits := .Values.resources.limits | default dict -}}
+{{- index $limits "nvidia.com/gpu" | default 0 | int -}}
+{{- end -}}
+
+{{/* Model cache backend: pvc-template | pvc-shared | pvc-existing | hostPath | nfs | emptyDir */}}
+{{- define "nim-llm.cacheBackend" -}}
+{{- $p := .Values.persistence -}}
+{{- if $p.enabled -}}
+{{- if $p.existingClaim -}}pvc-existing
+{{- else if eq (include "nim-llm.mode" .) "statefulset" -}}pvc-template
+{{- else -}}pvc-shared
+{{- end -}}
+{{- else if .Values.hostPath.enabled -}}hostPath
+{{- else if .Values.nfs.enabled -}}nfs
+{{- else -}}emptyDir
+{{- end -}}
+{{- end -}}
+
+{{/* Labels that select exactly the pods serving the API: every single-node pod, LWS leaders only, or rank 0 (worker 0) of each MPIJob. */}}
+{{- define "nim-llm.servingPodSelector" -}}
+{{- include "nim-llm.selectorLabels" . }}
+{{- $mode := include "nim-llm.mode" . }}
+{{- if eq $mode "leaderworkerset" }}
+app.kubernetes.io/component: leader
+{{- else if eq $mode "mpijob" }}
+app.kubernetes.io/component: worker
+training.kubeflow.org/replica-index: "0"
+{{- else }}
+app.kubernetes.io/component: inference
+{{- end }}
+{{- end -}}

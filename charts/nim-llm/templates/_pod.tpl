@@ -1,0 +1,225 @@
+{{/* ---------------------------------------------------------------------------
+The one pod template of the chart. Every pod the chart makes is rendered here:
+  role "server"     single-node StatefulSet or Deployment pod
+  role "leader"     LeaderWorkerSet leader (serves the API)
+  role "worker"     LeaderWorkerSet worker
+  role "launcher"   MPIJob launcher (runs mpirun, no GPU)
+  role "mpi-worker" MPIJob worker (rank 0 serves the API)
+So securityContext, serviceAccount, pull secrets, scheduling, volumes and init
+containers can never reach one kind of pod and miss another.
+Usage: include "nim-llm.podTemplate" (dict "root" $ "role" "leader")
+--------------------------------------------------------------------------- */}}
+{{- define "nim-llm.podTemplate" -}}
+{{- $root := .root -}}
+{{- $role := .role -}}
+{{- $V := $root.Values -}}
+{{- $gpuPod := ne $role "launcher" -}}
+{{- $annotations := merge (dict) ($V.podAnnotations | default dict) -}}
+{{- if eq $role "mpi-worker" -}}
+{{- $annotations = merge $annotations ($V.multiNode.mpiJob.workerAnnotations | default dict) -}}
+{{- end -}}
+{{- if and $gpuPod (include "nim-llm.isMultiNode" $root) -}}
+{{- $annotations = merge $annotations (include "nim-llm.networking.podAnnotations" $root | fromYaml) -}}
+{{- end -}}
+metadata:
+  labels:
+    {{- include "nim-llm.labels" $root | nindent 4 }}
+    app.kubernetes.io/component: {{ include "nim-llm.component" $role }}
+    {{- with $V.model.labels }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  {{- with $annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+spec:
+  serviceAccountName: {{ include "nim-llm.serviceAccountName" $root }}
+  automountServiceAccountToken: {{ $V.serviceAccount.automountServiceAccountToken }}
+  enableServiceLinks: false
+  {{- $pullSecrets := $V.imagePullSecrets | default list -}}
+  {{- if $V.model.ngcAPIKey }}
+  {{- $pullSecrets = append $pullSecrets (dict "name" (include "nim-llm.generatedPullSecretName" $root)) -}}
+  {{- end }}
+  {{- with $pullSecrets }}
+  imagePullSecrets:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with $V.podSecurityContext }}
+  securityContext:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with $V.priorityClassName }}
+  priorityClassName: {{ . }}
+  {{- end }}
+  terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds }}
+  {{- $initContainers := list -}}
+  {{- if $gpuPod -}}
+  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) ($V.initContainers.extraInit | default list) -}}
+  {{- end }}
+  {{- with $initContainers }}
+  initContainers:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  containers:
+    - name: nim
+      image: {{ include "nim-llm.image" $root | quote }}
+      imagePullPolicy: {{ $V.image.pullPolicy }}
+      {{- with include "nim-llm.commandAndArgs" (dict "root" $root "role" $role) | trim }}
+      {{- . | nindent 6 }}
+      {{- end }}
+      {{- with include "nim-llm.securityContext" (dict "root" $root "gpuPod" $gpuPod) | fromYaml }}
+      securityContext:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      env:
+        {{- include "nim-llm.env" (dict "root" $root "role" $role) | nindent 8 }}
+      {{- with include "nim-llm.ports" (dict "root" $root "role" $role) | fromYamlArray }}
+      ports:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with include "nim-llm.probes" (dict "root" $root "role" $role) | trim }}
+      {{- . | nindent 6 }}
+      {{- end }}
+      {{- with include "nim-llm.resources" (dict "root" $root "role" $role) | fromYaml }}
+      resources:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with include "nim-llm.volumeMounts" (dict "root" $root "role" $role) | fromYamlArray }}
+      volumeMounts:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+  {{- with $V.nodeSelector }}
+  nodeSelector:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with $V.affinity }}
+  affinity:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with $V.tolerations }}
+  tolerations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with include "nim-llm.volumes" (dict "root" $root "role" $role) | fromYamlArray }}
+  volumes:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+{{- end -}}
+
+{{/* app.kubernetes.io/component value of a pod role. */}}
+{{- define "nim-llm.component" -}}
+{{- $components := dict "server" "inference" "leader" "leader" "worker" "worker" "launcher" "launcher" "mpi-worker" "worker" -}}
+{{- index $components . -}}
+{{- end -}}
+
+{{/* Container command and args of a role. */}}
+{{- define "nim-llm.commandAndArgs" -}}
+{{- $V := .root.Values -}}
+{{- $command := list -}}
+{{- $args := list -}}
+{{- $mpi := include "nim-llm.usesMPI" .root -}}
+{{- if or (eq .role "server") (eq .role "leader") -}}
+  {{- $command = $V.customCommand -}}
+  {{- $args = $V.customArgs -}}
+  {{- if and (eq .role "leader") $mpi (not $V.customCommand) -}}
+    {{- $command = list "/bin/bash" "/opt/nim-llm/mpi/leader.sh" -}}
+    {{- $args = $V.customArgs | default (list "/opt/nim/start_server.sh") -}}
+  {{- end -}}
+{{- else if eq .role "worker" -}}
+  {{- $command = $V.multiNode.workerCustomCommand -}}
+  {{- if and $mpi (not $command) -}}
+    {{- $command = list "/bin/bash" "/opt/nim-llm/mpi/worker.sh" -}}
+  {{- end -}}
+{{- else if eq .role "mpi-worker" -}}
+  {{- $command = list "/bin/bash" "/opt/nim-llm/mpi/worker.sh" -}}
+{{- else if eq .role "launcher" -}}
+  {{- $command = $V.customCommand | default (list "/bin/bash" "/opt/nim-llm/mpi/launcher.sh") -}}
+  {{- $args = $V.customArgs | default (list "/opt/nim/start_server.sh") -}}
+{{- end -}}
+{{- with $command }}
+command:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $args }}
+args:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{/* Container securityContext: the user's, plus the capabilities an enabled networking provider needs (GPU pods only). */}}
+{{- define "nim-llm.securityContext" -}}
+{{- $ctx := deepCopy (.root.Values.containerSecurityContext | default dict) -}}
+{{- $add := list -}}
+{{- if and .gpuPod (include "nim-llm.isMultiNode" .root) -}}
+{{- $add = include "nim-llm.networking.capabilities" .root | fromYamlArray -}}
+{{- end -}}
+{{- if $add -}}
+{{- $caps := $ctx.capabilities | default dict -}}
+{{- $_ := set $caps "add" (concat ($caps.add | default list) $add | uniq) -}}
+{{- $_ := set $ctx "capabilities" $caps -}}
+{{- end -}}
+{{- toYaml $ctx -}}
+{{- end -}}
+
+{{/* Container ports of a role. */}}
+{{- define "nim-llm.ports" -}}
+{{- $V := .root.Values -}}
+{{- $ports := list -}}
+{{- if has .role (list "server" "leader" "mpi-worker") -}}
+{{- $ports = append $ports (dict "name" "http-openai" "containerPort" ($V.model.openaiPort | int) "protocol" "TCP") -}}
+{{- end -}}
+{{- if or (eq .role "mpi-worker") (and (eq .role "worker") (include "nim-llm.usesMPI" .root) (not $V.multiNode.workerCustomCommand)) -}}
+{{- $ports = append $ports (dict "name" "ssh" "containerPort" ($V.multiNode.sshPort | int) "protocol" "TCP") -}}
+{{- end -}}
+{{- toYaml $ports -}}
+{{- end -}}
+
+{{/* Probes of a role: HTTP probes where the API is served (single-node pod, LWS leader);
+an sshd readiness probe on MPI workers (MPIJob waits for ready workers); none on the launcher. */}}
+{{- define "nim-llm.probes" -}}
+{{- $V := .root.Values -}}
+{{- $port := "http-openai" -}}
+{{- if has .role (list "server" "leader") -}}
+{{- range $kind := list "startupProbe" "livenessProbe" "readinessProbe" -}}
+{{- $p := index $V $kind -}}
+{{- if $p.enabled }}
+{{ $kind }}:
+  httpGet:
+    path: {{ $p.path }}
+    port: {{ $port }}
+  initialDelaySeconds: {{ $p.initialDelaySeconds }}
+  periodSeconds: {{ $p.periodSeconds }}
+  timeoutSeconds: {{ $p.timeoutSeconds }}
+  successThreshold: {{ $p.successThreshold }}
+  failureThreshold: {{ $p.failureThreshold }}
+{{- end -}}
+{{- end -}}
+{{- else if or (eq .role "mpi-worker") (and (eq .role "worker") (include "nim-llm.usesMPI" .root) (not $V.multiNode.workerCustomCommand)) }}
+readinessProbe:
+  tcpSocket:
+    port: ssh
+  periodSeconds: 5
+  failureThreshold: 3
+{{- end -}}
+{{- end -}}
+
+{{/* Resources of a role: the chart resources plus networking devices for GPU pods; the launcher's own. */}}
+{{- define "nim-llm.resources" -}}
+{{- $V := .root.Values -}}
+{{- if eq .role "launcher" -}}
+{{- toYaml ($V.multiNode.mpiJob.launcherResources | default dict) -}}
+{{- else -}}
+{{- $res := deepCopy ($V.resources | default dict) -}}
+{{- if include "nim-llm.isMultiNode" .root -}}
+{{- $devices := include "nim-llm.networking.devices" .root | fromYaml -}}
+{{- if $devices -}}
+{{- range $section := list "limits" "requests" -}}
+{{- if or (eq $section "limits") (hasKey $res $section) -}}
+{{- $_ := set $res $section (merge (index $res $section | default dict | deepCopy) $devices) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $res -}}
+{{- end -}}
+{{- end -}}

@@ -1,0 +1,148 @@
+{{/* ---------------------------------------------------------------------------
+Preflight: every cross-field rule of the chart, in one place. Reading this file
+tells a user every rule. Each refusal names the key by its full path and says
+what to set instead. values.schema.json covers single keys (types, enums,
+ranges, unknown keys); this file covers what one key means for another.
+Every template includes "nim-llm.preflight" first, so a refusal happens
+before anything is created, whatever template Helm renders first.
+--------------------------------------------------------------------------- */}}
+{{- define "nim-llm.fail" -}}
+{{- fail (printf "\n\nnim-llm: %s\n" .) -}}
+{{- end -}}
+
+{{- define "nim-llm.preflight" -}}
+{{- $V := .Values -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $gpus := include "nim-llm.gpuLimit" . | int -}}
+
+{{- /* Model cache: one backend at most. */ -}}
+{{- $backends := list -}}
+{{- if $V.persistence.enabled -}}{{- $backends = append $backends "persistence.enabled" -}}{{- end -}}
+{{- if $V.hostPath.enabled -}}{{- $backends = append $backends "hostPath.enabled" -}}{{- end -}}
+{{- if $V.nfs.enabled -}}{{- $backends = append $backends "nfs.enabled" -}}{{- end -}}
+{{- if gt (len $backends) 1 -}}
+{{- include "nim-llm.fail" (printf "%s are all true, but the model cache has one backend: keep one of them true and set the others to false." (join " and " $backends)) -}}
+{{- end -}}
+{{- if and $V.persistence.existingClaim (not $V.persistence.enabled) -}}
+{{- include "nim-llm.fail" (printf "persistence.existingClaim is %q but persistence.enabled is false, so the claim would be ignored: set persistence.enabled: true (or remove persistence.existingClaim)." $V.persistence.existingClaim) -}}
+{{- end -}}
+{{- if and $V.nfs.enabled (or (not $V.nfs.server) (not $V.nfs.path)) -}}
+{{- include "nim-llm.fail" "nfs.enabled is true but nfs.server or nfs.path is empty: set nfs.server (the NFS server address) and nfs.path (the exported path)." -}}
+{{- end -}}
+{{- $rwoModes := list "ReadWriteOnce" "ReadWriteOncePod" -}}
+{{- $sharedClaim := has (include "nim-llm.cacheBackend" .) (list "pvc-existing" "pvc-shared") -}}
+{{- if and (not $V.multiNode.enabled) $sharedClaim (has $V.persistence.accessMode $rwoModes) (or (gt (int $V.replicaCount) 1) $V.autoscaling.enabled) -}}
+{{- include "nim-llm.fail" (printf "persistence.accessMode is %s but %d pods (replicaCount, or autoscaling.enabled) share one claim, which can only attach to one node: set persistence.accessMode: ReadWriteMany (with a storage class that supports it), or use statefulSet.enabled: true without persistence.existingClaim so each pod gets its own claim." $V.persistence.accessMode (int (max $V.replicaCount 2))) -}}
+{{- end -}}
+
+{{- /* Resources and probes. */ -}}
+{{- $requests := $V.resources.requests | default dict -}}
+{{- if and (hasKey $requests "nvidia.com/gpu") (ne (index $requests "nvidia.com/gpu" | int) $gpus) -}}
+{{- include "nim-llm.fail" (printf "resources.requests.nvidia.com/gpu (%v) differs from resources.limits.nvidia.com/gpu (%d); Kubernetes needs GPU requests equal to limits: remove resources.requests.nvidia.com/gpu or set it to %d." (index $requests "nvidia.com/gpu") $gpus $gpus) -}}
+{{- end -}}
+{{- range $probe := list "startupProbe" "livenessProbe" -}}
+{{- $p := index $V $probe -}}
+{{- if and $p.enabled (ne (int $p.successThreshold) 1) -}}
+{{- include "nim-llm.fail" (printf "%s.successThreshold is %v but Kubernetes requires 1 for %s probes: set %s.successThreshold: 1." $probe $p.successThreshold (trimSuffix "Probe" $probe) $probe) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Environment: one entry per name. */ -}}
+{{- $seen := dict -}}
+{{- range $i, $e := $V.env | default list -}}
+{{- if hasKey $seen $e.name -}}
+{{- include "nim-llm.fail" (printf "env[%d].name %s is already set by env[%v]: keep one entry per variable." $i $e.name (index $seen $e.name)) -}}
+{{- end -}}
+{{- $_ := set $seen $e.name $i -}}
+{{- end -}}
+
+{{- /* Service, Ingress, autoscaling, disruption budget. */ -}}
+{{- if and (ne (int $V.service.nodePort) 0) (eq $V.service.type "ClusterIP") -}}
+{{- include "nim-llm.fail" (printf "service.nodePort is %d but service.type is ClusterIP, which has no node port: set service.type: NodePort (or LoadBalancer), or service.nodePort: 0." (int $V.service.nodePort)) -}}
+{{- end -}}
+{{- if and $V.ingress.enabled (not $V.ingress.hosts) -}}
+{{- include "nim-llm.fail" "ingress.enabled is true but ingress.hosts is empty: add at least one host, e.g. ingress.hosts: [{host: nim.example.com, paths: [{path: /, pathType: Prefix}]}]." -}}
+{{- end -}}
+{{- if and $V.autoscaling.enabled (gt (int $V.autoscaling.minReplicas) (int $V.autoscaling.maxReplicas)) -}}
+{{- include "nim-llm.fail" (printf "autoscaling.minReplicas (%d) is greater than autoscaling.maxReplicas (%d): set autoscaling.maxReplicas to at least %d." (int $V.autoscaling.minReplicas) (int $V.autoscaling.maxReplicas) (int $V.autoscaling.minReplicas)) -}}
+{{- end -}}
+{{- if and $V.podDisruptionBudget.enabled (toString $V.podDisruptionBudget.minAvailable) (toString $V.podDisruptionBudget.maxUnavailable) -}}
+{{- include "nim-llm.fail" "podDisruptionBudget.minAvailable and podDisruptionBudget.maxUnavailable are both set, and a PodDisruptionBudget takes one: set the other to \"\"." -}}
+{{- end -}}
+
+{{- /* Multi-node. */ -}}
+{{- if $V.multiNode.enabled -}}
+{{- include "nim-llm.preflight.multiNode" . -}}
+{{- end -}}
+{{- include "nim-llm.preflight.networking" . -}}
+{{- end -}}
+
+{{- define "nim-llm.preflight.multiNode" -}}
+{{- $V := .Values -}}
+{{- $M := $V.multiNode -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $gpus := include "nim-llm.gpuLimit" . | int -}}
+{{- if not $M.optimized.enabled -}}
+{{- include "nim-llm.fail" "multiNode.optimized.enabled is false, but only optimized (TensorRT-LLM) profiles run multi-node: set multiNode.optimized.enabled: true." -}}
+{{- end -}}
+{{- if ne $gpus (int $M.gpusPerNode) -}}
+{{- include "nim-llm.fail" (printf "multiNode.gpusPerNode is %d but resources.limits.nvidia.com/gpu is %d; each multi-node pod gets exactly gpusPerNode GPUs: set resources.limits.nvidia.com/gpu: %d (or multiNode.gpusPerNode: %d)." (int $M.gpusPerNode) $gpus (int $M.gpusPerNode) $gpus) -}}
+{{- end -}}
+{{- /* Parallelism: TP x PP must use every GPU of a replica (user env or chart-derived). */ -}}
+{{- $par := dict "NIM_TENSOR_PARALLEL_SIZE" (int $M.gpusPerNode) "NIM_PIPELINE_PARALLEL_SIZE" (int $M.workers) -}}
+{{- $source := dict "NIM_TENSOR_PARALLEL_SIZE" "derived from multiNode.gpusPerNode" "NIM_PIPELINE_PARALLEL_SIZE" "derived from multiNode.workers" -}}
+{{- $checkable := true -}}
+{{- range $i, $e := $V.env | default list -}}
+{{- if hasKey $par $e.name -}}
+{{- if hasKey $e "value" -}}
+{{- if not (regexMatch "^[1-9][0-9]*$" (toString $e.value)) -}}
+{{- include "nim-llm.fail" (printf "env[%d] (%s) is %q, which is not a positive whole number: set env[%d].value to a number such as \"%d\"." $i $e.name (toString $e.value) $i (index $par $e.name)) -}}
+{{- end -}}
+{{- $_ := set $par $e.name (atoi (toString $e.value)) -}}
+{{- $_ := set $source $e.name (printf "env[%d]" $i) -}}
+{{- else -}}
+{{- $checkable = false -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- $tp := index $par "NIM_TENSOR_PARALLEL_SIZE" -}}
+{{- $pp := index $par "NIM_PIPELINE_PARALLEL_SIZE" -}}
+{{- $total := mul $M.workers $M.gpusPerNode -}}
+{{- if and $checkable (ne (mul $tp $pp) $total) -}}
+{{- include "nim-llm.fail" (printf "NIM_TENSOR_PARALLEL_SIZE (%d, %s) x NIM_PIPELINE_PARALLEL_SIZE (%d, %s) = %d, but one replica has multiNode.workers x multiNode.gpusPerNode = %d x %d = %d GPUs: make the product %d, e.g. tensor parallel %d and pipeline parallel %d." $tp (index $source "NIM_TENSOR_PARALLEL_SIZE") $pp (index $source "NIM_PIPELINE_PARALLEL_SIZE") (mul $tp $pp) (int $M.workers) (int $M.gpusPerNode) $total $total (int $M.gpusPerNode) (int $M.workers)) -}}
+{{- end -}}
+{{- /* The model cache must be reachable from every node of a group. */ -}}
+{{- $backend := include "nim-llm.cacheBackend" . -}}
+{{- if and (eq $backend "pvc-shared") (has $V.persistence.accessMode (list "ReadWriteOnce" "ReadWriteOncePod")) -}}
+{{- include "nim-llm.fail" (printf "persistence.accessMode is %s, but multi-node pods run on different nodes and share the model cache: set persistence.accessMode: ReadWriteMany with a storage class that supports it (for example NFS), or use persistence.existingClaim, nfs or hostPath." $V.persistence.accessMode) -}}
+{{- end -}}
+{{- if and (eq $backend "pvc-existing") (has $V.persistence.accessMode (list "ReadWriteOncePod")) -}}
+{{- include "nim-llm.fail" "persistence.accessMode is ReadWriteOncePod, but multi-node pods share the claim: use a ReadWriteMany claim and set persistence.accessMode: ReadWriteMany." -}}
+{{- end -}}
+{{- if eq $backend "emptyDir" -}}
+{{- include "nim-llm.fail" "multiNode.enabled is true but no shared model cache is configured, so every node would download the model on its own: set persistence.enabled: true with persistence.accessMode: ReadWriteMany (or persistence.existingClaim), or enable nfs or hostPath." -}}
+{{- end -}}
+{{- /* Backend-specific keys. */ -}}
+{{- if eq $mode "mpijob" -}}
+{{- if $V.autoscaling.enabled -}}
+{{- include "nim-llm.fail" "autoscaling.enabled is true but multiNode.leaderWorkerSet.enabled is false: an MPIJob cannot be scaled by a HorizontalPodAutoscaler. Set autoscaling.enabled: false, or use LeaderWorkerSet (multiNode.leaderWorkerSet.enabled: true)." -}}
+{{- end -}}
+{{- if $M.workerCustomCommand -}}
+{{- include "nim-llm.fail" "multiNode.workerCustomCommand only applies to LeaderWorkerSet; MPIJob workers run sshd for mpirun: remove multiNode.workerCustomCommand or set multiNode.leaderWorkerSet.enabled: true." -}}
+{{- end -}}
+{{- if $M.existingSSHSecret -}}
+{{- include "nim-llm.fail" "multiNode.existingSSHSecret only applies to LeaderWorkerSet; the MPI operator makes the SSH key of each MPIJob itself: remove multiNode.existingSSHSecret or set multiNode.leaderWorkerSet.enabled: true." -}}
+{{- end -}}
+{{- if eq $M.launchMode "native" -}}
+{{- include "nim-llm.fail" "multiNode.launchMode is native, but an MPIJob always starts through mpirun: set multiNode.launchMode: auto (or mpi), or use LeaderWorkerSet for native start-up." -}}
+{{- end -}}
+{{- end -}}
+{{- if and (eq $mode "leaderworkerset") $M.leaderWorkerSet.subGroupSize -}}
+{{- if mod (int $M.workers) (int $M.leaderWorkerSet.subGroupSize) -}}
+{{- include "nim-llm.fail" (printf "multiNode.leaderWorkerSet.subGroupSize (%d) must divide multiNode.workers (%d): set it to a divisor of %d, or 0 for no subgroups." (int $M.leaderWorkerSet.subGroupSize) (int $M.workers) (int $M.workers)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "nim-llm.preflight.networking" -}}
+{{- end -}}

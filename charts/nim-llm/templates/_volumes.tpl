@@ -1,0 +1,106 @@
+{{/* ---------------------------------------------------------------------------
+Volumes and mounts of every pod, by role.
+--------------------------------------------------------------------------- */}}
+
+{{/* extraVolumes / extraVolumeMounts as a list, from either the upstream map form (name -> spec) or a list. */}}
+{{- define "nim-llm.namedList" -}}
+{{- if kindIs "map" . -}}
+{{- $out := list -}}
+{{- range $name := keys . | sortAlpha -}}
+{{- $out = append $out (merge (dict "name" $name) (index $ $name)) -}}
+{{- end -}}
+{{- toYaml $out -}}
+{{- else -}}
+{{- toYaml (. | default list) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The model cache volume source (absent for per-pod StatefulSet claims). */}}
+{{- define "nim-llm.cacheVolume" -}}
+{{- $V := .Values -}}
+{{- $backend := include "nim-llm.cacheBackend" . -}}
+{{- if has $backend (list "pvc-existing" "pvc-shared") -}}
+name: model-store
+persistentVolumeClaim:
+  claimName: {{ include "nim-llm.sharedClaimName" . }}
+{{- else if eq $backend "hostPath" -}}
+name: model-store
+hostPath:
+  path: {{ $V.hostPath.path }}
+  type: DirectoryOrCreate
+{{- else if eq $backend "nfs" -}}
+name: model-store
+nfs:
+  server: {{ $V.nfs.server }}
+  path: {{ $V.nfs.path }}
+  readOnly: {{ $V.nfs.readOnly }}
+{{- else if eq $backend "emptyDir" -}}
+name: model-store
+emptyDir: {}
+{{- end -}}
+{{- end -}}
+
+{{/* Pod volumes of a role. */}}
+{{- define "nim-llm.volumes" -}}
+{{- $root := .root -}}
+{{- $V := $root.Values -}}
+{{- $role := .role -}}
+{{- $vols := list -}}
+{{- if ne $role "launcher" -}}
+{{- with include "nim-llm.cacheVolume" $root | fromYaml -}}{{- $vols = append $vols . -}}{{- end -}}
+{{- if $V.shm.enabled -}}
+{{- $vols = append $vols (dict "name" "dshm" "emptyDir" (dict "medium" "Memory" "sizeLimit" ($V.shm.sizeLimit | toString))) -}}
+{{- end -}}
+{{- end -}}
+{{- if include "nim-llm.usesMPI" $root -}}
+{{- $vols = append $vols (dict "name" "mpi-scripts" "configMap" (dict "name" (printf "%s-mpi" (include "nim-llm.fullname" $root)) "defaultMode" 365)) -}}
+{{- if eq (include "nim-llm.mode" $root) "leaderworkerset" -}}
+{{- $vols = append $vols (dict "name" "ssh-key" "secret" (dict "secretName" (include "nim-llm.sshSecretName" $root) "defaultMode" 288 "items" (list (dict "key" "private.key" "path" "private.key")))) -}}
+{{- end -}}
+{{- end -}}
+{{- if ne $role "launcher" -}}
+{{- $vols = concat $vols (include "nim-llm.networking.volumes" $root | fromYamlArray) -}}
+{{- end -}}
+{{- $vols = concat $vols (include "nim-llm.namedList" $V.extraVolumes | fromYamlArray) -}}
+{{- toYaml $vols -}}
+{{- end -}}
+
+{{/* NIM container mounts of a role. */}}
+{{- define "nim-llm.volumeMounts" -}}
+{{- $root := .root -}}
+{{- $V := $root.Values -}}
+{{- $role := .role -}}
+{{- $mounts := list -}}
+{{- if ne $role "launcher" -}}
+{{- $mounts = append $mounts (dict "name" "model-store" "mountPath" $V.model.nimCache) -}}
+{{- if $V.shm.enabled -}}
+{{- $mounts = append $mounts (dict "name" "dshm" "mountPath" "/dev/shm") -}}
+{{- end -}}
+{{- end -}}
+{{- if include "nim-llm.usesMPI" $root -}}
+{{- $mounts = append $mounts (dict "name" "mpi-scripts" "mountPath" "/opt/nim-llm/mpi" "readOnly" true) -}}
+{{- if eq (include "nim-llm.mode" $root) "leaderworkerset" -}}
+{{- $mounts = append $mounts (dict "name" "ssh-key" "mountPath" "/etc/nim-llm/ssh" "readOnly" true) -}}
+{{- end -}}
+{{- end -}}
+{{- if ne $role "launcher" -}}
+{{- $mounts = concat $mounts (include "nim-llm.networking.volumeMounts" $root | fromYamlArray) -}}
+{{- end -}}
+{{- $mounts = concat $mounts (include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray) -}}
+{{- toYaml $mounts -}}
+{{- end -}}
+
+{{/* Spec of a model cache claim (the shared PVC and the StatefulSet claim template). */}}
+{{- define "nim-llm.claimSpec" -}}
+accessModes:
+  - {{ .Values.persistence.accessMode }}
+{{- $class := .Values.persistence.storageClass }}
+{{- if eq (toString $class) "-" }}
+storageClassName: ""
+{{- else if $class }}
+storageClassName: {{ $class | quote }}
+{{- end }}
+resources:
+  requests:
+    storage: {{ .Values.persistence.size | toString | quote }}
+{{- end -}}
