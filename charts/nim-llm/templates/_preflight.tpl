@@ -21,7 +21,7 @@ before anything is created, whatever template Helm renders first.
 {{- if $V.hostPath.enabled -}}{{- $backends = append $backends "hostPath.enabled" -}}{{- end -}}
 {{- if $V.nfs.enabled -}}{{- $backends = append $backends "nfs.enabled" -}}{{- end -}}
 {{- if gt (len $backends) 1 -}}
-{{- include "nim-llm.fail" (printf "%s are all true, but the model cache has one backend: keep one of them true and set the others to false." (join " and " $backends)) -}}
+{{- include "nim-llm.fail" (printf "%s are true, but the model cache takes one backend: keep one of them true and set the others to false." (join " and " $backends)) -}}
 {{- end -}}
 {{- if and $V.persistence.existingClaim (not $V.persistence.enabled) -}}
 {{- include "nim-llm.fail" (printf "persistence.existingClaim is %q but persistence.enabled is false, so the claim would be ignored: set persistence.enabled: true (or remove persistence.existingClaim)." $V.persistence.existingClaim) -}}

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Copies the CustomResourceDefinitions the chart renders objects for out of
+# the Go module cache into an output directory, for CrdSchemaValidator.
+#
+#   ci/fetch-crds.sh [OUT_DIR]      (default: chart-tests/target/crds under the repo root)
+#
+# Module versions come from ci/go.mod (the single place of version truth). The
+# modules are fetched through the Go module proxy with `go mod download`, which
+# downloads only each module's own zip (no transitive dependencies) and checks
+# it against the checksum database. Nothing is ever committed: the output
+# directory is a build directory. With a warm module cache no network is used.
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_root="$(cd "${script_dir}/.." && pwd)"
+go_mod="${script_dir}/go.mod"
+out_dir="${1:-${repo_root}/chart-tests/target/crds}"
+
+die() {
+  echo "fetch-crds: ERROR: $*" >&2
+  exit 1
+}
+
+# module path | file inside the module (one line per CRD file we need)
+crd_files=(
+  "sigs.k8s.io/lws|config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml"
+  "github.com/kubeflow/mpi-operator|manifests/base/kubeflow.org_mpijobs.yaml"
+  "github.com/prometheus-operator/prometheus-operator|example/prometheus-operator-crd-full/monitoring.coreos.com_servicemonitors.yaml"
+)
+
+command -v go >/dev/null 2>&1 ||
+  die "'go' is not on PATH. Install Go (see ci/go.mod for the version) to fetch the CRDs from the Go module proxy."
+[[ -f "${go_mod}" ]] || die "${go_mod} not found."
+
+# Versions from ci/go.mod, read with `go mod edit -json` (no network, no go.sum needed).
+go_mod_json="$(go mod edit -json "${go_mod}")" || die "cannot parse ${go_mod}"
+version_of() {
+  # Prints the version of module $1 from the Require list of ci/go.mod.
+  awk -v want="\"$1\"," '
+    /^\t"Require": \[/ { inreq = 1; next }
+    inreq && /^\t\]/ { inreq = 0 }
+    inreq && $1 == "\"Path\":" { path = $2 }
+    inreq && $1 == "\"Version\":" && path == want { v = $2; gsub(/[",]/, "", v); print v; exit }
+  ' <<<"${go_mod_json}"
+}
+
+declare -A version=()
+queries=()
+for entry in "${crd_files[@]}"; do
+  mod="${entry%%|*}"
+  [[ -n "${version[${mod}]:-}" ]] && continue
+  v="$(version_of "${mod}")"
+  [[ -n "${v}" ]] || die "no 'require ${mod} <version>' line in ${go_mod}"
+  version["${mod}"]="${v}"
+  queries+=("${mod}@${v}")
+done
+
+# Download outside any module (so neither ci/go.mod nor a go.work is touched or
+# consulted), with -mod=mod so the user's GOFLAGS (e.g. -mod=vendor) cannot get
+# in the way. One call: the zips are fetched in parallel on a cold cache.
+tmp="$(mktemp -d)"
+trap 'rm -rf "${tmp}"' EXIT
+if ! (cd "${tmp}" && GOFLAGS=-mod=mod GOWORK=off GO111MODULE=on \
+  go mod download -json "${queries[@]}") >"${tmp}/download.json" 2>"${tmp}/download.err"; then
+  cat "${tmp}/download.err" >&2
+  grep '"Error"' "${tmp}/download.json" >&2 || true
+  die "go mod download failed for: ${queries[*]} (GOPROXY=$(go env GOPROXY))"
+fi
+
+# Module directory in the cache for each module@version, from the JSON output.
+declare -A mod_dir=()
+while IFS='|' read -r p v d; do
+  mod_dir["${p}@${v}"]="${d}"
+done < <(awk '
+  $1 == "\"Path\":"    { p = $2; gsub(/[",]/, "", p) }
+  $1 == "\"Version\":" { v = $2; gsub(/[",]/, "", v) }
+  $1 == "\"Dir\":"     { d = $0; sub(/^[^:]*: "/, "", d); sub(/",?$/, "", d); print p "|" v "|" d }
+' "${tmp}/download.json")
+
+# Resolve every source file before copying anything, so a failure leaves no half-updated output.
+srcs=()
+for entry in "${crd_files[@]}"; do
+  mod="${entry%%|*}"
+  rel="${entry#*|}"
+  mv="${mod}@${version[${mod}]}"
+  dir="${mod_dir[${mv}]:-}"
+  [[ -n "${dir}" && -d "${dir}" ]] || die "go mod download reported no directory for ${mv}"
+  [[ -f "${dir}/${rel}" ]] ||
+    die "${rel} not found in ${mv} (${dir}); did the file move in this version? Update the table in ci/fetch-crds.sh."
+  srcs+=("${mv}|${rel}|${dir}/${rel}")
+done
+
+mkdir -p "${out_dir}"
+for s in "${srcs[@]}"; do
+  IFS='|' read -r mv rel src <<<"${s}"
+  dest="${out_dir}/$(basename "${rel}")"
+  # Module cache files are read-only: install gives the copy a normal mode so re-runs can overwrite it.
+  install -m 0644 "${src}" "${dest}"
+  echo "${mv} ${rel} -> ${dest}"
+done

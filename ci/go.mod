@@ -1,0 +1,22 @@
+// Pinned Go modules used by CI and the chart tests: the single place of
+// version truth for tooling that comes from the Go module proxy.
+//
+// The CRD modules below are not imported by any Go code here: ci/fetch-crds.sh
+// reads their versions from this file and copies CRD YAML files out of the
+// module cache (see the table in that script for the files taken). Keep them
+// as explicit `require` lines; `go mod tidy` would drop them while no Go
+// package imports them, so do not tidy this file without checking that they
+// survive.
+module nimchart.local/ci
+
+go 1.26.0
+
+// CRD sources (ci/fetch-crds.sh):
+//   LeaderWorkerSet leaderworkerset.x-k8s.io/v1 -> config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml
+//   MPIJob kubeflow.org/v2beta1                 -> manifests/base/kubeflow.org_mpijobs.yaml
+//   ServiceMonitor monitoring.coreos.com/v1     -> example/prometheus-operator-crd-full/monitoring.coreos.com_servicemonitors.yaml
+require (
+	github.com/kubeflow/mpi-operator v0.8.0
+	github.com/prometheus-operator/prometheus-operator v0.85.0
+	sigs.k8s.io/lws v0.9.0
+)
