@@ -145,4 +145,38 @@ before anything is created, whatever template Helm renders first.
 {{- end -}}
 
 {{- define "nim-llm.preflight.networking" -}}
+{{- $N := .Values.multinodeNetworking -}}
+{{- $on := include "nim-llm.networking.enabledProviders" . | fromYamlArray -}}
+{{- if gt (len $on) 1 -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking: %s are enabled together, but a cluster has one kind of high-speed network: keep exactly one of multinodeNetworking.{aws,azure,gcp,oci}.enabled true." (join ", " $on)) -}}
+{{- end -}}
+{{- $gpus := include "nim-llm.gpuLimit" . | int -}}
+{{- $perGPU := dict "aws" (list "efaDevicesPerGPU" 32 "vpc.amazonaws.com/efa" "no EC2 instance has more than 32 EFA interfaces (p5.48xlarge: 32 for 8 GPUs, so 4 per GPU)") "azure" (list "rdmaDevicesPerGPU" 8 (printf "rdma/%s" $N.azure.rdmaDeviceName) "ND-series VMs have 8 InfiniBand HCAs for 8 GPUs, so at most 1 per GPU") "oci" (list "rdmaDevicesPerGPU" 16 "nvidia.com/mlnxnics" "OCI GPU bare-metal shapes expose at most 16 RDMA VFs (H100/A100: 2 per GPU, H200/B200: 1 per GPU)") -}}
+{{- range $provider := $on -}}
+{{- if and (hasKey $perGPU $provider) (not (and (eq $provider "aws") $N.aws.instanceType)) -}}
+{{- $rule := index $perGPU $provider -}}
+{{- $key := index $rule 0 -}}
+{{- $value := index (index $N $provider) $key | int -}}
+{{- if lt $value 1 -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking.%s.%s is %d, but every GPU needs at least one network device: set multinodeNetworking.%s.%s to the devices per GPU of your instance type (%s)." $provider $key $value $provider $key (index $rule 3)) -}}
+{{- end -}}
+{{- if gt (mul $value $gpus) (index $rule 1 | int) -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking.%s.%s is %d, so each pod with %d GPUs would request %d %s, more than any node has (%s): lower multinodeNetworking.%s.%s to at most %d." $provider $key $value $gpus (mul $value $gpus) (index $rule 2) (index $rule 3) $provider $key (div (index $rule 1 | int) (max $gpus 1))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if and (has "gcp" $on) .Values.multiNode.enabled -}}
+{{- if ne (len $N.gcp.networks) 8 -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking.gcp.networks has %d entries, but GPUDirect-TCPXO uses the eight GPU NICs eth1..eth8 of an A3 Mega node: list the eight GKE network names, in order." (len $N.gcp.networks)) -}}
+{{- end -}}
+{{- if ne $gpus 8 -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking.gcp.enabled is true but resources.limits.nvidia.com/gpu is %d; GPUDirect-TCPXO pods take a whole A3 Mega node: set resources.limits.nvidia.com/gpu: 8 and multiNode.gpusPerNode: 8." $gpus) -}}
+{{- end -}}
+{{- if semverCompare "<1.29.0-0" .Capabilities.KubeVersion.Version -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking.gcp.enabled is true, but the tcpxo-daemon runs as a native sidecar, which needs Kubernetes 1.29 or newer (this cluster is %s): upgrade the cluster, or set multinodeNetworking.gcp.enabled: false." .Capabilities.KubeVersion.Version) -}}
+{{- end -}}
+{{- end -}}
+{{- if and $on .Values.multiNode.enabled (not .Values.shm.enabled) -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking.%s.enabled is true but shm.enabled is false; NCCL needs shared memory at /dev/shm: set shm.enabled: true (and shm.sizeLimit)." (first $on)) -}}
+{{- end -}}
 {{- end -}}
