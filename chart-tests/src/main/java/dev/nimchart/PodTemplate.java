@@ -1,0 +1,119 @@
+package dev.nimchart;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One pod template of a rendered workload, with the role it plays and how many pods it makes.
+ *
+ * @param owner the workload object (StatefulSet, Deployment, LeaderWorkerSet, MPIJob)
+ * @param role  server, leader, worker, launcher or mpi-worker
+ * @param pod   the template (metadata and spec) as an object, so {@code pod.at("spec.containers[0].name")} works
+ * @param pods  pods this template makes from its owner
+ */
+public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pods) {
+
+    /** Every pod template of the manifest's workloads, in manifest order. */
+    public static List<PodTemplate> of(RenderedManifest manifest) {
+        List<PodTemplate> templates = new ArrayList<>();
+        for (KubeObject o : manifest.objects()) {
+            switch (o.kind()) {
+                case "StatefulSet", "Deployment" -> templates.add(new PodTemplate(o, "server", sub(o, "spec.template"),
+                        intAt(o, "spec.replicas", 1)));
+                case "LeaderWorkerSet" -> {
+                    int groups = intAt(o, "spec.replicas", 1);
+                    int size = intAt(o, "spec.leaderWorkerTemplate.size", 1);
+                    templates.add(new PodTemplate(o, "leader", sub(o, "spec.leaderWorkerTemplate.leaderTemplate"), groups));
+                    templates.add(new PodTemplate(o, "worker", sub(o, "spec.leaderWorkerTemplate.workerTemplate"),
+                            groups * (size - 1)));
+                }
+                case "MPIJob" -> {
+                    templates.add(new PodTemplate(o, "launcher", sub(o, "spec.mpiReplicaSpecs.Launcher.template"),
+                            intAt(o, "spec.mpiReplicaSpecs.Launcher.replicas", 1)));
+                    templates.add(new PodTemplate(o, "mpi-worker", sub(o, "spec.mpiReplicaSpecs.Worker.template"),
+                            intAt(o, "spec.mpiReplicaSpecs.Worker.replicas", 1)));
+                }
+                default -> {
+                }
+            }
+        }
+        return templates;
+    }
+
+    /** True for every role but the MPI launcher. */
+    public boolean gpuPod() {
+        return !role.equals("launcher");
+    }
+
+    /** The container named {@code nim}. */
+    public KubeObject nim() {
+        return containers().stream().filter(c -> "nim".equals(c.at("name"))).findFirst()
+                .orElseThrow(() -> new IllegalStateException(this + " has no container named nim"));
+    }
+
+    public List<KubeObject> containers() {
+        return objects("spec.containers");
+    }
+
+    public List<KubeObject> initContainers() {
+        return objects("spec.initContainers");
+    }
+
+    public List<KubeObject> volumes() {
+        return objects("spec.volumes");
+    }
+
+    /** The labels of the pods this template makes. */
+    public Map<String, Object> labels() {
+        return pod.labels();
+    }
+
+    /** A container's env as name to EnvVar, in order (a duplicated name keeps the last). */
+    public static Map<String, KubeObject> env(KubeObject container) {
+        Map<String, KubeObject> env = new LinkedHashMap<>();
+        for (KubeObject e : list(container, "env")) {
+            env.put((String) e.at("name"), e);
+        }
+        return env;
+    }
+
+    /** A container's resource limit as an integer (0 when absent). */
+    public static int limit(KubeObject container, String resource) {
+        Object value = container.at("resources.limits[" + resource + "]");
+        return value == null ? 0 : Integer.parseInt(value.toString());
+    }
+
+    @Override
+    public String toString() {
+        return owner + " " + role + " template";
+    }
+
+    private List<KubeObject> objects(String path) {
+        return list(pod, path);
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<KubeObject> list(KubeObject object, String path) {
+        Object value = object.at(path);
+        if (!(value instanceof List<?> items)) {
+            return List.of();
+        }
+        return items.stream().map(i -> new KubeObject((Map<String, Object>) i)).toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static KubeObject sub(KubeObject o, String path) {
+        Object value = o.at(path);
+        if (!(value instanceof Map)) {
+            throw new IllegalStateException(o + " has no " + path);
+        }
+        return new KubeObject((Map<String, Object>) value);
+    }
+
+    private static int intAt(KubeObject o, String path, int fallback) {
+        Object value = o.at(path);
+        return value == null ? fallback : Integer.parseInt(value.toString());
+    }
+}

@@ -1,0 +1,106 @@
+package dev.nimchart.chart;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.NimChart;
+import dev.nimchart.PodTemplate;
+import dev.nimchart.RenderedManifest;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** One values file with its merged values and its render, rendered once per test JVM. */
+final class Example {
+
+    private static final Map<Path, Example> CACHE = new java.util.concurrent.ConcurrentHashMap<>();
+
+    final Path file;
+    final KubeObject values;
+    final RenderedManifest manifest;
+    final List<PodTemplate> templates;
+
+    private Example(Path file) {
+        this.file = file;
+        this.values = new KubeObject(NimChart.values(file));
+        this.manifest = NimChart.render(file);
+        this.templates = PodTemplate.of(manifest);
+    }
+
+    static Example of(Path file) {
+        return CACHE.computeIfAbsent(file, Example::new);
+    }
+
+    String name() {
+        return file.getFileName().toString();
+    }
+
+    boolean flag(String path) {
+        return Boolean.TRUE.equals(values.at(path));
+    }
+
+    int integer(String path) {
+        Object v = values.at(path);
+        return v == null ? 0 : Integer.parseInt(v.toString());
+    }
+
+    String text(String path) {
+        Object v = values.at(path);
+        return v == null ? "" : v.toString();
+    }
+
+    boolean multiNode() {
+        return flag("multiNode.enabled");
+    }
+
+    /** statefulset | deployment | leaderworkerset | mpijob, decided from the values as the chart documents it. */
+    String mode() {
+        if (multiNode()) {
+            return flag("multiNode.leaderWorkerSet.enabled") ? "leaderworkerset" : "mpijob";
+        }
+        return flag("statefulSet.enabled") ? "statefulset" : "deployment";
+    }
+
+    int gpuLimit() {
+        return integer("resources.limits[nvidia.com/gpu]");
+    }
+
+    /** The enabled networking provider, when it applies (multi-node), else null. */
+    String networkingProvider() {
+        if (!multiNode()) {
+            return null;
+        }
+        for (String p : List.of("aws", "azure", "gcp", "oci")) {
+            if (flag("multinodeNetworking." + p + ".enabled")) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** The user's env entries by name. */
+    Map<String, KubeObject> userEnv() {
+        Map<String, KubeObject> env = new java.util.LinkedHashMap<>();
+        Object list = values.at("env");
+        if (list instanceof List<?> items) {
+            for (Object i : items) {
+                @SuppressWarnings("unchecked")
+                KubeObject e = new KubeObject((Map<String, Object>) i);
+                env.put((String) e.at("name"), e);
+            }
+        }
+        return env;
+    }
+
+    List<PodTemplate> gpuTemplates() {
+        return templates.stream().filter(PodTemplate::gpuPod).toList();
+    }
+
+    List<PodTemplate> servingTemplates() {
+        return templates.stream().filter(t -> List.of("server", "leader").contains(t.role())
+                || (t.role().equals("mpi-worker"))).toList();
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}

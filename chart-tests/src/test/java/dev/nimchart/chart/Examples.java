@@ -1,0 +1,36 @@
+package dev.nimchart.chart;
+
+import dev.nimchart.ExampleValuesFiles;
+import dev.nimchart.KubeObject;
+import dev.nimchart.NimChart;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Method sources for parameterized tests: every example values file (values-examples/ and the nim.values.dirs of a
+ * downstream team), filtered by what its merged values ask for. Only values are read here; rendering happens inside
+ * each test, so one broken example fails its own tests and no others.
+ */
+final class Examples {
+
+    private Examples() {
+    }
+
+    static Stream<Path> all() {
+        return ExampleValuesFiles.validExamples();
+    }
+
+    static Stream<Path> multiNode() {
+        return all().filter(f -> Boolean.TRUE.equals(values(f).at("multiNode.enabled")));
+    }
+
+    static Stream<Path> withNetworking() {
+        return multiNode().filter(f -> List.of("aws", "azure", "gcp", "oci").stream()
+                .anyMatch(p -> Boolean.TRUE.equals(values(f).at("multinodeNetworking." + p + ".enabled"))));
+    }
+
+    private static KubeObject values(Path file) {
+        return new KubeObject(NimChart.values(file));
+    }
+}
