@@ -148,7 +148,9 @@ before anything is created, whatever template Helm renders first.
 {{- $N := .Values.multinodeNetworking -}}
 {{- $on := include "nim-llm.networking.enabledProviders" . | fromYamlArray -}}
 {{- if gt (len $on) 1 -}}
-{{- include "nim-llm.fail" (printf "multinodeNetworking: %s are enabled together, but a cluster has one kind of high-speed network: keep exactly one of multinodeNetworking.{aws,azure,gcp,oci}.enabled true." (join ", " $on)) -}}
+{{- $keys := list -}}
+{{- range $on -}}{{- $keys = append $keys (printf "multinodeNetworking.%s.enabled" .) -}}{{- end -}}
+{{- include "nim-llm.fail" (printf "%s are all true, but a cluster has one kind of high-speed network: keep exactly one multinodeNetworking provider enabled." (join " and " $keys)) -}}
 {{- end -}}
 {{- $gpus := include "nim-llm.gpuLimit" . | int -}}
 {{- $perGPU := dict "aws" (list "efaDevicesPerGPU" 32 "vpc.amazonaws.com/efa" "no EC2 instance has more than 32 EFA interfaces (p5.48xlarge: 32 for 8 GPUs, so 4 per GPU)") "azure" (list "rdmaDevicesPerGPU" 8 (printf "rdma/%s" $N.azure.rdmaDeviceName) "ND-series VMs have 8 InfiniBand HCAs for 8 GPUs, so at most 1 per GPU") "oci" (list "rdmaDevicesPerGPU" 16 "nvidia.com/mlnxnics" "OCI GPU bare-metal shapes expose at most 16 RDMA VFs (H100/A100: 2 per GPU, H200/B200: 1 per GPU)") -}}

@@ -33,8 +33,13 @@ public final class NimChart {
 
     /** Renders with one values file and --set overrides; Helm lookups go to the {@link LookupStub}. */
     public static RenderedManifest render(Path valuesFile, Map<String, String> setValues) {
+        return render(List.of(valuesFile), setValues);
+    }
+
+    /** Renders with values files in order (the release is named after the first) and --set overrides. */
+    public static RenderedManifest render(List<Path> valuesFiles, Map<String, String> setValues) {
         LookupStub.shared();
-        return RENDERER.render(releaseName(valuesFile), NAMESPACE, List.of(valuesFile), setValues);
+        return RENDERER.render(releaseName(valuesFiles.get(0)), NAMESPACE, valuesFiles, setValues);
     }
 
     /** The values Helm would validate and render with: the chart's values.yaml merged with the file. */

@@ -1,0 +1,131 @@
+package dev.nimchart.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.ExampleValuesFiles;
+import dev.nimchart.KubeObject;
+import dev.nimchart.LookupStub;
+import dev.nimchart.NimChart;
+import dev.nimchart.PodTemplate;
+import dev.nimchart.RenderedManifest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Multi-node settings varied one at a time on the documentation's LeaderWorkerSet example. */
+class MultiNodeWiringTest {
+
+    private static final Path LWS = ExampleValuesFiles.fromHarnessPaths().valid().stream()
+            .filter(p -> p.getFileName().toString().equals("multi-node-llama-3.1-405b-lws.yaml")).findFirst().orElseThrow();
+    private static final String SSH_SECRET = NimChart.releaseName(LWS) + "-nim-llm-ssh";
+
+    @AfterEach
+    void forgetLookupData() {
+        LookupStub.shared().removeSecret(NimChart.NAMESPACE, SSH_SECRET);
+    }
+
+    @Test
+    void theSshKeyIsGeneratedAtInstallAndKeptOnUpgrade() {
+        String first = sshKey(NimChart.render(LWS));
+        String second = sshKey(NimChart.render(LWS));
+        assertThat(decode(first)).startsWith("-----BEGIN EC PRIVATE KEY-----");
+        assertThat(second).as("with no Secret in the cluster, each install generates its own key").isNotEqualTo(first);
+
+        LookupStub.shared().putSecret(NimChart.NAMESPACE, SSH_SECRET, Map.of("private.key", first));
+        assertThat(sshKey(NimChart.render(LWS))).as("an upgrade reads the installed key back").isEqualTo(first);
+        assertThat(sshKey(NimChart.render(LWS, Map.of("replicaCount", "3", "startupProbe.failureThreshold", "2000"))))
+                .as("an upgrade with other values keeps it too").isEqualTo(first);
+    }
+
+    @Test
+    void anExistingSshSecretIsUsedAndNoneIsGenerated() {
+        RenderedManifest m = NimChart.render(LWS, Map.of("multiNode.existingSSHSecret", "team-mpi-key"));
+        assertThat(m.ofKind("Secret")).isEmpty();
+        for (PodTemplate t : PodTemplate.of(m)) {
+            assertThat(t.volumes()).anyMatch(v -> "team-mpi-key".equals(v.at("secret.secretName")));
+        }
+    }
+
+    @Test
+    void aUserEnvEntryReplacesTheDerivedVariable(@TempDir Path dir) throws IOException {
+        Path override = Files.writeString(dir.resolve("parallelism.yaml"), String.join("\n", "env:",
+                "  - {name: NIM_TENSOR_PARALLEL_SIZE, value: \"16\"}",
+                "  - {name: NIM_PIPELINE_PARALLEL_SIZE, value: \"1\"}", ""));
+        RenderedManifest m = NimChart.render(List.of(LWS, override), Map.of());
+        for (PodTemplate t : PodTemplate.of(m)) {
+            List<String> names = ExampleRenderingTest.listAt(t.nim(), "env").stream().map(e -> (String) e.at("name")).toList();
+            assertThat(names).filteredOn("NIM_TENSOR_PARALLEL_SIZE"::equals).hasSize(1);
+            assertThat(PodTemplate.env(t.nim()).get("NIM_TENSOR_PARALLEL_SIZE").at("value")).isEqualTo("16");
+            assertThat(PodTemplate.env(t.nim()).get("NIM_PIPELINE_PARALLEL_SIZE").at("value")).isEqualTo("1");
+        }
+    }
+
+    @Test
+    void customCommandsReplaceTheLeaderAndWorkerCommands() {
+        RenderedManifest m = NimChart.render(LWS, Map.of(
+                "customCommand[0]", "/opt/nim/start_server.sh",
+                "multiNode.workerCustomCommand[0]", "sh", "multiNode.workerCustomCommand[1]", "-c",
+                "multiNode.workerCustomCommand[2]", "sleep infinity"));
+        Map<String, PodTemplate> byRole = byRole(m);
+        assertThat(byRole.get("leader").nim().at("command")).isEqualTo(List.of("/opt/nim/start_server.sh"));
+        assertThat(byRole.get("worker").nim().at("command")).isEqualTo(List.of("sh", "-c", "sleep infinity"));
+    }
+
+    @Test
+    void nativeLaunchRunsTheImageEntrypointWithoutSsh() {
+        RenderedManifest m = NimChart.render(LWS, Map.of("multiNode.launchMode", "native"));
+        assertThat(m.ofKind("ConfigMap")).isEmpty();
+        assertThat(m.ofKind("Secret")).isEmpty();
+        for (PodTemplate t : PodTemplate.of(m)) {
+            assertThat(t.nim().at("command")).isNull();
+            assertThat(t.volumes()).noneMatch(v -> v.at("secret") != null);
+        }
+    }
+
+    @Test
+    void autoscalingScalesLeaderWorkerSetGroups() {
+        RenderedManifest m = NimChart.render(LWS, Map.of("autoscaling.enabled", "true", "autoscaling.maxReplicas", "4"));
+        KubeObject hpa = m.one("HorizontalPodAutoscaler");
+        assertThat(hpa.at("spec.scaleTargetRef.apiVersion")).isEqualTo("leaderworkerset.x-k8s.io/v1");
+        assertThat(hpa.at("spec.scaleTargetRef.kind")).isEqualTo("LeaderWorkerSet");
+        assertThat(hpa.at("spec.scaleTargetRef.name")).isEqualTo(m.one("LeaderWorkerSet").name());
+        assertThat(m.one("LeaderWorkerSet").at("spec.replicas")).isNull();
+    }
+
+    @Test
+    void everyPodSettingReachesLeadersAndWorkers() {
+        RenderedManifest m = NimChart.render(LWS, Map.of(
+                "serviceAccount.create", "true", "podSecurityContext.runAsUser", "2000",
+                "nodeSelector.pool", "h100", "extraVolumes.scratch.emptyDir.medium", "Memory",
+                "extraVolumeMounts.scratch.mountPath", "/scratch", "initContainers.extraInit[0].name", "warmup",
+                "initContainers.extraInit[0].image", "busybox:1.37"));
+        for (PodTemplate t : PodTemplate.of(m)) {
+            assertThat(t.pod().at("spec.serviceAccountName")).as(t.toString()).isEqualTo(m.one("ServiceAccount").name());
+            assertThat(t.pod().at("spec.securityContext.runAsUser")).as(t.toString()).isEqualTo(2000);
+            assertThat(t.pod().at("spec.nodeSelector.pool")).as(t.toString()).isEqualTo("h100");
+            assertThat(t.volumes()).as(t.toString()).anyMatch(v -> "scratch".equals(v.at("name")));
+            assertThat(t.initContainers()).as(t.toString()).anyMatch(c -> "warmup".equals(c.at("name")));
+        }
+    }
+
+    private static Map<String, PodTemplate> byRole(RenderedManifest m) {
+        Map<String, PodTemplate> byRole = new java.util.HashMap<>();
+        PodTemplate.of(m).forEach(t -> byRole.put(t.role(), t));
+        return byRole;
+    }
+
+    private static String sshKey(RenderedManifest m) {
+        return (String) m.find("Secret", SSH_SECRET).orElseThrow().at("data[private.key]");
+    }
+
+    private static String decode(String base64) {
+        return new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
+    }
+}

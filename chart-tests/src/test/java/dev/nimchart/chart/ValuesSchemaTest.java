@@ -1,0 +1,80 @@
+package dev.nimchart.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.ExampleValuesFiles;
+import dev.nimchart.NimChart;
+import dev.nimchart.ValuesSchemaValidator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * values.schema.json checked by an independent validator (networknt) on the values Helm validates: the chart's
+ * values.yaml merged with each file. Valid examples pass; every schema refusal Helm makes is made here too, at the
+ * same key; files refused by a preflight rule instead pass the schema (the rule, not a typo, is what they break).
+ */
+class ValuesSchemaTest {
+
+    private static final ValuesSchemaValidator SCHEMA = new ValuesSchemaValidator(NimChart.chartDir());
+    private static final Pattern POINTER = Pattern.compile("^at '([^']*)'");
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.nimchart.chart.Examples#all")
+    void everyExampleMatchesTheSchema(Path file) {
+        assertThat(SCHEMA.validate(NimChart.values(file))).as(file.getFileName().toString()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.nimchart.ExampleValuesFiles#invalidExamples")
+    void theSchemaRefusesExactlyWhatHelmsSchemaCheckRefuses(Path file) {
+        List<String> problems = SCHEMA.validate(NimChart.values(file));
+        Matcher pointer = POINTER.matcher(ExampleValuesFiles.expectedError(file));
+        if (pointer.find()) {
+            String key = dotted(pointer.group(1));
+            assertThat(problems).as("%s: refused at %s", file.getFileName(), key).anySatisfy(p -> assertThat(p).startsWith(key + ":"));
+        } else {
+            assertThat(problems).as("%s is refused by a preflight rule, not the schema", file.getFileName()).isEmpty();
+        }
+    }
+
+    @Test
+    void theSchemaIsSelfContainedAndStrict() throws IOException {
+        String schema = Files.readString(NimChart.chartDir().resolve("values.schema.json"));
+        assertThat(schema).contains("\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"");
+        Matcher refs = Pattern.compile("\"\\$ref\": \"([^\"]*)\"").matcher(schema);
+        List<String> remote = new ArrayList<>();
+        while (refs.find()) {
+            if (!refs.group(1).startsWith("#")) {
+                remote.add(refs.group(1));
+            }
+        }
+        assertThat(remote).as("remote $refs are fetched at install time and fail offline").isEmpty();
+        assertThat(SCHEMA.validate(java.util.Map.of("replicaCount", 1, "unknownKey", true)))
+                .as("a misspelt top-level key").anySatisfy(p -> assertThat(p).contains("unknownKey"));
+    }
+
+    /** JSON pointer /resources/limits/nvidia.com~1gpu to the harness path resources.limits[nvidia.com/gpu]. */
+    static String dotted(String pointer) {
+        if (pointer.isEmpty()) {
+            return "(root)";
+        }
+        StringBuilder path = new StringBuilder();
+        for (String raw : pointer.substring(1).split("/")) {
+            String segment = raw.replace("~1", "/").replace("~0", "~");
+            if (segment.matches("\\d+") || segment.contains(".") || segment.contains("/")) {
+                path.append('[').append(segment).append(']');
+            } else {
+                path.append(path.length() == 0 ? "" : ".").append(segment);
+            }
+        }
+        return path.toString();
+    }
+}
