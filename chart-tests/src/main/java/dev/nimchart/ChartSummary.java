@@ -1,0 +1,32 @@
+package dev.nimchart;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The README's first command: renders one values file and prints what the release would create. */
+public final class ChartSummary {
+
+    private ChartSummary() {
+    }
+
+    public static void main(String[] args) {
+        Path file = Path.of(args.length > 0 && !args[0].isBlank() ? args[0]
+                : HarnessPaths.fromSystemProperties().examplesDir().resolve("single-node-minimal.yaml").toString());
+        if (!Files.isRegularFile(file)) {
+            System.err.println("no such values file: " + file.toAbsolutePath());
+            System.exit(2);
+        }
+        try {
+            RenderedManifest manifest = NimChart.render(file);
+            System.out.println("nim-llm release \"" + NimChart.releaseName(file) + "\" in namespace " + NimChart.NAMESPACE
+                    + ", rendered from " + file);
+            System.out.println();
+            System.out.print(ManifestSummary.describe(manifest));
+        } catch (ChartRefusedException refused) {
+            System.err.println("The chart refuses " + file + ":");
+            System.err.println(refused.getMessage());
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+}

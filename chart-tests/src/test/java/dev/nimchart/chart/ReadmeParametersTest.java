@@ -1,0 +1,73 @@
+package dev.nimchart.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.NimChart;
+import dev.nimchart.ValuesDoc;
+import dev.nimchart.ValuesMerger;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** values.yaml documents every value where it is defined, and the README's table is generated from it. */
+class ReadmeParametersTest {
+
+    private static final Path VALUES = NimChart.chartDir().resolve("values.yaml");
+    private static final Path README = NimChart.chartDir().resolve("../../README.md").normalize();
+
+    @Test
+    void theReadmeParametersTableIsGeneratedFromValuesYaml() throws IOException {
+        String readme = Files.readString(README);
+        assertThat(ValuesDoc.updatedReadme(readme, VALUES)).as("README.md is stale: run ci/readme-parameters.sh")
+                .isEqualTo(readme);
+    }
+
+    @Test
+    void everyDocumentedKeyExistsInValuesYaml() {
+        KubeObject values = new KubeObject(ValuesMerger.loadYaml(VALUES));
+        for (ValuesDoc.Param p : ValuesDoc.params(VALUES)) {
+            assertThat(hasKey(values, p.key())).as("@param %s names a key of values.yaml", p.key()).isTrue();
+        }
+    }
+
+    @Test
+    void everyValueIsDocumentedWhereItIsDefined() {
+        List<String> documented = ValuesDoc.params(VALUES).stream().map(ValuesDoc.Param::key).toList();
+        List<String> undocumented = new ArrayList<>();
+        leaves("", ValuesMerger.loadYaml(VALUES), documented, undocumented);
+        assertThat(undocumented).as("values.yaml keys without an @param line (on the key or a parent)").isEmpty();
+    }
+
+    private static void leaves(String prefix, Map<String, Object> map, List<String> documented, List<String> undocumented) {
+        for (Map.Entry<String, Object> e : map.entrySet()) {
+            String key = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
+            if (documented.contains(key)) {
+                continue;
+            }
+            if (e.getValue() instanceof Map<?, ?> child && !child.isEmpty()) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> m = (Map<String, Object>) child;
+                leaves(key, m, documented, undocumented);
+            } else {
+                undocumented.add(key);
+            }
+        }
+    }
+
+    private static boolean hasKey(KubeObject values, String key) {
+        Object node = values.raw();
+        for (String part : key.replace("nvidia.com/gpu", "nvidia_com_gpu").split("\\.")) {
+            String k = part.replace("nvidia_com_gpu", "nvidia.com/gpu");
+            if (!(node instanceof Map<?, ?> m) || !m.containsKey(k)) {
+                return false;
+            }
+            node = m.get(k);
+        }
+        return true;
+    }
+}
