@@ -1,0 +1,105 @@
+package dev.nimchart.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.NimChart;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the leader start-up script the chart ships (taken from the rendered ConfigMap) with bash: it must really give
+ * up after CLUSTER_START_TIMEOUT with a clear line and a non-zero exit, and start mpirun once every worker listens.
+ */
+class LeaderStartupScriptTest {
+
+    @TempDir
+    static Path scripts;
+
+    @BeforeAll
+    static void writeTheRenderedScripts() throws IOException {
+        KubeObject configMap = NimChart.render(NetworkingTest.example("multi-node-llama-3.1-405b-lws.yaml")).ofKind("ConfigMap")
+                .stream().filter(c -> c.name().endsWith("-mpi")).findFirst().orElseThrow();
+        for (String script : List.of("common.sh", "leader.sh")) {
+            Files.writeString(scripts.resolve(script), (String) configMap.at("data[" + script + "]"));
+        }
+        Path mpirun = scripts.resolve("fake-mpirun");
+        Files.writeString(mpirun, "#!/bin/bash\necho \"mpirun $*\"\nwhile [ $# -gt 0 ]; do if [ \"$1\" = --hostfile ]; then cat \"$2\"; fi; shift; done\n");
+        Files.setPosixFilePermissions(mpirun, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    @Test
+    void theLeaderGivesUpAfterTheClusterStartTimeout() throws Exception {
+        int closedPort = freePort();
+        long start = System.nanoTime();
+        Result r = runLeader(Map.of("CLUSTER_START_TIMEOUT", "3", "NIM_MPI_WORKER_HOSTS", "127.0.0.1",
+                "NIM_MPI_SSH_PORT", String.valueOf(closedPort)));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(r.exit).as(r.output).isEqualTo(1);
+        assertThat(r.output).contains("FAILED: worker 127.0.0.1 did not accept SSH on port " + closedPort)
+                .contains("CLUSTER_START_TIMEOUT=3s").doesNotContain("mpirun ");
+        assertThat(took).as("gave up near the deadline, not never").isLessThan(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void workerAddressesFollowTheLeaderWorkerSetNaming() throws Exception {
+        Result r = runLeader(Map.of("CLUSTER_START_TIMEOUT", "1", "LWS_LEADER_ADDRESS", "nim-0.nim.inference.svc.invalid",
+                "NIM_NUM_COMPUTE_NODES", "3"));
+        assertThat(r.exit).as(r.output).isEqualTo(1);
+        assertThat(r.output).contains("waiting for worker nim-0-1.nim.inference.svc.invalid:")
+                .contains("FAILED: worker nim-0-1.nim.inference.svc.invalid");
+    }
+
+    @Test
+    void theLeaderStartsMpirunOnAllRanksOnceEveryWorkerListens() throws Exception {
+        try (ServerSocket worker = new ServerSocket(0)) {
+            Result r = runLeader(Map.of("CLUSTER_START_TIMEOUT", "20", "NIM_MPI_WORKER_HOSTS", "127.0.0.1",
+                    "NIM_MPI_SSH_PORT", String.valueOf(worker.getLocalPort())));
+            assertThat(r.exit).as(r.output).isZero();
+            assertThat(r.output).contains("worker 127.0.0.1 is reachable")
+                    .contains("-n 16 --hostfile")
+                    .contains("-x NGC_API_KEY").contains("-x NIM_TENSOR_PARALLEL_SIZE")
+                    .contains("plm_rsh_args -p " + worker.getLocalPort() + " -i /etc/nim-llm/ssh/private.key")
+                    .contains("/opt/nim/start_server.sh")
+                    .contains("nim-0.nim.inference slots=8").contains("127.0.0.1 slots=8")
+                    .doesNotContain("-x LWS_LEADER_ADDRESS");
+        }
+    }
+
+    private record Result(int exit, String output) {
+    }
+
+    private static Result runLeader(Map<String, String> env) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", scripts.resolve("leader.sh").toString(), "/opt/nim/start_server.sh");
+        pb.environment().clear();
+        pb.environment().put("PATH", System.getenv("PATH"));
+        pb.environment().putAll(Map.of("LWS_LEADER_ADDRESS", "nim-0.nim.inference", "NIM_NUM_COMPUTE_NODES", "2",
+                "NIM_GPUS_PER_NODE", "8", "NIM_MPI_SSH_KEY", "/etc/nim-llm/ssh/private.key", "NGC_API_KEY", "nvapi-test",
+                "NIM_TENSOR_PARALLEL_SIZE", "8", "NIM_MPIRUN", scripts.resolve("fake-mpirun").toString()));
+        pb.environment().putAll(env);
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("leader.sh did not end within 60 s");
+        }
+        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package dev.nimchart.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.ExampleValuesFiles;
+import dev.nimchart.KubeObject;
+import dev.nimchart.NimChart;
+import dev.nimchart.PodTemplate;
+import dev.nimchart.RenderedManifest;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Per-cloud networking injected into every GPU pod of a multi-node deployment: device counts, capabilities,
+ * annotations, sidecar, mounts and variables; nothing for the MPI launcher, other containers, or single-node pods.
+ */
+class NetworkingTest {
+
+    private static final String NETWORKING = "dev.nimchart.chart.Examples#withNetworking";
+    private static final Map<String, Integer> EFA_PER_INSTANCE = Map.of("p4d.24xlarge", 4, "p4de.24xlarge", 4,
+            "p5.48xlarge", 32, "p5e.48xlarge", 32, "p5en.48xlarge", 16, "p6-b200.48xlarge", 8);
+    private static final List<String> DEVICE_RESOURCES = List.of("vpc.amazonaws.com/efa", "nvidia.com/mlnxnics");
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(NETWORKING)
+    void everyGpuContainerRequestsDevicesPerGpuTimesItsGpus(Path file) {
+        Example e = Example.of(file);
+        String resource = deviceResource(e);
+        int expected = expectedDevices(e);
+        for (PodTemplate t : e.templates) {
+            KubeObject nim = t.nim();
+            if (!t.gpuPod()) {
+                assertNoNetworking(e, t);
+                continue;
+            }
+            if (resource == null) {
+                assertThat(deviceLimits(nim)).as("%s: %s (gcp uses NICs, not device requests)", e.name(), t).isEmpty();
+                continue;
+            }
+            assertThat(PodTemplate.limit(nim, resource)).as("%s: %s requests %s", e.name(), t, resource).isEqualTo(expected);
+            if (nim.at("resources.requests") != null) {
+                assertThat(nim.at("resources.requests[" + resource + "]")).as("%s: requests equal limits", e.name())
+                        .isEqualTo(expected);
+            }
+            for (KubeObject other : t.initContainers()) {
+                assertThat(deviceLimits(other)).as("%s: init container %s", e.name(), other.at("name")).isEmpty();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(NETWORKING)
+    void theProviderInjectsWhatItsNetworkNeeds(Path file) {
+        Example e = Example.of(file);
+        for (PodTemplate t : e.gpuTemplates()) {
+            KubeObject nim = t.nim();
+            Map<String, KubeObject> env = PodTemplate.env(nim);
+            String where = e.name() + ": " + t;
+            switch (e.networkingProvider()) {
+                case "aws" -> {
+                    assertMount(t, "/opt/amazon-efa-ofi", "hostPath.path", "/opt/amazon-efa-ofi", where);
+                    assertThat(env.get("FI_PROVIDER").at("value")).as(where).isEqualTo(userOr(e, "FI_PROVIDER", "efa"));
+                    assertThat(env).as(where).containsKeys("FI_EFA_USE_DEVICE_RDMA", "FI_EFA_USE_HUGE_PAGE");
+                    assertThat(capabilities(nim)).as(where).containsExactly("IPC_LOCK");
+                }
+                case "azure" -> {
+                    assertThat(env.get("NCCL_TOPO_FILE").at("value")).as(where).isEqualTo("/etc/nccl/topology.xml");
+                    assertMount(t, "/etc/nccl", "configMap.name", topologyConfigMap(e).name(), where);
+                    assertThat(topologyConfigMap(e).at("data[topology.xml]")).asString().contains("<system version=\"1\">")
+                            .contains("class=\"0x020700\"");
+                    assertThat(env).as(where).containsKeys("UCX_TLS", "UCX_IB_PCI_RELAXED_ORDERING",
+                            "NCCL_IB_PCI_RELAXED_ORDERING", "CUDA_DEVICE_ORDER");
+                    assertThat(capabilities(nim)).as(where).containsExactly("IPC_LOCK");
+                }
+                case "gcp" -> {
+                    KubeObject sidecar = t.initContainers().stream().filter(c -> "tcpxo-daemon".equals(c.at("name")))
+                            .findFirst().orElseThrow(() -> new AssertionError(where + " has no tcpxo-daemon"));
+                    assertThat(sidecar.at("restartPolicy")).as(where).isEqualTo("Always");
+                    assertThat(sidecar.at("image")).isEqualTo(e.text("multinodeNetworking.gcp.tcpxoDaemonImage"));
+                    assertThat(strings(sidecar.at("securityContext.capabilities.add"))).contains("NET_ADMIN");
+                    assertThat(capabilities(nim)).as("%s: the NIM container needs no capability", where).isEmpty();
+                    assertMount(t, "/dev/aperture_devices", "hostPath.path", "/dev/aperture_devices", where);
+                    assertThat(env.get("NCCL_FASTRAK_IFNAME").at("value")).isEqualTo("eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8");
+                    assertThat(env).containsKeys("NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "NCCL_FASTRAK_CTRL_DEV",
+                            "NCCL_SOCKET_IFNAME", "LD_LIBRARY_PATH");
+                    String interfaces = (String) t.pod().annotations().get("networking.gke.io/interfaces");
+                    for (Object network : (List<?>) e.values.at("multinodeNetworking.gcp.networks")) {
+                        assertThat(interfaces).as(where).contains("\"network\":\"" + network + "\"");
+                    }
+                    assertThat(t.pod().annotations()).containsKey("devices.gke.io/container.tcpxo-daemon")
+                            .containsEntry("networking.gke.io/default-interface", "eth0");
+                }
+                case "oci" -> {
+                    String networks = (String) t.pod().annotations().get("k8s.v1.cni.cncf.io/networks");
+                    assertThat(networks.split(",")).as("%s: one Multus network per VF", where).hasSize(expectedDevices(e))
+                            .containsOnly(e.text("multinodeNetworking.oci.networkName"));
+                    assertMount(t, "/dev/infiniband", "hostPath.path", "/dev/infiniband", where);
+                    assertThat(env).as(where).containsKeys("NCCL_IB_GID_INDEX", "NCCL_IB_TC", "NCCL_IB_SL", "NCCL_IB_TIMEOUT");
+                    assertThat(env.get("NCCL_IB_HCA").at("value")).as(where).isEqualTo(userOr(e, "NCCL_IB_HCA", "=mlx5"));
+                    assertThat(capabilities(nim)).as(where).containsExactly("IPC_LOCK");
+                }
+                default -> throw new AssertionError(where);
+            }
+        }
+    }
+
+    @Test
+    void aProviderOnASingleNodeDeploymentInjectsNothing() {
+        Path minimal = example("single-node-minimal.yaml");
+        for (String provider : List.of("aws", "azure", "gcp", "oci")) {
+            RenderedManifest m = NimChart.render(minimal, Map.of("multinodeNetworking." + provider + ".enabled", "true"));
+            for (PodTemplate t : PodTemplate.of(m)) {
+                assertNoNetworking(null, t);
+            }
+            assertThat(m.ofKind("ConfigMap")).as(provider).isEmpty();
+        }
+    }
+
+    @Test
+    void withoutAProviderNoCapabilityIsAddedAndAllAreDropped() {
+        for (Path file : ExampleValuesFiles.validExamples().toList()) {
+            Example e = Example.of(file);
+            if (e.networkingProvider() != null) {
+                continue;
+            }
+            for (PodTemplate t : e.templates) {
+                assertThat(capabilities(t.nim())).as("%s: %s", e.name(), t).isEmpty();
+                assertThat(strings(t.nim().at("securityContext.capabilities.drop"))).as("%s: %s", e.name(), t)
+                        .containsExactly("ALL");
+            }
+        }
+    }
+
+    private static void assertNoNetworking(Example e, PodTemplate t) {
+        String where = (e == null ? "" : e.name() + ": ") + t;
+        for (KubeObject c : t.containers()) {
+            assertThat(deviceLimits(c)).as(where).isEmpty();
+            assertThat(capabilities(c)).as(where).isEmpty();
+            assertThat(PodTemplate.env(c).keySet()).as(where)
+                    .filteredOn(n -> n.startsWith("FI_") || n.startsWith("NCCL_FASTRAK") || n.equals("NCCL_TOPO_FILE")
+                            || n.equals("NCCL_IB_GID_INDEX"))
+                    .allMatch(n -> e != null && e.userEnv().containsKey(n));
+        }
+        assertThat(t.initContainers()).as(where).noneMatch(c -> "tcpxo-daemon".equals(c.at("name")));
+        assertThat(t.pod().annotations().keySet()).as(where)
+                .noneMatch(k -> k.startsWith("networking.gke.io") || k.startsWith("k8s.v1.cni.cncf.io"));
+    }
+
+    private static void assertMount(PodTemplate t, String mountPath, String sourceField, String sourceValue, String where) {
+        KubeObject mount = ExampleRenderingTest.listAt(t.nim(), "volumeMounts").stream()
+                .filter(m -> mountPath.equals(m.at("mountPath"))).findFirst()
+                .orElseThrow(() -> new AssertionError(where + " does not mount " + mountPath));
+        KubeObject volume = t.volumes().stream().filter(v -> v.at("name").equals(mount.at("name"))).findFirst().orElseThrow();
+        assertThat(volume.at(sourceField)).as("%s: %s comes from %s", where, mountPath, sourceValue).isEqualTo(sourceValue);
+    }
+
+    private static List<String> deviceLimits(KubeObject container) {
+        Object limits = container.at("resources.limits");
+        if (!(limits instanceof Map<?, ?> map)) {
+            return List.of();
+        }
+        return map.keySet().stream().map(Object::toString)
+                .filter(k -> DEVICE_RESOURCES.contains(k) || k.startsWith("rdma/")).toList();
+    }
+
+    private static List<String> capabilities(KubeObject container) {
+        return strings(container.at("securityContext.capabilities.add"));
+    }
+
+    private static List<String> strings(Object list) {
+        return list == null ? List.of() : ((List<?>) list).stream().map(Object::toString).toList();
+    }
+
+    private static String deviceResource(Example e) {
+        return switch (e.networkingProvider()) {
+            case "aws" -> "vpc.amazonaws.com/efa";
+            case "azure" -> "rdma/" + e.text("multinodeNetworking.azure.rdmaDeviceName");
+            case "oci" -> "nvidia.com/mlnxnics";
+            default -> null;
+        };
+    }
+
+    private static int expectedDevices(Example e) {
+        int gpus = e.gpuLimit();
+        return switch (e.networkingProvider()) {
+            case "aws" -> e.text("multinodeNetworking.aws.instanceType").isEmpty()
+                    ? e.integer("multinodeNetworking.aws.efaDevicesPerGPU") * gpus
+                    : Math.max(1, (EFA_PER_INSTANCE.get(e.text("multinodeNetworking.aws.instanceType")) * gpus + 7) / 8);
+            case "azure" -> e.integer("multinodeNetworking.azure.rdmaDevicesPerGPU") * gpus;
+            case "oci" -> e.integer("multinodeNetworking.oci.rdmaDevicesPerGPU") * gpus;
+            default -> 0;
+        };
+    }
+
+    private static String userOr(Example e, String name, String fallback) {
+        KubeObject user = e.userEnv().get(name);
+        return user == null ? fallback : (String) user.at("value");
+    }
+
+    private static KubeObject topologyConfigMap(Example e) {
+        return e.manifest.ofKind("ConfigMap").stream().filter(c -> c.name().endsWith("-nccl-topology")).findFirst()
+                .orElseThrow(() -> new AssertionError(e.name() + " has no NCCL topology ConfigMap"));
+    }
+
+    static Path example(String name) {
+        return ExampleValuesFiles.fromHarnessPaths().valid().stream().filter(p -> p.getFileName().toString().equals(name))
+                .findFirst().orElseThrow();
+    }
+}
