@@ -124,8 +124,14 @@ k8s.v1.cni.cncf.io/networks: {{ join "," $nets | quote }}
       set -ex
       chmod 755 /fts/entrypoint_rxdm_container.sh
       /fts/entrypoint_rxdm_container.sh --num_hops=2 --num_nics=8 --uid= --alsologtostderr
+  # The receive-datapath manager configures the GPU NICs: it runs as root with NET_ADMIN (a documented
+  # exception to the chart's non-root default); the NIM container itself stays non-root.
   securityContext:
+    runAsUser: 0
+    runAsNonRoot: false
+    allowPrivilegeEscalation: false
     capabilities:
+      drop: [ALL]
       add: [NET_ADMIN, NET_BIND_SERVICE]
   env:
     - name: LD_LIBRARY_PATH
