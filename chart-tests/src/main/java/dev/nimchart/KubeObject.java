@@ -65,6 +65,16 @@ public final class KubeObject {
         return node;
     }
 
+    /** The list of objects at a path (containers, env, volumes, ...), empty when absent. */
+    @SuppressWarnings("unchecked")
+    public List<KubeObject> list(String path) {
+        Object value = at(path);
+        if (!(value instanceof List<?> items)) {
+            return List.of();
+        }
+        return items.stream().map(i -> new KubeObject((Map<String, Object>) i)).toList();
+    }
+
     /** The object as JSON, as the Kubernetes API would receive it. */
     public String toJson() {
         return JsonMapper.shared().writeValueAsString(raw);

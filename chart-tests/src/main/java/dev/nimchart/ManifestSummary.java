@@ -132,13 +132,7 @@ public final class ManifestSummary {
 
     private static String selected(KubeObject service, List<PodTemplate> templates) {
         Map<?, ?> selector = (Map<?, ?>) valueOr(service.at("spec.selector"), Map.of());
-        String roles = templates.stream().filter(t -> {
-            Map<String, Object> labels = new java.util.HashMap<>(t.labels());
-            if (t.role().equals("mpi-worker")) {
-                labels.put("training.kubeflow.org/replica-index", "0");
-            }
-            return labels.entrySet().containsAll(selector.entrySet());
-        }).map(t -> t.role().equals("mpi-worker") ? "rank-0 MPI worker" : t.role()).distinct().collect(Collectors.joining(", "));
+        String roles = templates.stream().filter(t -> t.selectedBy(selector)).map(t -> t.role().equals("mpi-worker") ? "rank-0 MPI worker" : t.role()).distinct().collect(Collectors.joining(", "));
         return roles.isEmpty() ? "no pods" : roles + " pods";
     }
 

@@ -1,6 +1,7 @@
 package dev.nimchart;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,15 +55,15 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
     }
 
     public List<KubeObject> containers() {
-        return objects("spec.containers");
+        return pod.list("spec.containers");
     }
 
     public List<KubeObject> initContainers() {
-        return objects("spec.initContainers");
+        return pod.list("spec.initContainers");
     }
 
     public List<KubeObject> volumes() {
-        return objects("spec.volumes");
+        return pod.list("spec.volumes");
     }
 
     /** The labels of the pods this template makes. */
@@ -70,10 +71,22 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
         return pod.labels();
     }
 
+    /**
+     * Whether a Service or ServiceMonitor selector picks this template's pods, counting the label the MPI operator
+     * adds to each worker pod ({@code training.kubeflow.org/replica-index}) as rank 0's.
+     */
+    public boolean selectedBy(Map<?, ?> selector) {
+        Map<String, Object> podLabels = new HashMap<>(labels());
+        if (role.equals("mpi-worker")) {
+            podLabels.put("training.kubeflow.org/replica-index", "0");
+        }
+        return podLabels.entrySet().containsAll(selector.entrySet());
+    }
+
     /** A container's env as name to EnvVar, in order (a duplicated name keeps the last). */
     public static Map<String, KubeObject> env(KubeObject container) {
         Map<String, KubeObject> env = new LinkedHashMap<>();
-        for (KubeObject e : list(container, "env")) {
+        for (KubeObject e : container.list("env")) {
             env.put((String) e.at("name"), e);
         }
         return env;
@@ -88,19 +101,6 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
     @Override
     public String toString() {
         return owner + " " + role + " template";
-    }
-
-    private List<KubeObject> objects(String path) {
-        return list(pod, path);
-    }
-
-    @SuppressWarnings("unchecked")
-    static List<KubeObject> list(KubeObject object, String path) {
-        Object value = object.at(path);
-        if (!(value instanceof List<?> items)) {
-            return List.of();
-        }
-        return items.stream().map(i -> new KubeObject((Map<String, Object>) i)).toList();
     }
 
     @SuppressWarnings("unchecked")

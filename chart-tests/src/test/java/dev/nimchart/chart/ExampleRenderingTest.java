@@ -133,7 +133,7 @@ class ExampleRenderingTest {
             List<KubeObject> containers = new ArrayList<>(t.containers());
             containers.addAll(t.initContainers());
             for (KubeObject c : containers) {
-                for (KubeObject m : listAt(c, "volumeMounts")) {
+                for (KubeObject m : c.list("volumeMounts")) {
                     mounted.add((String) m.at("name"));
                 }
             }
@@ -149,7 +149,7 @@ class ExampleRenderingTest {
         Map<String, KubeObject> userEnv = e.userEnv();
         for (PodTemplate t : e.templates) {
             for (KubeObject c : t.containers()) {
-                List<String> names = listAt(c, "env").stream().map(v -> (String) v.at("name")).toList();
+                List<String> names = c.list("env").stream().map(v -> (String) v.at("name")).toList();
                 assertThat(names).as("%s: %s container %s env names", e.name(), t, c.at("name")).doesNotHaveDuplicates();
             }
             Map<String, KubeObject> env = PodTemplate.env(t.nim());
@@ -163,7 +163,7 @@ class ExampleRenderingTest {
     void theModelCacheFollowsTheValues(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.gpuTemplates()) {
-            KubeObject mount = listAt(t.nim(), "volumeMounts").stream().filter(m -> "model-store".equals(m.at("name")))
+            KubeObject mount = t.nim().list("volumeMounts").stream().filter(m -> "model-store".equals(m.at("name")))
                     .findFirst().orElseThrow(() -> new AssertionError(e.name() + ": " + t + " does not mount model-store"));
             assertThat(mount.at("mountPath")).as(e.name()).isEqualTo(e.text("model.nimCache"));
             assertThat(PodTemplate.env(t.nim()).get("NIM_CACHE_PATH").at("value")).isEqualTo(e.text("model.nimCache"));
@@ -206,7 +206,7 @@ class ExampleRenderingTest {
             assertThat(dshm).as("%s: %s has /dev/shm", e.name(), t).isNotNull();
             assertThat(dshm.at("emptyDir.medium")).isEqualTo("Memory");
             assertThat(dshm.at("emptyDir.sizeLimit")).isEqualTo(e.text("shm.sizeLimit"));
-            assertThat(listAt(t.nim(), "volumeMounts")).anyMatch(m -> "/dev/shm".equals(m.at("mountPath"))
+            assertThat(t.nim().list("volumeMounts")).anyMatch(m -> "/dev/shm".equals(m.at("mountPath"))
                     && "dshm".equals(m.at("name")));
         }
     }
@@ -219,11 +219,7 @@ class ExampleRenderingTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> selector = (Map<String, Object>) service.at("spec.selector");
         for (PodTemplate t : e.templates) {
-            Map<String, Object> labels = new java.util.HashMap<>(t.labels());
-            if (t.role().equals("mpi-worker")) {
-                labels.put("training.kubeflow.org/replica-index", "0"); // set by the MPI operator on rank 0
-            }
-            boolean selected = labels.entrySet().containsAll(selector.entrySet());
+            boolean selected = t.selectedBy(selector);
             boolean serves = List.of("server", "leader", "mpi-worker").contains(t.role());
             assertThat(selected).as("%s: Service %s selects %s", e.name(), service.name(), t).isEqualTo(serves);
         }
@@ -284,9 +280,9 @@ class ExampleRenderingTest {
                     .isEqualTo(e.flag("serviceAccount.automountServiceAccountToken"));
             assertThat(t.pod().at("spec.priorityClassName")).as(where)
                     .isEqualTo(emptyToNull(e.values.at("priorityClassName")));
-            List<KubeObject> pullSecrets = listAt(t.pod(), "spec.imagePullSecrets");
+            List<KubeObject> pullSecrets = t.pod().list("spec.imagePullSecrets");
             assertThat(pullSecrets.stream().map(KubeObject::raw).toList()).as(where)
-                    .containsAll(listAt(e.values, "imagePullSecrets").stream().map(KubeObject::raw).toList());
+                    .containsAll(e.values.list("imagePullSecrets").stream().map(KubeObject::raw).toList());
             @SuppressWarnings("unchecked")
             Map<String, Object> podAnnotations = (Map<String, Object>) e.values.at("podAnnotations");
             assertThat(t.pod().annotations()).as(where).containsAllEntriesOf(podAnnotations);
@@ -320,19 +316,6 @@ class ExampleRenderingTest {
         return services.get(0);
     }
 
-    static List<KubeObject> listAt(KubeObject o, String path) {
-        Object value = o.at(path);
-        List<KubeObject> out = new ArrayList<>();
-        if (value instanceof List<?> items) {
-            for (Object i : items) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> m = (Map<String, Object>) i;
-                out.add(new KubeObject(m));
-            }
-        }
-        return out;
-    }
-
     private static void assertClaim(Example e, KubeObject claim) {
         assertThat(claim.at("spec.accessModes[0]")).as(e.name()).isEqualTo(e.text("persistence.accessMode"));
         assertThat(claim.at("spec.resources.requests.storage")).as(e.name()).isEqualTo(e.text("persistence.size"));
@@ -354,10 +337,10 @@ class ExampleRenderingTest {
     }
 
     private static List<String> claimTemplateNames(KubeObject owner) {
-        return listAt(owner, "spec.volumeClaimTemplates").stream().map(c -> (String) c.at("metadata.name")).toList();
+        return owner.list("spec.volumeClaimTemplates").stream().map(c -> (String) c.at("metadata.name")).toList();
     }
 
-    private static Object emptyToNull(Object value) {
+    static Object emptyToNull(Object value) {
         if (value instanceof Map<?, ?> m && m.isEmpty() || value instanceof List<?> l && l.isEmpty()
                 || value instanceof String s && s.isEmpty()) {
             return null;

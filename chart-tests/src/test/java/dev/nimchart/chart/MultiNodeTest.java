@@ -39,7 +39,7 @@ class MultiNodeTest {
             if (t.role().equals("launcher")) {
                 assertThat(t.nim().at("resources.limits[nvidia.com/gpu]")).as(e.name()).isNull();
                 assertThat(t.nim().at("resources.requests[nvidia.com/gpu]")).as(e.name()).isNull();
-                assertThat(t.nim().at("resources")).as(e.name()).isEqualTo(emptyToNull(e.values.at("multiNode.mpiJob.launcherResources")));
+                assertThat(t.nim().at("resources")).as(e.name()).isEqualTo(ExampleRenderingTest.emptyToNull(e.values.at("multiNode.mpiJob.launcherResources")));
             }
         }
     }
@@ -127,9 +127,9 @@ class MultiNodeTest {
                         .isEqualTo(customOr(e, "customCommand", List.of("/bin/bash", "/opt/nim-llm/mpi/launcher.sh")));
                 default -> throw new AssertionError(where);
             }
-            boolean customWorker = emptyToNull(e.values.at("multiNode.workerCustomCommand")) != null;
+            boolean customWorker = ExampleRenderingTest.emptyToNull(e.values.at("multiNode.workerCustomCommand")) != null;
             boolean runsSshd = mpi && (t.role().equals("mpi-worker") || t.role().equals("worker") && !customWorker);
-            boolean sshPort = ExampleRenderingTest.listAt(t.nim(), "ports").stream().anyMatch(p -> "ssh".equals(p.at("name")));
+            boolean sshPort = t.nim().list("ports").stream().anyMatch(p -> "ssh".equals(p.at("name")));
             assertThat(sshPort).as("%s exposes sshd", where).isEqualTo(runsSshd);
             if (mpi && e.mode().equals("leaderworkerset")) {
                 assertThat(t.volumes()).as("%s mounts the group's SSH key", where)
@@ -139,7 +139,7 @@ class MultiNodeTest {
     }
 
     private static Object customOr(Example e, String key, List<String> fallback) {
-        Object custom = emptyToNull(e.values.at(key));
+        Object custom = ExampleRenderingTest.emptyToNull(e.values.at(key));
         return custom != null ? custom : fallback;
     }
 
@@ -153,9 +153,5 @@ class MultiNodeTest {
         assertThat(env).as(where).containsKey(name);
         Object expected = user.containsKey(name) ? user.get(name).raw() : Map.of("name", name, "value", derived);
         assertThat(env.get(name).raw()).as("%s: %s", where, name).isEqualTo(expected);
-    }
-
-    private static Object emptyToNull(Object value) {
-        return value instanceof Map<?, ?> m && m.isEmpty() || value instanceof List<?> l && l.isEmpty() ? null : value;
     }
 }

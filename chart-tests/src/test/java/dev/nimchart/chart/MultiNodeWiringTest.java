@@ -60,7 +60,7 @@ class MultiNodeWiringTest {
                 "  - {name: NIM_PIPELINE_PARALLEL_SIZE, value: \"1\"}", ""));
         RenderedManifest m = NimChart.render(List.of(LWS, override), Map.of());
         for (PodTemplate t : PodTemplate.of(m)) {
-            List<String> names = ExampleRenderingTest.listAt(t.nim(), "env").stream().map(e -> (String) e.at("name")).toList();
+            List<String> names = t.nim().list("env").stream().map(e -> (String) e.at("name")).toList();
             assertThat(names).filteredOn("NIM_TENSOR_PARALLEL_SIZE"::equals).hasSize(1);
             assertThat(PodTemplate.env(t.nim()).get("NIM_TENSOR_PARALLEL_SIZE").at("value")).isEqualTo("16");
             assertThat(PodTemplate.env(t.nim()).get("NIM_PIPELINE_PARALLEL_SIZE").at("value")).isEqualTo("1");

@@ -151,7 +151,7 @@ class NetworkingTest {
     }
 
     private static void assertMount(PodTemplate t, String mountPath, String sourceField, String sourceValue, String where) {
-        KubeObject mount = ExampleRenderingTest.listAt(t.nim(), "volumeMounts").stream()
+        KubeObject mount = t.nim().list("volumeMounts").stream()
                 .filter(m -> mountPath.equals(m.at("mountPath"))).findFirst()
                 .orElseThrow(() -> new AssertionError(where + " does not mount " + mountPath));
         KubeObject volume = t.volumes().stream().filter(v -> v.at("name").equals(mount.at("name"))).findFirst().orElseThrow();
