@@ -82,6 +82,12 @@ before anything is created, whatever template Helm renders first.
 {{- $M := $V.multiNode -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- $gpus := include "nim-llm.gpuLimit" . | int -}}
+{{- /* Also in values.schema.json; repeated here for installs run with --skip-schema-validation. */ -}}
+{{- range $key := list "workers" "gpusPerNode" "clusterStartTimeout" -}}
+{{- if lt (index $M $key | int) 1 -}}
+{{- include "nim-llm.fail" (printf "multiNode.%s is %v but must be at least 1: set multiNode.%s to a positive number." $key (index $M $key) $key) -}}
+{{- end -}}
+{{- end -}}
 {{- if not $M.optimized.enabled -}}
 {{- include "nim-llm.fail" "multiNode.optimized.enabled is false, but only optimized (TensorRT-LLM) profiles run multi-node: set multiNode.optimized.enabled: true." -}}
 {{- end -}}
