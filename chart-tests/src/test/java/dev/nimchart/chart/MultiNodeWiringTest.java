@@ -115,6 +115,24 @@ class MultiNodeWiringTest {
         }
     }
 
+    @Test
+    void theDisruptionBudgetCoversEveryPodOfAGroupButNotTheLauncher() {
+        for (String lws : List.of("true", "false")) {
+            RenderedManifest m = NimChart.render(LWS, Map.of("podDisruptionBudget.enabled", "true",
+                    "multiNode.leaderWorkerSet.enabled", lws));
+            KubeObject pdb = m.one("PodDisruptionBudget");
+            @SuppressWarnings("unchecked")
+            Map<String, Object> matchLabels = (Map<String, Object>) pdb.at("spec.selector.matchLabels");
+            List<?> components = (List<?>) pdb.at("spec.selector.matchExpressions[0].values");
+            assertThat(pdb.at("spec.selector.matchExpressions[0].key")).isEqualTo("app.kubernetes.io/component");
+            for (PodTemplate t : PodTemplate.of(m)) {
+                boolean covered = t.labels().entrySet().containsAll(matchLabels.entrySet())
+                        && components.contains(t.labels().get("app.kubernetes.io/component"));
+                assertThat(covered).as("%s (leaderWorkerSet.enabled=%s)", t, lws).isEqualTo(t.gpuPod());
+            }
+        }
+    }
+
     private static Map<String, PodTemplate> byRole(RenderedManifest m) {
         Map<String, PodTemplate> byRole = new java.util.HashMap<>();
         PodTemplate.of(m).forEach(t -> byRole.put(t.role(), t));
