@@ -47,6 +47,13 @@ before anything is created, whatever template Helm renders first.
 {{- end -}}
 {{- end -}}
 
+{{- /* Extra pod labels must not redefine the chart's own (a duplicated key, or a broken selector). */ -}}
+{{- range $key := keys ($V.model.labels | default dict) | sortAlpha -}}
+{{- if or (hasPrefix "app.kubernetes.io/" $key) (hasPrefix "helm.sh/" $key) -}}
+{{- include "nim-llm.fail" (printf "model.labels sets %s, a label the chart manages (selectors and Services depend on it): remove it from model.labels, or use your own prefix such as example.com/%s." $key (splitList "/" $key | last)) -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* Environment: one entry per name. */ -}}
 {{- $seen := dict -}}
 {{- range $i, $e := $V.env | default list -}}
