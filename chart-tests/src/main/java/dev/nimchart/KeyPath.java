@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The dotted key-path syntax shared by the harness: {@code a.b[0][key.with.dots]}. */
-final class KeyPath {
+public final class KeyPath {
 
     private KeyPath() {
     }
@@ -42,6 +42,18 @@ final class KeyPath {
             return parent + "[" + key + "]";
         }
         return parent.isEmpty() ? key : parent + "." + key;
+    }
+
+    /** A JSON pointer such as {@code /resources/limits/nvidia.com~1gpu} as a path; the root is "(root)". */
+    public static String fromJsonPointer(String pointer) {
+        String path = "";
+        if (!pointer.isEmpty()) {
+            for (String raw : pointer.substring(1).split("/", -1)) {
+                String segment = raw.replace("~1", "/").replace("~0", "~");
+                path = segment.matches("\\d+") ? element(path, Integer.parseInt(segment)) : child(path, segment);
+            }
+        }
+        return path.isEmpty() ? "(root)" : path;
     }
 
     /** The path of element {@code index} of the list at {@code parent}. */

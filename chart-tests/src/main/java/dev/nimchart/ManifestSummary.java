@@ -43,7 +43,7 @@ public final class ManifestSummary {
             out.append("Also\n  ").append(String.join(", ", others)).append('\n');
         }
         int pods = templates.stream().mapToInt(PodTemplate::pods).sum();
-        int gpus = templates.stream().mapToInt(t -> t.pods() * PodTemplate.limit(t.nim(), "nvidia.com/gpu")).sum();
+        int gpus = templates.stream().mapToInt(t -> t.pods() * t.gpus()).sum();
         out.append("Total: ").append(pods).append(" pods, ").append(gpus).append(" GPUs\n");
         return out.toString();
     }
@@ -60,7 +60,7 @@ public final class ManifestSummary {
 
     private static void describePod(StringBuilder out, PodTemplate t) {
         KubeObject nim = t.nim();
-        int gpus = PodTemplate.limit(nim, "nvidia.com/gpu");
+        int gpus = t.gpus();
         out.append("    ").append(t.role()).append(" pods: ").append(t.pods()).append(" x ").append(gpus).append(" GPU");
         List<String> devices = new ArrayList<>();
         Object limits = nim.at("resources.limits");

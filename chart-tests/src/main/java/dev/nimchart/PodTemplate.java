@@ -48,6 +48,11 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
         return !role.equals("launcher");
     }
 
+    /** GPUs of each pod: the nvidia.com/gpu limit of its NIM container (0 when absent). */
+    public int gpus() {
+        return limit(nim(), "nvidia.com/gpu");
+    }
+
     /** The container named {@code nim}. */
     public KubeObject nim() {
         return containers().stream().filter(c -> "nim".equals(c.at("name"))).findFirst()

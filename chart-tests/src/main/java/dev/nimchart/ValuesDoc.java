@@ -74,7 +74,7 @@ public final class ValuesDoc {
     }
 
     /** values.yaml keys such as resources.limits.nvidia.com/gpu as harness paths. */
-    static String keyPath(String key) {
+    public static String keyPath(String key) {
         return key.replace("nvidia.com/gpu", "[nvidia.com/gpu]").replace(".[", "[");
     }
 

@@ -65,15 +65,17 @@ final class Example {
 
     /** The enabled networking provider, when it applies (multi-node), else null. */
     String networkingProvider() {
-        if (!multiNode()) {
+        return networkingProvider(values);
+    }
+
+    /** The networking provider merged values inject: the enabled one in multi-node, else null. */
+    static String networkingProvider(KubeObject values) {
+        if (!Boolean.TRUE.equals(values.at("multiNode.enabled"))) {
             return null;
         }
-        for (String p : List.of("aws", "azure", "gcp", "oci")) {
-            if (flag("multinodeNetworking." + p + ".enabled")) {
-                return p;
-            }
-        }
-        return null;
+        return List.of("aws", "azure", "gcp", "oci").stream()
+                .filter(p -> Boolean.TRUE.equals(values.at("multinodeNetworking." + p + ".enabled")))
+                .findFirst().orElse(null);
     }
 
     /** The user's env entries by name. */
@@ -92,11 +94,6 @@ final class Example {
 
     List<PodTemplate> gpuTemplates() {
         return templates.stream().filter(PodTemplate::gpuPod).toList();
-    }
-
-    List<PodTemplate> servingTemplates() {
-        return templates.stream().filter(t -> List.of("server", "leader").contains(t.role())
-                || (t.role().equals("mpi-worker"))).toList();
     }
 
     @Override

@@ -89,7 +89,7 @@ class ExampleRenderingTest {
         assertThat(e.templates).as(e.name()).isNotEmpty();
         for (PodTemplate t : e.templates) {
             int expected = t.gpuPod() ? e.gpuLimit() : 0;
-            assertThat(PodTemplate.limit(t.nim(), "nvidia.com/gpu")).as("%s: %s", e.name(), t).isEqualTo(expected);
+            assertThat(t.gpus()).as("%s: %s", e.name(), t).isEqualTo(expected);
         }
     }
 

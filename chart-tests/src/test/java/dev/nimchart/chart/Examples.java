@@ -4,7 +4,6 @@ import dev.nimchart.ExampleValuesFiles;
 import dev.nimchart.KubeObject;
 import dev.nimchart.NimChart;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -26,8 +25,14 @@ final class Examples {
     }
 
     static Stream<Path> withNetworking() {
-        return multiNode().filter(f -> List.of("aws", "azure", "gcp", "oci").stream()
-                .anyMatch(p -> Boolean.TRUE.equals(values(f).at("multinodeNetworking." + p + ".enabled"))));
+        return all().filter(f -> Example.networkingProvider(values(f)) != null);
+    }
+
+    /** The example of values-examples/ with this file name. */
+    static Path named(String fileName) {
+        return ExampleValuesFiles.fromHarnessPaths().valid().stream()
+                .filter(p -> p.getFileName().toString().equals(fileName)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no example named " + fileName));
     }
 
     private static KubeObject values(Path file) {

@@ -29,7 +29,7 @@ class LeaderStartupScriptTest {
 
     @BeforeAll
     static void writeTheRenderedScripts() throws IOException {
-        KubeObject configMap = NimChart.render(NetworkingTest.example("multi-node-llama-3.1-405b-lws.yaml")).ofKind("ConfigMap")
+        KubeObject configMap = NimChart.render(Examples.named("multi-node-llama-3.1-405b-lws.yaml")).ofKind("ConfigMap")
                 .stream().filter(c -> c.name().endsWith("-mpi")).findFirst().orElseThrow();
         for (String script : List.of("common.sh", "leader.sh")) {
             Files.writeString(scripts.resolve(script), (String) configMap.at("data[" + script + "]"));

@@ -22,12 +22,12 @@ class MultiNodeTest {
         int workers = e.integer("multiNode.workers");
         int gpusPerNode = e.integer("multiNode.gpusPerNode");
         int replicas = e.integer("replicaCount");
-        int gpus = e.templates.stream().mapToInt(t -> t.pods() * PodTemplate.limit(t.nim(), "nvidia.com/gpu")).sum();
+        int gpus = e.templates.stream().mapToInt(t -> t.pods() * t.gpus()).sum();
         assertThat(gpus).as("%s: GPUs of all replicas", e.name()).isEqualTo(replicas * workers * gpusPerNode);
         int gpuPods = e.templates.stream().filter(PodTemplate::gpuPod).mapToInt(PodTemplate::pods).sum();
         assertThat(gpuPods).as("%s: GPU pods", e.name()).isEqualTo(replicas * workers);
         for (PodTemplate t : e.gpuTemplates()) {
-            assertThat(PodTemplate.limit(t.nim(), "nvidia.com/gpu")).as("%s: %s", e.name(), t).isEqualTo(gpusPerNode);
+            assertThat(t.gpus()).as("%s: %s", e.name(), t).isEqualTo(gpusPerNode);
         }
     }
 

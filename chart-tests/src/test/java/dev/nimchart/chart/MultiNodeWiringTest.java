@@ -2,7 +2,6 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.ExampleValuesFiles;
 import dev.nimchart.KubeObject;
 import dev.nimchart.LookupStub;
 import dev.nimchart.NimChart;
@@ -22,8 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Multi-node settings varied one at a time on the documentation's LeaderWorkerSet example. */
 class MultiNodeWiringTest {
 
-    private static final Path LWS = ExampleValuesFiles.fromHarnessPaths().valid().stream()
-            .filter(p -> p.getFileName().toString().equals("multi-node-llama-3.1-405b-lws.yaml")).findFirst().orElseThrow();
+    private static final Path LWS = Examples.named("multi-node-llama-3.1-405b-lws.yaml");
     private static final String SSH_SECRET = NimChart.releaseName(LWS) + "-nim-llm-ssh";
 
     @AfterEach

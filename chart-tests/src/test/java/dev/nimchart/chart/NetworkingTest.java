@@ -110,7 +110,7 @@ class NetworkingTest {
 
     @Test
     void aProviderOnASingleNodeDeploymentInjectsNothing() {
-        Path minimal = example("single-node-minimal.yaml");
+        Path minimal = Examples.named("single-node-minimal.yaml");
         for (String provider : List.of("aws", "azure", "gcp", "oci")) {
             RenderedManifest m = NimChart.render(minimal, Map.of("multinodeNetworking." + provider + ".enabled", "true"));
             for (PodTemplate t : PodTemplate.of(m)) {
@@ -204,10 +204,5 @@ class NetworkingTest {
     private static KubeObject topologyConfigMap(Example e) {
         return e.manifest.ofKind("ConfigMap").stream().filter(c -> c.name().endsWith("-nccl-topology")).findFirst()
                 .orElseThrow(() -> new AssertionError(e.name() + " has no NCCL topology ConfigMap"));
-    }
-
-    static Path example(String name) {
-        return ExampleValuesFiles.fromHarnessPaths().valid().stream().filter(p -> p.getFileName().toString().equals(name))
-                .findFirst().orElseThrow();
     }
 }

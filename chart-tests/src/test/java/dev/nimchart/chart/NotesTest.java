@@ -83,7 +83,7 @@ class NotesTest {
 
     private static String notes(String example, Map<String, String> set) {
         LookupStub.shared();
-        Path file = NetworkingTest.example(example);
+        Path file = Examples.named(example);
         return (String) renderer.render(NimChart.releaseName(file), NimChart.NAMESPACE, List.of(file), set)
                 .find("ConfigMap", "notes").orElseThrow().at("data.notes");
     }

@@ -3,6 +3,7 @@ package dev.nimchart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ExampleValuesFiles;
+import dev.nimchart.KeyPath;
 import dev.nimchart.NimChart;
 import dev.nimchart.ValuesSchemaValidator;
 import java.io.IOException;
@@ -38,7 +39,7 @@ class ValuesSchemaTest {
         List<String> problems = SCHEMA.validate(NimChart.values(file));
         Matcher pointer = POINTER.matcher(ExampleValuesFiles.expectedError(file));
         if (pointer.find()) {
-            String key = dotted(pointer.group(1));
+            String key = KeyPath.fromJsonPointer(pointer.group(1));
             assertThat(problems).as("%s: refused at %s", file.getFileName(), key).anySatisfy(p -> assertThat(p).startsWith(key + ":"));
         } else {
             assertThat(problems).as("%s is refused by a preflight rule, not the schema", file.getFileName()).isEmpty();
@@ -59,22 +60,5 @@ class ValuesSchemaTest {
         assertThat(remote).as("remote $refs are fetched at install time and fail offline").isEmpty();
         assertThat(SCHEMA.validate(java.util.Map.of("replicaCount", 1, "unknownKey", true)))
                 .as("a misspelt top-level key").anySatisfy(p -> assertThat(p).contains("unknownKey"));
-    }
-
-    /** JSON pointer /resources/limits/nvidia.com~1gpu to the harness path resources.limits[nvidia.com/gpu]. */
-    static String dotted(String pointer) {
-        if (pointer.isEmpty()) {
-            return "(root)";
-        }
-        StringBuilder path = new StringBuilder();
-        for (String raw : pointer.substring(1).split("/")) {
-            String segment = raw.replace("~1", "/").replace("~0", "~");
-            if (segment.matches("\\d+") || segment.contains(".") || segment.contains("/")) {
-                path.append('[').append(segment).append(']');
-            } else {
-                path.append(path.length() == 0 ? "" : ".").append(segment);
-            }
-        }
-        return path.toString();
     }
 }
