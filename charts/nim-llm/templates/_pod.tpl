@@ -161,6 +161,11 @@ args:
 {{- toYaml $ctx -}}
 {{- end -}}
 
+{{/* "true" when a role's container runs sshd for mpirun: MPIJob workers, and LWS workers in mpi launch mode without workerCustomCommand. */}}
+{{- define "nim-llm.runsSshd" -}}
+{{- if or (eq .role "mpi-worker") (and (eq .role "worker") (include "nim-llm.usesMPI" .root) (not .root.Values.multiNode.workerCustomCommand)) -}}true{{- end -}}
+{{- end -}}
+
 {{/* Container ports of a role. */}}
 {{- define "nim-llm.ports" -}}
 {{- $V := .root.Values -}}
@@ -168,7 +173,7 @@ args:
 {{- if has .role (list "server" "leader" "mpi-worker") -}}
 {{- $ports = append $ports (dict "name" "http-openai" "containerPort" ($V.model.openaiPort | int) "protocol" "TCP") -}}
 {{- end -}}
-{{- if or (eq .role "mpi-worker") (and (eq .role "worker") (include "nim-llm.usesMPI" .root) (not $V.multiNode.workerCustomCommand)) -}}
+{{- if include "nim-llm.runsSshd" . -}}
 {{- $ports = append $ports (dict "name" "ssh" "containerPort" ($V.multiNode.sshPort | int) "protocol" "TCP") -}}
 {{- end -}}
 {{- toYaml $ports -}}
@@ -194,7 +199,7 @@ an sshd readiness probe on MPI workers (MPIJob waits for ready workers); none on
   failureThreshold: {{ $p.failureThreshold }}
 {{- end -}}
 {{- end -}}
-{{- else if or (eq .role "mpi-worker") (and (eq .role "worker") (include "nim-llm.usesMPI" .root) (not $V.multiNode.workerCustomCommand)) }}
+{{- else if include "nim-llm.runsSshd" . }}
 readinessProbe:
   tcpSocket:
     port: ssh
