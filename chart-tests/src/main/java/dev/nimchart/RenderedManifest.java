@@ -46,6 +46,11 @@ public final class RenderedManifest {
         return new RenderedManifest(text, objects);
     }
 
+    /** Objects from elsewhere (read back from an API server, say) in the same shape; the text is their JSON lines. */
+    public static RenderedManifest of(List<KubeObject> objects) {
+        return new RenderedManifest(objects.stream().map(KubeObject::toJson).collect(Collectors.joining("\n---\n")), objects);
+    }
+
     public List<KubeObject> objects() {
         return objects;
     }

@@ -1,0 +1,55 @@
+package dev.nimchart.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * Which cluster the tier uses, from the system property {@value #PROPERTY}: {@code local} (the control plane built
+ * from Go modules), {@code k3s} (Testcontainers), or {@code auto} (the default: K3s where Docker runs and its image
+ * can be had, else the local control plane).
+ */
+public enum ClusterChoice {
+    AUTO, LOCAL, K3S;
+
+    public static final String PROPERTY = "nim.cluster";
+
+    public static ClusterChoice fromSystemProperties() {
+        String value = System.getProperty(PROPERTY, "auto").trim();
+        try {
+            return valueOf(value.isEmpty() ? "AUTO" : value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ClusterUnavailableException("-D" + PROPERTY + "=" + value + " is not a cluster: use auto, local or k3s");
+        }
+    }
+
+    /** Starts the chosen cluster; for auto, a K3s failure is reported and the local control plane tried next. */
+    public TestCluster start(Consumer<String> progress) {
+        return switch (this) {
+            case LOCAL -> LocalControlPlane.start(progress);
+            case K3S -> K3sCluster.start(progress);
+            case AUTO -> startAny(progress);
+        };
+    }
+
+    private static TestCluster startAny(Consumer<String> progress) {
+        List<String> failures = new ArrayList<>();
+        if (K3sCluster.dockerAvailable()) {
+            try {
+                return K3sCluster.start(progress);
+            } catch (ClusterUnavailableException e) {
+                failures.add(e.getMessage());
+                progress.accept("K3s unavailable, trying the local control plane: " + e.getMessage());
+            }
+        } else {
+            failures.add("K3s: no Docker engine answers");
+        }
+        try {
+            return LocalControlPlane.start(progress);
+        } catch (ClusterUnavailableException e) {
+            failures.add(e.getMessage());
+            throw new ClusterUnavailableException("no cluster could be started:\n - " + String.join("\n - ", failures), e);
+        }
+    }
+}

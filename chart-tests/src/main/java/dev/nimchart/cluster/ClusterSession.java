@@ -1,0 +1,90 @@
+package dev.nimchart.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A started cluster made ready for the chart: the CRDs it targets installed, a REST client and Helm releases bound to
+ * it. Closing it tears the cluster down.
+ */
+public final class ClusterSession implements AutoCloseable {
+
+    /** Pod Security labels of every namespace the tier creates: restricted, enforced and warned. */
+    public static final Map<String, String> RESTRICTED = Map.of(
+            "pod-security.kubernetes.io/enforce", "restricted",
+            "pod-security.kubernetes.io/enforce-version", "latest",
+            "pod-security.kubernetes.io/warn", "restricted",
+            "pod-security.kubernetes.io/warn-version", "latest");
+
+    private final TestCluster cluster;
+    private final KubeApi api;
+    private final HelmReleases releases;
+    private final List<String> crds;
+    private final Duration readyTime;
+
+    private ClusterSession(TestCluster cluster, KubeApi api, HelmReleases releases, List<String> crds, Duration readyTime) {
+        this.cluster = cluster;
+        this.api = api;
+        this.releases = releases;
+        this.crds = crds;
+        this.readyTime = readyTime;
+    }
+
+    /** Starts the cluster {@link ClusterChoice} picks and installs the CRDs; progress lines go to the consumer. */
+    public static ClusterSession start(Path chartDir, Path workDir, Consumer<String> progress) {
+        Path crdsDir = CrdInstaller.crdsDir(progress);
+        TestCluster cluster = ClusterChoice.fromSystemProperties().start(progress);
+        try {
+            long started = System.nanoTime();
+            KubeApi api = new KubeApi(cluster.kubeConfigYaml());
+            List<String> crds = CrdInstaller.install(api, crdsDir);
+            Duration crdTime = Duration.ofNanos(System.nanoTime() - started);
+            progress.accept("CRDs established in " + crdTime.toMillis() + " ms: " + String.join(", ", crds));
+            return new ClusterSession(cluster, api, new HelmReleases(chartDir, cluster.kubeConfigYaml(), workDir), crds,
+                    cluster.startTime().plus(crdTime));
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    public KubeApi api() {
+        return api;
+    }
+
+    public HelmReleases releases() {
+        return releases;
+    }
+
+    public TestCluster cluster() {
+        return cluster;
+    }
+
+    public List<String> crds() {
+        return crds;
+    }
+
+    /** Cluster start plus CRD installation. */
+    public Duration readyTime() {
+        return readyTime;
+    }
+
+    /** Creates a namespace with the restricted Pod Security labels and returns its name. */
+    public String restrictedNamespace(String name) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", name);
+        metadata.put("labels", RESTRICTED);
+        KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace", "metadata", metadata)),
+                "create the namespace " + name);
+        return name;
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.nimchart.cluster;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.RenderedManifest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Installs the CustomResourceDefinitions the chart targets (LeaderWorkerSet, MPIJob, ServiceMonitor), as
+ * ci/fetch-crds.sh copied them from the Go module cache at the versions pinned in ci/go.mod, and waits until the API
+ * server serves them.
+ */
+public final class CrdInstaller {
+
+    public static final String CRDS_DIR = "nim.crds.dir";
+    private static final long ESTABLISH_TIMEOUT_MS = 30_000;
+
+    private CrdInstaller() {
+    }
+
+    /** The CRD directory from -D{@value #CRDS_DIR}, filled by ci/fetch-crds.sh when it does not exist yet. */
+    public static Path crdsDir(java.util.function.Consumer<String> progress) {
+        Path dir = Path.of(System.getProperty(CRDS_DIR, "target/crds")).toAbsolutePath();
+        if (!Files.isDirectory(dir)) {
+            CiScript.run("fetch-crds.sh", List.of(dir.toString()), progress);
+        }
+        return dir;
+    }
+
+    /** Creates every CRD of the directory (an existing one is left alone) and returns their names once established. */
+    public static List<String> install(KubeApi api, Path dir) {
+        List<String> names = new ArrayList<>();
+        for (KubeObject crd : read(dir)) {
+            KubeApi.Response created = api.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldValidation=Strict", crd.raw());
+            if (!created.ok() && created.code() != 409) {
+                throw new IllegalStateException("cannot install the CRD " + crd.name() + " from " + dir + ": " + created.message());
+            }
+            names.add(crd.name());
+        }
+        for (String name : names) {
+            awaitEstablished(api, name);
+        }
+        return names;
+    }
+
+    private static List<KubeObject> read(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<KubeObject> crds = new ArrayList<>();
+            for (Path f : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                crds.addAll(RenderedManifest.parse(Files.readString(f)).ofKind("CustomResourceDefinition"));
+            }
+            if (crds.isEmpty()) {
+                throw new IllegalStateException("no CustomResourceDefinition in " + dir + " (run ci/fetch-crds.sh " + dir + ")");
+            }
+            return crds;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the CRDs in " + dir, e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void awaitEstablished(KubeApi api, String name) {
+        long deadline = System.currentTimeMillis() + ESTABLISH_TIMEOUT_MS;
+        while (true) {
+            KubeObject crd = new KubeObject(KubeApi.require(api.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name), "read the CRD " + name));
+            boolean established = crd.list("status.conditions").stream()
+                    .anyMatch(c -> "Established".equals(c.at("type")) && "True".equals(c.at("status")));
+            // Established comes first; the custom resources' storage may still be initializing for a moment after.
+            if (established && api.get(servedPath(crd) + "?limit=1").ok()) {
+                return;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("the CRD " + name + " was not established within " + ESTABLISH_TIMEOUT_MS + " ms");
+            }
+            sleep(100);
+        }
+    }
+
+    /** The cluster-wide collection of the CRD's storage version: /apis/GROUP/VERSION/PLURAL. */
+    private static String servedPath(KubeObject crd) {
+        String version = crd.list("spec.versions").stream().filter(v -> Boolean.TRUE.equals(v.at("storage")))
+                .map(v -> v.at("name").toString()).findFirst().orElseThrow();
+        return "/apis/" + crd.at("spec.group") + "/" + version + "/" + crd.at("spec.names.plural");
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.nimchart.cluster;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.PodTemplate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What Pod Security admission says of the pods a template makes. Admission checks Pods, and on this tier nothing
+ * turns a StatefulSet or LeaderWorkerSet into pods, so the template becomes a Pod created with {@code dryRun=All} in
+ * the test namespace (labelled {@code enforce=restricted}): admitted, or refused with the checks it fails.
+ *
+ * @param violations the failed checks as the server words them, e.g.
+ *                   {@code unrestricted capabilities (container "nim" must not include "IPC_LOCK" in securityContext.capabilities.add)}
+ */
+public record PodSecurityVerdict(PodTemplate template, boolean admitted, List<String> violations, String message) {
+
+    private static final Pattern VIOLATES = Pattern.compile("violates PodSecurity \"[^\"]+\": (.*)$", Pattern.DOTALL);
+
+    public static PodSecurityVerdict of(KubeApi api, String namespace, PodTemplate template) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", "pod-security-" + template.role());
+        metadata.put("labels", template.labels());
+        Map<String, Object> pod = new LinkedHashMap<>();
+        pod.put("apiVersion", "v1");
+        pod.put("kind", "Pod");
+        pod.put("metadata", metadata);
+        pod.put("spec", template.pod().at("spec"));
+        KubeApi.Response response = api.create(new KubeObject(pod), namespace, true);
+        if (response.ok()) {
+            return new PodSecurityVerdict(template, true, List.of(), "");
+        }
+        Matcher m = VIOLATES.matcher(response.message());
+        if (response.code() != 403 || !m.find()) {
+            throw new IllegalStateException("a Pod from " + template + " was refused for another reason than Pod Security: "
+                    + response.message());
+        }
+        return new PodSecurityVerdict(template, false, splitTopLevel(m.group(1)), response.message());
+    }
+
+    /** The names of the failed checks: "unrestricted capabilities", "restricted volume types", ... */
+    public List<String> checks() {
+        return violations.stream().map(v -> v.replaceFirst("\\s*\\(.*$", "").trim()).toList();
+    }
+
+    /** "a (x, y), b (z)" split at the commas outside parentheses. */
+    static List<String> splitTopLevel(String text) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        boolean quoted = false;
+        StringBuilder current = new StringBuilder();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (!quoted && c == '(') {
+                depth++;
+            } else if (!quoted && c == ')') {
+                depth--;
+            } else if (!quoted && depth == 0 && c == ',') {
+                parts.add(current.toString().trim());
+                current.setLength(0);
+                continue;
+            }
+            current.append(c);
+        }
+        if (!current.toString().isBlank()) {
+            parts.add(current.toString().trim());
+        }
+        return parts;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.nimchart.cluster;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.RenderedManifest;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A Helm release revision as Helm 3 stores it: the Secret {@code sh.helm.release.v1.NAME.vREVISION} whose
+ * {@code release} key holds base64(gzip(JSON)). Read from the cluster, it tells exactly what Helm applied.
+ */
+public record ReleaseRecord(String name, int revision, String status, String manifest) {
+
+    /** The release's Secrets in a namespace, oldest revision first. */
+    public static List<ReleaseRecord> history(KubeApi api, String namespace, String release) {
+        return api.objectsIn(namespace).stream()
+                .filter(o -> o.kind().equals("Secret") && "helm.sh/release.v1".equals(o.at("type"))
+                        && release.equals(o.labels().get("name")))
+                .map(ReleaseRecord::decode)
+                .sorted(java.util.Comparator.comparingInt(ReleaseRecord::revision))
+                .toList();
+    }
+
+    /** The newest revision. */
+    public static ReleaseRecord latest(KubeApi api, String namespace, String release) {
+        List<ReleaseRecord> all = history(api, namespace, release);
+        if (all.isEmpty()) {
+            throw new IllegalStateException("no Helm release " + release + " in namespace " + namespace);
+        }
+        return all.get(all.size() - 1);
+    }
+
+    @SuppressWarnings("unchecked")
+    static ReleaseRecord decode(KubeObject secret) {
+        String outer = (String) secret.at("data.release");
+        byte[] gzipped = Base64.getDecoder().decode(Base64.getDecoder().decode(outer));
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
+            Map<String, Object> release = JsonMapper.shared().readValue(in.readAllBytes(), Map.class);
+            KubeObject r = new KubeObject(release);
+            return new ReleaseRecord((String) r.at("name"), ((Number) r.at("version")).intValue(),
+                    (String) r.at("info.status"), (String) r.at("manifest"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot decode the Helm release record " + secret, e);
+        }
+    }
+
+    /** The objects Helm applied in this revision. */
+    public RenderedManifest objects() {
+        return RenderedManifest.parse(manifest);
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Builds the command-line tools the cluster tier and the benchmarks run as
+# processes, from their upstream Go modules through the Go module proxy:
+#
+#   helm         the Helm CLI at the version helm-java embeds (v3.21.0), for
+#                what helm-java cannot do (`helm rollback`) and for the
+#                `helm template` side of the benchmark
+#   kubeconform  the manifest validator the usual chart CI pipes `helm template` into
+#
+#   ci/build-tools.sh [--print-path] [TOOL...]     default: all tools
+#
+# Each tool's version is pinned in ci/tools/<tool>/go.mod (with go.sum), built
+# read-only. Output, cached outside the repo and keyed by the pinned version:
+#   ${NIM_TOOLS_DIR:-$HOME/.cache/nim-llm-chart/tools}/<tool>-<version>/<tool>
+# A cached binary is reused as is (no Go, no network). With --print-path the
+# script prints only the binaries' paths on stdout (progress goes to stderr).
+#
+# Cost (2 cores): helm ~2-3 min with empty Go caches, kubeconform ~20 s.
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+tools_dir="${script_dir}/tools"
+cache="${NIM_TOOLS_DIR:-${HOME}/.cache/nim-llm-chart/tools}"
+
+print_path=false
+if [[ "${1:-}" == "--print-path" ]]; then
+  print_path=true
+  shift
+fi
+tools=("$@")
+((${#tools[@]} > 0)) || tools=(helm kubeconform)
+
+die() {
+  echo "build-tools: ERROR: $*" >&2
+  exit 1
+}
+log() { printf '[%4ss] %s\n' "${SECONDS}" "$*" >&2; }
+
+# tool -> module of its main package; its version is the go.mod pin.
+declare -A main_pkg=(
+  [helm]=helm.sh/helm/v3/cmd/helm
+  [kubeconform]=github.com/yannh/kubeconform/cmd/kubeconform
+)
+declare -A module=(
+  [helm]=helm.sh/helm/v3
+  [kubeconform]=github.com/yannh/kubeconform
+)
+
+pinned_version() { # go.mod module
+  sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${2//./\\.} (v[0-9][^ ]*).*#\\2#p" "$1" | head -n 1
+}
+
+export GOFLAGS="-mod=readonly -buildvcs=false" GOWORK=off GO111MODULE=on CGO_ENABLED=0
+
+for tool in "${tools[@]}"; do
+  [[ -n "${main_pkg[${tool}]:-}" ]] || die "unknown tool '${tool}' (known: ${!main_pkg[*]})"
+  mod_dir="${tools_dir}/${tool}"
+  version="$(pinned_version "${mod_dir}/go.mod" "${module[${tool}]}")"
+  [[ -n "${version}" ]] || die "cannot read the ${module[${tool}]} pin from ${mod_dir}/go.mod"
+  dest="${cache}/${tool}-${version}"
+  bin="${dest}/${tool}"
+  # A binary is only ever moved into place complete (below), so its presence is the cache check.
+  if [[ -x "${bin}" ]]; then
+    log "${tool} ${version} cached at ${bin}"
+  else
+    command -v go >/dev/null 2>&1 ||
+      die "'go' is not on PATH: install Go 1.25 or newer; ${tool} is built from ${module[${tool}]}@${version} through GOPROXY."
+    mkdir -p "${cache}"
+    tmp="$(mktemp -d "${cache}/.tmp-${tool}.XXXXXX")"
+    trap 'rm -rf "${tmp}"' EXIT
+    ldflags="-s -w"
+    # `helm version` reports the release, as the upstream Makefile stamps it.
+    [[ "${tool}" == helm ]] && ldflags+=" -X helm.sh/helm/v3/internal/version.version=${version} -X helm.sh/helm/v3/internal/version.gitTreeState=clean"
+    log "building ${tool} ${version} from ${module[${tool}]} (GOPROXY=$(go env GOPROXY)) ..."
+    started="${SECONDS}"
+    (cd "${mod_dir}" && go mod download && go build -trimpath -ldflags "${ldflags}" -o "${tmp}/${tool}" "${main_pkg[${tool}]}") >&2 ||
+      die "building ${tool} ${version} failed (see above). Check that the Go module proxy serves ${module[${tool}]}@${version}."
+    rm -rf "${dest}"
+    mv "${tmp}" "${dest}"
+    chmod 755 "${dest}"
+    trap - EXIT
+    log "built ${tool} ${version} in $((SECONDS - started))s: ${bin}"
+  fi
+  if ${print_path}; then echo "${bin}"; fi
+done
