@@ -54,7 +54,15 @@ spec:
   terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds }}
   {{- $initContainers := list -}}
   {{- if $gpuPod -}}
-  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) ($V.initContainers.extraInit | default list) -}}
+  {{- $initContainers = include "nim-llm.networking.sidecars" $root | fromYamlArray -}}
+  {{- range ($V.initContainers.extraInit | default list) -}}
+  {{- /* A user init container without a securityContext gets the chart's container default, so it passes restricted too. */ -}}
+  {{- $init := deepCopy . -}}
+  {{- if not (hasKey $init "securityContext") -}}
+  {{- $_ := set $init "securityContext" (deepCopy ($V.containerSecurityContext | default dict)) -}}
+  {{- end -}}
+  {{- $initContainers = append $initContainers $init -}}
+  {{- end -}}
   {{- end }}
   {{- with $initContainers }}
   initContainers:

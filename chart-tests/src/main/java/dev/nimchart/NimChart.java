@@ -42,6 +42,12 @@ public final class NimChart {
         return RENDERER.render(releaseName(valuesFiles.get(0)), NAMESPACE, valuesFiles, setValues);
     }
 
+    /** Renders one values file as a release of that name in another namespace than {@value #NAMESPACE}. */
+    public static RenderedManifest renderIn(String namespace, Path valuesFile) {
+        LookupStub.shared();
+        return RENDERER.render(releaseName(valuesFile), namespace, List.of(valuesFile), Map.of());
+    }
+
     /** The values Helm would validate and render with: the chart's values.yaml merged with the file. */
     public static Map<String, Object> values(Path valuesFile) {
         return ValuesMerger.mergedValues(chartDir(), List.of(valuesFile));

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  */
 public record PodSecurityVerdict(PodTemplate template, boolean admitted, List<String> violations, String message) {
 
-    private static final Pattern VIOLATES = Pattern.compile("violates PodSecurity \"[^\"]+\": (.*)$", Pattern.DOTALL);
+    private static final Pattern VIOLATES = Pattern.compile("violate[s]? PodSecurity \"[^\"]+\": (.*)$", Pattern.DOTALL);
 
     public static PodSecurityVerdict of(KubeApi api, String namespace, PodTemplate template) {
         Map<String, Object> metadata = new LinkedHashMap<>();
@@ -29,7 +29,7 @@ public record PodSecurityVerdict(PodTemplate template, boolean admitted, List<St
         pod.put("apiVersion", "v1");
         pod.put("kind", "Pod");
         pod.put("metadata", metadata);
-        pod.put("spec", template.pod().at("spec"));
+        pod.put("spec", specAsControllerMakesIt(template));
         KubeApi.Response response = api.create(new KubeObject(pod), namespace, true);
         if (response.ok()) {
             return new PodSecurityVerdict(template, true, List.of(), "");
@@ -42,9 +42,44 @@ public record PodSecurityVerdict(PodTemplate template, boolean admitted, List<St
         return new PodSecurityVerdict(template, false, splitTopLevel(m.group(1)), response.message());
     }
 
+    /**
+     * The template's spec plus what the StatefulSet controller adds (a claim volume per volumeClaimTemplate), minus
+     * the references other admission plugins resolve against objects of the cluster (a PriorityClass, a RuntimeClass)
+     * that the tier's empty cluster lacks; Pod Security looks at neither.
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> specAsControllerMakesIt(PodTemplate template) {
+        Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) template.pod().at("spec"));
+        spec.remove("priorityClassName");
+        spec.remove("runtimeClassName");
+        if (template.owner().kind().equals("StatefulSet")) {
+            List<Object> volumes = new ArrayList<>((List<Object>) spec.getOrDefault("volumes", List.of()));
+            for (KubeObject claim : template.owner().list("spec.volumeClaimTemplates")) {
+                volumes.add(Map.of("name", claim.name(), "persistentVolumeClaim",
+                        Map.of("claimName", claim.name() + "-" + template.owner().name() + "-0")));
+            }
+            spec.put("volumes", volumes);
+        }
+        return spec;
+    }
+
     /** The names of the failed checks: "unrestricted capabilities", "restricted volume types", ... */
     public List<String> checks() {
-        return violations.stream().map(v -> v.replaceFirst("\\s*\\(.*$", "").trim()).toList();
+        return violations.stream().map(PodSecurityVerdict::checkName).toList();
+    }
+
+    /**
+     * The failed checks named by a Pod Security text, a refusal or a workload warning such as
+     * {@code would violate PodSecurity "restricted:latest": restricted volume types (volume "x" uses ...)}; empty
+     * when the text is not about Pod Security.
+     */
+    public static List<String> checksIn(String text) {
+        Matcher m = VIOLATES.matcher(text);
+        return m.find() ? splitTopLevel(m.group(1)).stream().map(PodSecurityVerdict::checkName).toList() : List.of();
+    }
+
+    private static String checkName(String violation) {
+        return violation.replaceFirst("\\s*\\(.*$", "").trim();
     }
 
     /** "a (x, y), b (z)" split at the commas outside parentheses. */

@@ -13,7 +13,8 @@ import java.util.Objects;
  * Compares an object as Helm applied it with the object as the API server stored it: every applied field must be
  * stored with the same value. The server may add fields (defaults, status, metadata) but must not drop one (CRD
  * pruning of an unknown field, say) or change one. Equal means: numbers by value, quantities by value ("1Gi" and
- * "1024Mi"), a Secret's stringData by its base64 data, and an empty applied map or list may be absent.
+ * "1024Mi"), a Secret's stringData by its base64 data, and an applied zero value (false, 0, "", an empty map or
+ * list) may be absent, as Go's omitempty stores it.
  */
 public final class StoredObjectCheck {
 
@@ -34,7 +35,7 @@ public final class StoredObjectCheck {
     }
 
     private static void compare(String path, Object applied, Object stored, List<String> out) {
-        if (applied == null || isEmptyCollection(applied) && stored == null) {
+        if (applied == null || isZeroValue(applied) && stored == null) {
             return;
         }
         if (applied instanceof Map<?, ?> a) {
@@ -67,14 +68,17 @@ public final class StoredObjectCheck {
         });
     }
 
-    static boolean sameScalar(Object applied, Object stored) {
+    /** Whether two scalars are equal as the API means them: numbers and quantities by value. */
+    public static boolean sameScalar(Object applied, Object stored) {
         if (applied instanceof Number a && stored instanceof Number s) {
             return new java.math.BigDecimal(a.toString()).compareTo(new java.math.BigDecimal(s.toString())) == 0;
         }
         if (Objects.equals(applied, stored)) {
             return true;
         }
-        return applied instanceof String a && stored instanceof String s && sameQuantity(a, s);
+        // A resource quantity applied as a YAML number (nvidia.com/gpu: 8) is stored as the string "8".
+        return (applied instanceof String || applied instanceof Number) && stored instanceof String s
+                && sameQuantity(applied.toString(), s);
     }
 
     private static boolean sameQuantity(String a, String b) {
@@ -85,7 +89,9 @@ public final class StoredObjectCheck {
         }
     }
 
-    private static boolean isEmptyCollection(Object o) {
-        return o instanceof Map<?, ?> m && m.isEmpty() || o instanceof List<?> l && l.isEmpty();
+    /** What Go's omitempty leaves out of a built-in object as stored: false, 0, "", empty maps and lists. */
+    private static boolean isZeroValue(Object o) {
+        return o instanceof Map<?, ?> m && m.isEmpty() || o instanceof List<?> l && l.isEmpty() || Boolean.FALSE.equals(o)
+                || o instanceof Number n && n.doubleValue() == 0 || "".equals(o);
     }
 }
