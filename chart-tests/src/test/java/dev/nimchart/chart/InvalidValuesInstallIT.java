@@ -1,0 +1,37 @@
+package dev.nimchart.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.nimchart.ExampleValuesFiles;
+import dev.nimchart.KubeObject;
+import dev.nimchart.NimChart;
+import dev.nimchart.cluster.ClusterSession;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every refused values file is refused by `helm install` on the cluster too, and leaves its namespace empty. */
+@ExtendWith(ClusterTier.class)
+class InvalidValuesInstallIT {
+
+    /** What a namespace holds before anyone installs into it, on K3s (the local control plane has not even these). */
+    private static final List<String> NAMESPACE_DEFAULTS = List.of("ConfigMap/kube-root-ca.crt", "ServiceAccount/default");
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.nimchart.ExampleValuesFiles#invalidExamples")
+    void helmInstallRefusesAndCreatesNothing(Path file, ClusterSession cluster) {
+        String release = NimChart.releaseName(file);
+        String namespace = cluster.restrictedNamespace("refused-" + release);
+        assertThatThrownBy(() -> cluster.releases().install(release, namespace, List.of(file), Map.of()))
+                .as("%s: helm install", file.getFileName())
+                .hasMessageContaining(ExampleValuesFiles.expectedError(file))
+                .satisfies(t -> assertThat(t.getMessage()).doesNotContainIgnoringCase("nil pointer").doesNotContain("panic"));
+        List<String> left = cluster.api().objectsIn(namespace).stream().map(KubeObject::toString)
+                .filter(o -> !NAMESPACE_DEFAULTS.contains(o)).toList();
+        assertThat(left).as("%s: objects in the namespace after the refusal", file.getFileName()).isEmpty();
+    }
+}
