@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nimchart.ExampleValuesFiles;
-import dev.nimchart.KubeObject;
 import dev.nimchart.NimChart;
 import dev.nimchart.cluster.ClusterSession;
 import java.nio.file.Path;
@@ -18,9 +17,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @ExtendWith(ClusterTier.class)
 class InvalidValuesInstallIT {
 
-    /** What a namespace holds before anyone installs into it, on K3s (the local control plane has not even these). */
-    private static final List<String> NAMESPACE_DEFAULTS = List.of("ConfigMap/kube-root-ca.crt", "ServiceAccount/default");
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.nimchart.ExampleValuesFiles#invalidExamples")
     void helmInstallRefusesAndCreatesNothing(Path file, ClusterSession cluster) {
@@ -30,8 +26,6 @@ class InvalidValuesInstallIT {
                 .as("%s: helm install", file.getFileName())
                 .hasMessageContaining(ExampleValuesFiles.expectedError(file))
                 .satisfies(t -> assertThat(t.getMessage()).doesNotContainIgnoringCase("nil pointer").doesNotContain("panic"));
-        List<String> left = cluster.api().objectsIn(namespace).stream().map(KubeObject::toString)
-                .filter(o -> !NAMESPACE_DEFAULTS.contains(o)).toList();
-        assertThat(left).as("%s: objects in the namespace after the refusal", file.getFileName()).isEmpty();
+        assertThat(NamespaceContents.of(cluster.api(), namespace)).as("%s: objects in the namespace after the refusal", file.getFileName()).isEmpty();
     }
 }

@@ -16,6 +16,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,12 +71,11 @@ class ReleaseLifecycleIT {
         assertThat(sshKeyData(api, namespace)).as("%s: the SSH key after the rollback", e.name()).isEqualTo(sshKey);
 
         List<KubeObject> applied = ReleaseRecord.latest(api, namespace, release).objects().objects();
-        List<String> kept = applied.stream().filter(o -> "keep".equals(o.annotations().get("helm.sh/resource-policy")))
-                .map(KubeObject::toString).toList();
+        Set<String> kept = applied.stream().filter(o -> "keep".equals(o.annotations().get("helm.sh/resource-policy")))
+                .map(KubeObject::toString).collect(Collectors.toCollection(TreeSet::new));
         cluster.releases().uninstall(release, namespace);
-        List<String> left = api.objectsIn(namespace).stream().map(KubeObject::toString).toList();
-        assertThat(left).as("%s: after uninstall only the objects marked keep remain", e.name())
-                .containsExactlyInAnyOrderElementsOf(kept);
+        assertThat(NamespaceContents.settled(api, namespace, kept::equals))
+                .as("%s: after uninstall only the objects marked keep remain", e.name()).isEqualTo(kept);
         if (e.flag("persistence.enabled") && "keep".equals(e.text("persistence.annotations[helm.sh/resource-policy]"))
                 && !e.mode().equals("statefulset")) {
             assertThat(kept).as("%s: the cache claim is marked keep", e.name()).anyMatch(k -> k.startsWith("PersistentVolumeClaim/"));
@@ -103,7 +105,8 @@ class ReleaseLifecycleIT {
         assertThat(record.revision()).as("%s: revision", e.name()).isEqualTo(revision);
         assertThat(record.status()).as("%s: status of revision %d", e.name(), revision).isEqualTo("deployed");
         List<KubeObject> stored = api.objectsIn(namespace).stream()
-                .filter(o -> release.equals(o.labels().get("app.kubernetes.io/instance"))).toList();
+                .filter(o -> release.equals(o.labels().get("app.kubernetes.io/instance")))
+                .filter(o -> o.list("metadata.ownerReferences").isEmpty()).toList();
         List<PodTemplate> templates = PodTemplate.of(RenderedManifest.of(stored));
         assertThat(servingGroups(templates)).as("%s: replicas at revision %d", e.name(), revision).isEqualTo(replicas);
         for (PodTemplate t : templates.stream().filter(PodTemplate::gpuPod).toList()) {

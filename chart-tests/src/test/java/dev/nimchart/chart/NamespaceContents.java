@@ -1,0 +1,63 @@
+package dev.nimchart.chart;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.cluster.KubeApi;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+
+/**
+ * What a test namespace holds that the release (or a failed install) is answerable for. Left out: what every
+ * namespace gets on a full cluster such as K3s (the default ServiceAccount, the kube-root-ca.crt ConfigMap), objects
+ * controllers made and own (Pods, ReplicaSets, EndpointSlices: they carry ownerReferences), and the claims the
+ * StatefulSet controller makes from volumeClaimTemplates (kept or deleted by the chart's retention policy, not by Helm).
+ * The local control plane runs no controllers, so there it is simply every object.
+ */
+final class NamespaceContents {
+
+    private static final Set<String> NAMESPACE_DEFAULTS = Set.of("ConfigMap/kube-root-ca.crt", "ServiceAccount/default");
+    private static final long SETTLE_TIMEOUT_MS = 60_000;
+
+    private NamespaceContents() {
+    }
+
+    /** "Kind/name" of every object the release is answerable for. */
+    static Set<String> of(KubeApi api, String namespace) {
+        Set<String> names = new TreeSet<>();
+        for (KubeObject o : api.objectsIn(namespace)) {
+            if (!NAMESPACE_DEFAULTS.contains(o.toString()) && o.list("metadata.ownerReferences").isEmpty()
+                    && !isStatefulSetClaim(o)) {
+                names.add(o.toString());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * The contents once they satisfy the condition, polling for up to a minute: a full cluster deletes owned objects
+     * in the background. Returns the last contents seen, whether they satisfy it or not.
+     */
+    static Set<String> settled(KubeApi api, String namespace, Predicate<Set<String>> condition) {
+        long deadline = System.currentTimeMillis() + SETTLE_TIMEOUT_MS;
+        Set<String> contents = of(api, namespace);
+        while (!condition.test(contents) && System.currentTimeMillis() < deadline) {
+            sleep();
+            contents = of(api, namespace);
+        }
+        return contents;
+    }
+
+    private static boolean isStatefulSetClaim(KubeObject o) {
+        // Helm's objects carry the chart's managed-by label; claims from a claim template carry only selector labels.
+        return o.kind().equals("PersistentVolumeClaim") && o.labels().get("app.kubernetes.io/managed-by") == null;
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
