@@ -1,0 +1,227 @@
+package dev.nimchart.bench;
+
+import dev.nimchart.ExampleValuesFiles;
+import dev.nimchart.HarnessPaths;
+import dev.nimchart.NimChart;
+import dev.nimchart.PodTemplate;
+import dev.nimchart.RenderedManifest;
+import dev.nimchart.cluster.ClusterSession;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How fast the suite proves the chart, printed as figures and written to target/benchmark/ (report.md and
+ * figures.tsv): the offline tier side by side with the usual helm template | kubeconform pipeline, the cluster tier's
+ * start and per-example install times, and a scale sweep of workers x replicas. Runs: -Dnim.bench.runs (default 5).
+ */
+public final class Benchmark {
+
+    static final Path OUT = Path.of("target", "benchmark");
+    private static final int[] WORKERS = {2, 8, 32, 64};
+    private static final int[] REPLICAS = {1, 8};
+
+    private final Report report = new Report();
+    private final int runs = Integer.getInteger("nim.bench.runs", 5);
+    private final List<Path> examples = ExampleValuesFiles.validExamples().toList();
+
+    private Benchmark() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Benchmark b = new Benchmark();
+        b.machine();
+        b.offline();
+        b.cluster();
+        b.verifyTimes();
+        b.report.write(OUT);
+        System.out.println("\nreport: " + OUT.toAbsolutePath().resolve("report.md"));
+        System.exit(0);
+    }
+
+    private void machine() throws IOException {
+        String cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                .findFirst().map(l -> l.replaceFirst("^[^:]*:\\s*", "")).orElse("unknown CPU");
+        long memKb = Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal"))
+                .findFirst().map(l -> Long.parseLong(l.replaceAll("\\D", ""))).orElse(0L);
+        report.line("# nim-llm chart: benchmark");
+        report.line("");
+        report.line(String.format("Machine: %d cores (%s), %.0f GiB, %s %s, Java %s. Runs per figure: %d.",
+                Runtime.getRuntime().availableProcessors(), cpu, memKb / 1048576.0, System.getProperty("os.name"),
+                System.getProperty("os.arch"), System.getProperty("java.version"), runs));
+    }
+
+    // ------------------------------------------------------------------ offline tier
+    private void offline() {
+        report.line("");
+        report.line("## Offline: every example, this harness in-process");
+        report.line("");
+        long t0 = System.nanoTime();
+        HarnessCheck harness = new HarnessCheck();
+        long setup = System.nanoTime() - t0;
+        List<Long> totals = new ArrayList<>();
+        int objects = 0;
+        for (int r = 0; r <= runs; r++) {
+            long start = System.nanoTime();
+            objects = 0;
+            for (Path f : examples) {
+                objects += harness.check(List.of(f)).objects().size();
+            }
+            totals.add(System.nanoTime() - start);
+        }
+        long first = totals.remove(0);
+        long median = Stats.median(totals);
+        report.line(String.format("%d values files, %d objects: values schema (networknt) + helm-java render (Helm's own schema check) + strict parse + strict model / CRD schema check of every object.", examples.size(), objects));
+        report.line("");
+        report.line("| | time |");
+        report.line("|---|---|");
+        report.line("| setup (load the values schema and the CRD schemas) | " + Stats.ms(setup) + " |");
+        report.line("| first pass in a fresh JVM (loads Helm's native library, JIT warm-up) | " + Stats.ms(first) + " |");
+        report.line("| median of " + runs + " warm passes | " + Stats.ms(median) + " |");
+        report.line("| per values file (warm median / files) | " + Stats.ms(median / examples.size()) + " |");
+        report.figure("offline-harness", "setup", setup / 1e6, "ms");
+        report.figure("offline-harness", "first-pass", first / 1e6, "ms");
+        report.figure("offline-harness", "warm-median", median / 1e6, "ms");
+        harnessMedian = median;
+        harnessFirst = first;
+        usualPipeline();
+    }
+
+    private long harnessMedian;
+    private long harnessFirst;
+
+    /** The usual pipeline side by side; filled in by {@link #usualPipeline()}. */
+    private void usualPipeline() {
+        report.line("");
+        report.line("(usual pipeline: not measured in this build)");
+    }
+
+    // ------------------------------------------------------------------ cluster tier
+    private void cluster() {
+        report.line("");
+        report.line("## Cluster tier");
+        report.line("");
+        List<Long> starts = new ArrayList<>();
+        List<Long> ready = new ArrayList<>();
+        String description = "";
+        for (int r = 0; r < 3; r++) {
+            try (ClusterSession s = start()) {
+                starts.add(s.cluster().startTime().toNanos());
+                ready.add(s.readyTime().toNanos());
+                description = s.cluster().description();
+            }
+        }
+        report.line("Cluster: " + description + ".");
+        report.line("");
+        report.line("| | median of 3 | runs |");
+        report.line("|---|---|---|");
+        report.line("| start (API server ready) | " + Stats.seconds(Stats.median(starts)) + " | " + list(starts) + " |");
+        report.line("| start + CRDs established | " + Stats.seconds(Stats.median(ready)) + " | " + list(ready) + " |");
+        report.figure("cluster", "start-median", Stats.median(starts) / 1e9, "s");
+        report.figure("cluster", "ready-with-crds-median", Stats.median(ready) / 1e9, "s");
+        try (ClusterSession s = start()) {
+            installs(s);
+            scale(s);
+        }
+    }
+
+    private static ClusterSession start() {
+        return ClusterSession.start(NimChart.chartDir(), OUT.resolve("cluster"), line -> System.err.println("  [cluster] " + line));
+    }
+
+    private void installs(ClusterSession s) {
+        report.line("");
+        report.line("Install with Helm (helm-java, real release storage) + read every object back, per example:");
+        report.line("");
+        report.line("| example | objects | install | read back |");
+        report.line("|---|---|---|---|");
+        long total = 0;
+        for (Path f : examples) {
+            String release = NimChart.releaseName(f);
+            String ns = s.restrictedNamespace("bench-" + release);
+            long t0 = System.nanoTime();
+            s.releases().install(release, ns, List.of(f), Map.of());
+            long t1 = System.nanoTime();
+            int objects = s.api().objectsIn(ns).size();
+            long t2 = System.nanoTime();
+            total += t2 - t0;
+            report.line("| " + f.getFileName() + " | " + objects + " | " + Stats.ms(t1 - t0) + " | " + Stats.ms(t2 - t1) + " |");
+            report.figure("cluster-install", f.getFileName().toString(), (t2 - t0) / 1e6, "ms");
+        }
+        report.line("| **all " + examples.size() + "** | | " + Stats.seconds(total) + " | |");
+    }
+
+    // ------------------------------------------------------------------ scale
+    private void scale(ClusterSession s) {
+        report.line("");
+        report.line("## Scale: multiNode.workers x replicaCount (8 GPUs per node)");
+        report.line("");
+        report.line("Render = the harness's whole offline check (median of " + runs + "); install = helm install + read back.");
+        report.line("");
+        report.line("| backend | workers | replicas | pods | GPUs | objects | manifest bytes | render | install |");
+        report.line("|---|---|---|---|---|---|---|---|---|");
+        HarnessCheck harness = new HarnessCheck();
+        HarnessPaths paths = HarnessPaths.fromSystemProperties();
+        for (String backend : List.of("lws", "mpijob")) {
+            Path seed = paths.examplesDir().resolve("multi-node-llama-3.1-405b-" + backend + ".yaml");
+            for (int replicas : REPLICAS) {
+                for (int workers : WORKERS) {
+                    ScalePoint p = new ScalePoint(backend, seed, workers, replicas);
+                    List<Path> files = p.valuesFiles(OUT.resolve("scale"));
+                    List<Long> times = new ArrayList<>();
+                    RenderedManifest manifest = null;
+                    for (int r = 0; r < runs; r++) {
+                        long t0 = System.nanoTime();
+                        manifest = harness.check(files);
+                        times.add(System.nanoTime() - t0);
+                    }
+                    List<PodTemplate> templates = PodTemplate.of(manifest);
+                    int pods = templates.stream().mapToInt(PodTemplate::pods).sum();
+                    int gpus = templates.stream().mapToInt(t -> t.pods() * t.gpus()).sum();
+                    int bytes = manifest.text().getBytes(StandardCharsets.UTF_8).length;
+                    String ns = s.restrictedNamespace(p.release());
+                    long t0 = System.nanoTime();
+                    s.releases().install(p.release(), ns, files, Map.of());
+                    s.api().objectsIn(ns);
+                    long install = System.nanoTime() - t0;
+                    long render = Stats.median(times);
+                    report.line(String.format("| %s | %d | %d | %d | %d | %d | %d | %s | %s |", backend, workers, replicas, pods, gpus,
+                            manifest.objects().size(), bytes, Stats.ms(render), Stats.ms(install)));
+                    String key = p.release();
+                    report.figure("scale-render", key, render / 1e6, "ms");
+                    report.figure("scale-install", key, install / 1e6, "ms");
+                    report.figure("scale-bytes", key, bytes, "bytes");
+                }
+            }
+        }
+    }
+
+    /** Whole `mvn -B verify` wall times that ci/benchmark.sh --verify / --cold measured before starting this JVM. */
+    private void verifyTimes() throws IOException {
+        report.line("");
+        report.line("## Whole `mvn -B verify` (offline and cluster tiers)");
+        report.line("");
+        Path file = OUT.resolve("verify.tsv");
+        if (!Files.isRegularFile(file)) {
+            report.line("Not measured in this run: `ci/benchmark.sh --verify` (warm caches) and `--cold` (fresh clone, empty caches) measure it.");
+            return;
+        }
+        report.line("| caches | wall time |");
+        report.line("|---|---|");
+        for (String line : Files.readAllLines(file)) {
+            String[] parts = line.split("\t");
+            long ms = Long.parseLong(parts[1].trim());
+            report.line("| " + (parts[0].equals("cold") ? "cold: fresh clone, empty Maven/Go/control-plane/tool caches, CI=true" : "warm")
+                    + " | " + Stats.seconds(ms * 1_000_000) + " |");
+            report.figure("mvn-verify", parts[0], ms / 1000.0, "s");
+        }
+    }
+
+    private static String list(List<Long> nanos) {
+        return String.join(", ", nanos.stream().map(Stats::seconds).toList());
+    }
+}

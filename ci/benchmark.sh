@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Benchmarks: how fast the suite proves the chart, side by side with the usual `helm template | kubeconform`
+# pipeline, the cluster tier's timings, and a workers x replicas scale sweep. Prints the figures and writes
+# chart-tests/target/benchmark/{report.md,figures.tsv}.
+#
+#   ci/benchmark.sh [--verify] [--cold] [-Dnim.bench.runs=N ...]
+#
+#   --verify  also time a whole `mvn -B verify` with warm caches (about a minute)
+#   --cold    also time `mvn -B verify` on a fresh clone with empty Maven, Go, control-plane and tool caches,
+#             as a fresh CI machine runs it (10-15 min on 2 cores; needs the network to Maven Central and the
+#             Go module proxy)
+# Other arguments go to Maven (e.g. -Dnim.bench.runs=9, -Dnim.cluster=local).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out="$root/chart-tests/target/benchmark"
+verify=false
+cold=false
+maven_args=()
+for a in "$@"; do
+  case "$a" in
+    --verify) verify=true ;;
+    --cold) cold=true ;;
+    *) maven_args+=("$a") ;;
+  esac
+done
+
+# Milliseconds a command takes, its output kept in a log next to the report.
+timed() { # name command...
+  local name="$1" start end
+  shift
+  echo "timing $name: $*" >&2
+  start=$(date +%s%N)
+  "$@" >"$out/$name.log" 2>&1 || {
+    echo "$name failed, see $out/$name.log" >&2
+    exit 1
+  }
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000000))
+}
+
+mkdir -p "$out"
+verify_figures="$out/verify.tsv"
+: >"$verify_figures.new"
+if $verify; then
+  echo -e "warm\t$(timed verify-warm mvn -B -f "$root/pom.xml" verify)" >>"$verify_figures.new"
+fi
+if $cold; then
+  scratch=$(mktemp -d)
+  git clone -q "$root" "$scratch/repo"
+  # Every cache the build fills, empty: Maven repository, Go module and build caches, the control plane, the tools.
+  timed_cold=$(env GOMODCACHE="$scratch/gomod" GOCACHE="$scratch/gocache" KUBE_API_TEST_DIR="$scratch/kubeapitest" \
+    NIM_TOOLS_DIR="$scratch/tools" CI=true \
+    bash -c "$(declare -f timed); out='$out'; timed verify-cold mvn -B -Dmaven.repo.local='$scratch/m2' -f '$scratch/repo/pom.xml' verify")
+  echo -e "cold\t$timed_cold" >>"$verify_figures.new"
+  chmod -R u+w "$scratch" && rm -rf "$scratch"
+fi
+if [[ -s "$verify_figures.new" ]]; then
+  mv "$verify_figures.new" "$verify_figures"
+else
+  rm -f "$verify_figures.new"
+fi
+
+exec mvn -q -B -Dstyle.color=never -f "$root/chart-tests/pom.xml" generate-test-resources exec:exec@benchmark "${maven_args[@]}"
