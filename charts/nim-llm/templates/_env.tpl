@@ -28,7 +28,7 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
 - name: NGC_API_KEY
   valueFrom:
     secretKeyRef:
-      name: {{ $V.model.ngcAPISecret }}
+      name: {{ $V.model.ngcAPISecret | quote }}
       key: NGC_API_KEY
 - name: NIM_SERVER_PORT
   value: {{ $V.model.openaiPort | toString | quote }}

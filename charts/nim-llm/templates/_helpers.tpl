@@ -11,13 +11,13 @@ Names and labels. Every object name and label set comes from here.
 Kept to 52 characters so suffixed names (-headless, -ssh, ...) and pod names stay within 63. */}}
 {{- define "nim-llm.fullname" -}}
 {{- if .Values.fullnameOverride -}}
-{{- .Values.fullnameOverride | trunc 52 | trimSuffix "-" -}}
+{{- regexReplaceAll "-+$" (.Values.fullnameOverride | trunc 52) "" -}}
 {{- else -}}
 {{- $name := default .Chart.Name .Values.nameOverride -}}
 {{- if contains $name .Release.Name -}}
-{{- .Release.Name | trunc 52 | trimSuffix "-" -}}
+{{- regexReplaceAll "-+$" (.Release.Name | trunc 52) "" -}}
 {{- else -}}
-{{- printf "%s-%s" .Release.Name $name | trunc 52 | trimSuffix "-" -}}
+{{- regexReplaceAll "-+$" (printf "%s-%s" .Release.Name $name | trunc 52) "" -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -29,15 +29,15 @@ Kept to 52 characters so suffixed names (-headless, -ssh, ...) and pod names sta
 
 {{/* Selector labels: minimal and immutable, shared by every workload selector. */}}
 {{- define "nim-llm.selectorLabels" -}}
-app.kubernetes.io/name: {{ include "nim-llm.name" . }}
-app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/name: {{ include "nim-llm.name" . | quote }}
+app.kubernetes.io/instance: {{ .Release.Name | quote }}
 {{- end -}}
 
 {{/* Standard labels of every object. */}}
 {{- define "nim-llm.labels" -}}
 helm.sh/chart: {{ include "nim-llm.chart" . }}
 {{ include "nim-llm.selectorLabels" . }}
-app.kubernetes.io/version: {{ .Values.image.tag | default .Chart.AppVersion | toString | trunc 63 | trimSuffix "-" | quote }}
+app.kubernetes.io/version: {{ regexReplaceAll "^[^A-Za-z0-9]+|[^A-Za-z0-9]+$" (.Values.image.tag | default .Chart.AppVersion | toString | trunc 63) "" | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: nim-llm
 {{- end -}}

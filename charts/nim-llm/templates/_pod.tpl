@@ -33,7 +33,7 @@ metadata:
     {{- toYaml . | nindent 4 }}
   {{- end }}
 spec:
-  serviceAccountName: {{ include "nim-llm.serviceAccountName" $root }}
+  serviceAccountName: {{ include "nim-llm.serviceAccountName" $root | quote }}
   automountServiceAccountToken: {{ $V.serviceAccount.automountServiceAccountToken }}
   enableServiceLinks: false
   {{- $pullSecrets := $V.imagePullSecrets | default list -}}
@@ -49,7 +49,7 @@ spec:
     {{- toYaml . | nindent 4 }}
   {{- end }}
   {{- with $V.priorityClassName }}
-  priorityClassName: {{ . }}
+  priorityClassName: {{ . | quote }}
   {{- end }}
   terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds }}
   {{- $initContainers := list -}}
@@ -220,9 +220,9 @@ readinessProbe:
 {{- define "nim-llm.resources" -}}
 {{- $V := .root.Values -}}
 {{- if eq .role "launcher" -}}
-{{- toYaml ($V.multiNode.mpiJob.launcherResources | default dict) -}}
+{{- include "nim-llm.quantities" ($V.multiNode.mpiJob.launcherResources | default dict) -}}
 {{- else -}}
-{{- $res := deepCopy ($V.resources | default dict) -}}
+{{- $res := include "nim-llm.quantities" ($V.resources | default dict) | fromYaml -}}
 {{- if include "nim-llm.isMultiNode" .root -}}
 {{- $devices := include "nim-llm.networking.devices" .root | fromYaml -}}
 {{- if $devices -}}
@@ -235,4 +235,24 @@ readinessProbe:
 {{- end -}}
 {{- toYaml $res -}}
 {{- end -}}
+{{- end -}}
+
+{{/* Resources with every number as Kubernetes reads it: a whole number as an integer (never 1e+06), a fraction as a
+string ("1.5"). Custom resources (LeaderWorkerSet, MPIJob) take a quantity only as an integer or a string. */}}
+{{- define "nim-llm.quantities" -}}
+{{- $out := dict -}}
+{{- range $section, $values := . -}}
+{{- $converted := dict -}}
+{{- range $name, $q := $values -}}
+{{- if and (kindIs "float64" $q) (eq (float64 (int64 $q)) $q) -}}
+{{- $_ := set $converted $name (int64 $q) -}}
+{{- else if kindIs "float64" $q -}}
+{{- $_ := set $converted $name (toString $q) -}}
+{{- else -}}
+{{- $_ := set $converted $name $q -}}
+{{- end -}}
+{{- end -}}
+{{- $_ := set $out $section $converted -}}
+{{- end -}}
+{{- toYaml $out -}}
 {{- end -}}

@@ -63,6 +63,9 @@ before anything is created, whatever template Helm renders first.
 {{- $_ := set $seen $e.name $i -}}
 {{- end -}}
 
+{{- /* Extra volumes, mounts and init containers: every name resolves, and none is taken twice. */ -}}
+{{- include "nim-llm.preflight.extras" . -}}
+
 {{- /* Service, Ingress, autoscaling, disruption budget. */ -}}
 {{- if and (ne (int $V.service.nodePort) 0) (eq $V.service.type "ClusterIP") -}}
 {{- include "nim-llm.fail" (printf "service.nodePort is %d but service.type is ClusterIP, which has no node port: set service.type: NodePort (or LoadBalancer), or service.nodePort: 0." (int $V.service.nodePort)) -}}
@@ -193,5 +196,38 @@ before anything is created, whatever template Helm renders first.
 {{- end -}}
 {{- if and $on .Values.multiNode.enabled (not .Values.shm.enabled) -}}
 {{- include "nim-llm.fail" (printf "multinodeNetworking.%s.enabled is true but shm.enabled is false; NCCL needs shared memory at /dev/shm: set shm.enabled: true (and shm.sizeLimit)." (first $on)) -}}
+{{- end -}}
+{{- end -}}
+
+
+{{- define "nim-llm.preflight.extras" -}}
+{{- $V := .Values -}}
+{{- $mapForm := kindIs "map" $V.extraVolumes -}}
+{{- $volumes := list -}}
+{{- range $i, $v := include "nim-llm.namedList" $V.extraVolumes | fromYamlArray -}}
+{{- $key := ternary (printf "extraVolumes.%v" $v.name) (printf "extraVolumes[%d].name" $i) $mapForm -}}
+{{- if has (toString $v.name) (include "nim-llm.chartVolumeNames" . | fromYamlArray) -}}
+{{- include "nim-llm.fail" (printf "%s: the chart already defines a pod volume named %v (the model cache, /dev/shm, MPI or networking volumes): give your volume another name." $key $v.name) -}}
+{{- end -}}
+{{- if has (toString $v.name) $volumes -}}
+{{- include "nim-llm.fail" (printf "%s: a volume named %v is already in extraVolumes: give each volume its own name." $key $v.name) -}}
+{{- end -}}
+{{- $volumes = append $volumes (toString $v.name) -}}
+{{- end -}}
+{{- $mountMapForm := kindIs "map" $V.extraVolumeMounts -}}
+{{- range $i, $m := include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray -}}
+{{- if not (has (toString $m.name) $volumes) -}}
+{{- $key := ternary (printf "extraVolumeMounts.%v" $m.name) (printf "extraVolumeMounts[%d].name" $i) $mountMapForm -}}
+{{- $others := ternary (printf ", or mount one of %s" (join ", " $volumes)) "" (gt (len $volumes) 0) -}}
+{{- include "nim-llm.fail" (printf "%s mounts a volume named %v, but extraVolumes defines no such volume: add %v to extraVolumes%s." $key $m.name $m.name $others) -}}
+{{- end -}}
+{{- end -}}
+{{- $containers := dict "nim" "the NIM container" "tcpxo-daemon" "the GCP networking sidecar" -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- $name := toString $c.name -}}
+{{- if hasKey $containers $name -}}
+{{- include "nim-llm.fail" (printf "initContainers.extraInit[%d].name %s is already used by %s: give each container its own name." $i $name (index $containers $name)) -}}
+{{- end -}}
+{{- $_ := set $containers $name (printf "initContainers.extraInit[%d]" $i) -}}
 {{- end -}}
 {{- end -}}

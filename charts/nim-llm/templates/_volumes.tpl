@@ -15,6 +15,11 @@ Volumes and mounts of every pod, by role.
 {{- end -}}
 {{- end -}}
 
+{{/* Names of every pod volume the chart itself may define (list); extraVolumes must not reuse them. */}}
+{{- define "nim-llm.chartVolumeNames" -}}
+{{- toYaml (list "model-store" "dshm" "mpi-scripts" "ssh-key" "efa-ofi" "nccl-topology" "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband") -}}
+{{- end -}}
+
 {{/* The model cache volume source (absent for per-pod StatefulSet claims). */}}
 {{- define "nim-llm.cacheVolume" -}}
 {{- $V := .Values -}}
@@ -22,17 +27,17 @@ Volumes and mounts of every pod, by role.
 {{- if has $backend (list "pvc-existing" "pvc-shared") -}}
 name: model-store
 persistentVolumeClaim:
-  claimName: {{ include "nim-llm.sharedClaimName" . }}
+  claimName: {{ include "nim-llm.sharedClaimName" . | quote }}
 {{- else if eq $backend "hostPath" -}}
 name: model-store
 hostPath:
-  path: {{ $V.hostPath.path }}
+  path: {{ $V.hostPath.path | quote }}
   type: DirectoryOrCreate
 {{- else if eq $backend "nfs" -}}
 name: model-store
 nfs:
-  server: {{ $V.nfs.server }}
-  path: {{ $V.nfs.path }}
+  server: {{ $V.nfs.server | quote }}
+  path: {{ $V.nfs.path | quote }}
   readOnly: {{ $V.nfs.readOnly }}
 {{- else if eq $backend "emptyDir" -}}
 name: model-store

@@ -93,14 +93,10 @@ public final class CrdSchemaValidator {
             "enum", "const", "pattern", "minLength", "maxLength", "minimum", "maximum", "multipleOf",
             "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "required");
 
-    // Syntax rules the API server applies to ObjectMeta (k8s.io/apimachinery/pkg/util/validation).
-    private static final String DNS1123_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-    private static final String DNS1123_SUBDOMAIN = DNS1123_LABEL + "(\\." + DNS1123_LABEL + ")*";
-    private static final String QUALIFIED_NAME_PART = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-    /** Optional DNS-subdomain prefix (at most 253 chars) and '/', then a name part of 1 to 63 chars. */
-    private static final String QUALIFIED_NAME = "^((?=[^/]{1,253}/)" + DNS1123_SUBDOMAIN + "/)?(?=[^/]{1,63}$)"
-            + QUALIFIED_NAME_PART + "$";
-    private static final String LABEL_VALUE = "^(" + QUALIFIED_NAME_PART + ")?$";
+    private static final String DNS1123_LABEL = KubeNames.DNS1123_LABEL;
+    private static final String DNS1123_SUBDOMAIN = KubeNames.DNS1123_SUBDOMAIN;
+    private static final String QUALIFIED_NAME = KubeNames.QUALIFIED_NAME;
+    private static final String LABEL_VALUE = KubeNames.LABEL_VALUE;
 
     private final Path crdsDir;
     /** "group/version/Kind" → version entry of the CRD (schema and served flag). */

@@ -19,25 +19,30 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
     /** Every pod template of the manifest's workloads, in manifest order. */
     public static List<PodTemplate> of(RenderedManifest manifest) {
         List<PodTemplate> templates = new ArrayList<>();
-        for (KubeObject o : manifest.objects()) {
-            switch (o.kind()) {
-                case "StatefulSet", "Deployment" -> templates.add(new PodTemplate(o, "server", sub(o, "spec.template"),
-                        intAt(o, "spec.replicas", 1)));
-                case "LeaderWorkerSet" -> {
-                    int groups = intAt(o, "spec.replicas", 1);
-                    int size = intAt(o, "spec.leaderWorkerTemplate.size", 1);
-                    templates.add(new PodTemplate(o, "leader", sub(o, "spec.leaderWorkerTemplate.leaderTemplate"), groups));
-                    templates.add(new PodTemplate(o, "worker", sub(o, "spec.leaderWorkerTemplate.workerTemplate"),
-                            groups * (size - 1)));
-                }
-                case "MPIJob" -> {
-                    templates.add(new PodTemplate(o, "launcher", sub(o, "spec.mpiReplicaSpecs.Launcher.template"),
-                            intAt(o, "spec.mpiReplicaSpecs.Launcher.replicas", 1)));
-                    templates.add(new PodTemplate(o, "mpi-worker", sub(o, "spec.mpiReplicaSpecs.Worker.template"),
-                            intAt(o, "spec.mpiReplicaSpecs.Worker.replicas", 1)));
-                }
-                default -> {
-                }
+        manifest.objects().forEach(o -> templates.addAll(of(o)));
+        return templates;
+    }
+
+    /** The pod templates of one workload object (none for other kinds). */
+    public static List<PodTemplate> of(KubeObject o) {
+        List<PodTemplate> templates = new ArrayList<>();
+        switch (String.valueOf(o.kind())) {
+            case "StatefulSet", "Deployment" -> templates.add(new PodTemplate(o, "server", sub(o, "spec.template"),
+                    intAt(o, "spec.replicas", 1)));
+            case "LeaderWorkerSet" -> {
+                int groups = intAt(o, "spec.replicas", 1);
+                int size = intAt(o, "spec.leaderWorkerTemplate.size", 1);
+                templates.add(new PodTemplate(o, "leader", sub(o, "spec.leaderWorkerTemplate.leaderTemplate"), groups));
+                templates.add(new PodTemplate(o, "worker", sub(o, "spec.leaderWorkerTemplate.workerTemplate"),
+                        groups * (size - 1)));
+            }
+            case "MPIJob" -> {
+                templates.add(new PodTemplate(o, "launcher", sub(o, "spec.mpiReplicaSpecs.Launcher.template"),
+                        intAt(o, "spec.mpiReplicaSpecs.Launcher.replicas", 1)));
+                templates.add(new PodTemplate(o, "mpi-worker", sub(o, "spec.mpiReplicaSpecs.Worker.template"),
+                        intAt(o, "spec.mpiReplicaSpecs.Worker.replicas", 1)));
+            }
+            default -> {
             }
         }
         return templates;

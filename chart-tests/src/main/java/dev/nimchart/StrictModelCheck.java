@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Checks that a rendered object is what the Kubernetes API accepts: built-in kinds must deserialize strictly into
  * their client-java model (no unknown field, every required field) with correctly typed scalars; for the custom
  * kinds the chart uses, the embedded pod templates get the same check and the whole object goes to a pluggable
- * custom-resource validator.
+ * custom-resource validator. Every object's name, label and annotation syntax, and each pod's mounts and names, are checked as the API server does.
  */
 public final class StrictModelCheck {
 
@@ -84,6 +84,8 @@ public final class StrictModelCheck {
         } else {
             problems.add("no model for " + type);
         }
+        problems.addAll(ObjectMetaCheck.problems(object));
+        problems.addAll(PodSpecCheck.problems(object));
         if (!problems.isEmpty()) {
             throw new ModelViolation(object, problems);
         }

@@ -80,7 +80,8 @@ public final class ValuesMerger {
         return result;
     }
 
-    private static Map<String, Object> copy(Map<String, Object> map) {
+    /** A deep copy of maps and lists (scalars are shared). */
+    static Map<String, Object> copy(Map<String, Object> map) {
         Map<String, Object> copy = new LinkedHashMap<>();
         map.forEach((key, value) -> copy.put(key, copyValue(value)));
         return copy;

@@ -177,4 +177,41 @@ class StrictModelCheckTest {
         withValidator.check(object(deployment("", "")));
         assertThat(seen).containsExactly("ServiceMonitor/sm");
     }
+
+    @Test
+    void namesLabelsAndAnnotationKeysFollowTheApiServersSyntax() {
+        String service = """
+                apiVersion: v1
+                kind: Service
+                metadata:
+                  name: 1-nim
+                  labels: {app: "has space"}
+                  annotations: {"bad key!": x}
+                spec:
+                  ports: [{port: 80}]
+                """;
+
+        assertThatThrownBy(() -> check.check(object(service)))
+                .hasMessageContaining("metadata.name: Invalid value \"1-nim\": must be a DNS-1035 label")
+                .hasMessageContaining("metadata.labels.app: Invalid value \"has space\"")
+                .hasMessageContaining("metadata.annotations.bad key!: Invalid value");
+        assertThatThrownBy(() -> check.check(object(deployment("", "").replace("name: nim\n  labels", "name: Nim_1\n  labels"))))
+                .hasMessageContaining("metadata.name: Invalid value \"Nim_1\": must be a DNS-1123 subdomain");
+        assertThatThrownBy(() -> check.check(object(deployment("", "").replace("metadata: {labels: {app: nim}}",
+                "metadata: {labels: {app: nim, tier: \"%s\"}}".formatted("x".repeat(64))))))
+                .hasMessageContaining("spec.template.metadata.labels.tier: Invalid value");
+    }
+
+    @Test
+    void everyMountNamesAVolumeOfThePodAndNamesAreUnique() {
+        String mounts = "volumeMounts: [{name: cache, mountPath: /cache}]";
+
+        assertThatThrownBy(() -> check.check(object(deployment("", mounts))))
+                .hasMessageContaining("server pod: container nim mounts cache, which is not a volume of the pod");
+        String withVolume = deployment("", mounts).replace("      containers:", "      volumes: [{name: cache, emptyDir: {}}]\n      containers:");
+        assertThatCode(() -> check.check(object(withVolume))).doesNotThrowAnyException();
+        String twice = withVolume.replace("volumes: [{name: cache, emptyDir: {}}]",
+                "volumes: [{name: cache, emptyDir: {}}, {name: cache, emptyDir: {}}]");
+        assertThatThrownBy(() -> check.check(object(twice))).hasMessageContaining("volume cache is defined twice");
+    }
 }
