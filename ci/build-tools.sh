@@ -15,7 +15,7 @@
 # A cached binary is reused as is (no Go, no network). With --print-path the
 # script prints only the binaries' paths on stdout (progress goes to stderr).
 #
-# Cost (2 cores): helm ~2-3 min with empty Go caches, kubeconform ~20 s.
+# Cost (2 cores, empty Go caches): helm 3-5 min, kubeconform ~15 s.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
