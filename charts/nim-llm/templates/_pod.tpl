@@ -54,7 +54,7 @@ spec:
   terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds }}
   {{- $initContainers := list -}}
   {{- if $gpuPod -}}
-  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) ($V.initContainers.extraInit | default list) -}}
+  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) (include "nim-llm.extraInitContainers" $root | fromYamlArray) -}}
   {{- end }}
   {{- with $initContainers }}
   initContainers:
@@ -104,6 +104,19 @@ spec:
   volumes:
     {{- toYaml . | nindent 4 }}
   {{- end }}
+{{- end -}}
+
+{{/* initContainers.extraInit, each without a securityContext of its own given containerSecurityContext (list). */}}
+{{- define "nim-llm.extraInitContainers" -}}
+{{- $out := list -}}
+{{- range $c := .Values.initContainers.extraInit | default list -}}
+{{- if hasKey $c "securityContext" -}}
+{{- $out = append $out $c -}}
+{{- else -}}
+{{- $out = append $out (merge (dict "securityContext" (deepCopy ($.Values.containerSecurityContext | default dict))) $c) -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
 {{- end -}}
 
 {{/* app.kubernetes.io/component value of a pod role. */}}

@@ -54,13 +54,16 @@ before anything is created, whatever template Helm renders first.
 {{- end -}}
 {{- end -}}
 
-{{- /* Environment: one entry per name. */ -}}
+{{- /* Environment: one entry per name; secrets only from a Secret (a literal value is readable by anyone who can read the pod). */ -}}
 {{- $seen := dict -}}
 {{- range $i, $e := $V.env | default list -}}
 {{- if hasKey $seen $e.name -}}
 {{- include "nim-llm.fail" (printf "env[%d].name %s is already set by env[%v]: keep one entry per variable." $i $e.name (index $seen $e.name)) -}}
 {{- end -}}
 {{- $_ := set $seen $e.name $i -}}
+{{- if and (hasKey $e "value") (regexMatch "^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$|_(API_KEY|TOKEN|PASSWORD|SECRET)$" $e.name) -}}
+{{- include "nim-llm.fail" (printf "env[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret and use env[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or model.ngcAPIKey to let the chart create the Secret)." $i $e.name $i) -}}
+{{- end -}}
 {{- end -}}
 
 {{- /* Extra volumes, mounts and init containers: every name resolves, and none is taken twice. */ -}}

@@ -22,7 +22,7 @@ final class SchemaSampler {
             "/", "/model-store", "/v1/health/ready", "/exports/nim-cache",
             "1", "8", "500m", "16Gi", "1.5Ti", "50Gi", "100", "0.5Gi", "1Ti",
             "30s", "1m", "10s", "1h30m", "25%", "0%",
-            "NIM_MAX_MODEL_LEN", "NIM_TENSOR_PARALLEL_SIZE", "NIM_USE_SGLANG", "HF_HOME", "memory", "cpu", "hugepages-2Mi",
+            "NIM_MAX_MODEL_LEN", "NIM_TENSOR_PARALLEL_SIZE", "NIM_USE_SGLANG", "HF_HOME", "HF_TOKEN", "memory", "cpu", "hugepages-2Mi",
             "example.com/fpga",
             "1.8.4", "latest", "v1.0.12", "hca_shared_devices_a", "ib", "sriov-rdma-vf",
             "Mixed Case", "with:colon", "dash-at-end-", "UPPER", "a".repeat(70), "modèle");
