@@ -38,7 +38,7 @@ spec:
   enableServiceLinks: false
   {{- $pullSecrets := $V.imagePullSecrets | default list -}}
   {{- if $V.model.ngcAPIKey }}
-  {{- $pullSecrets = append $pullSecrets (dict "name" (include "nim-llm.generatedPullSecretName" $root)) -}}
+  {{- $pullSecrets = append $pullSecrets (dict "name" (include "nim-llm.generatedPullSecretName" $root)) | uniq -}}
   {{- end }}
   {{- with $pullSecrets }}
   imagePullSecrets:
