@@ -71,3 +71,28 @@ training.kubeflow.org/replica-index: "0"
 app.kubernetes.io/component: inference
 {{- end }}
 {{- end -}}
+
+{{/* Name of MPIJob number i (one MPIJob per replica). Usage: include "nim-llm.mpiJobName" (list $ $i) */}}
+{{- define "nim-llm.mpiJobName" -}}
+{{- printf "%s-%d" (include "nim-llm.fullname" (index . 0)) (index . 1 | int) -}}
+{{- end -}}
+
+{{/* The multi-node groups, each with the labels its operator puts on every pod of that group and only those (list of
+{index, labels}): LeaderWorkerSet group i (leaderworkerset.sigs.k8s.io/name and group-index; as many groups as
+autoscaling.maxReplicas when the autoscaler owns the count), or MPIJob i (training.kubeflow.org/job-name). Empty for
+single-node. */}}
+{{- define "nim-llm.groups" -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $groups := list -}}
+{{- if eq $mode "leaderworkerset" -}}
+{{- $count := ternary .Values.autoscaling.maxReplicas .Values.replicaCount .Values.autoscaling.enabled | int -}}
+{{- range $i := until $count -}}
+{{- $groups = append $groups (dict "index" $i "labels" (dict "leaderworkerset.sigs.k8s.io/name" (include "nim-llm.fullname" $) "leaderworkerset.sigs.k8s.io/group-index" (toString $i))) -}}
+{{- end -}}
+{{- else if eq $mode "mpijob" -}}
+{{- range $i := until (int .Values.replicaCount) -}}
+{{- $groups = append $groups (dict "index" $i "labels" (dict "training.kubeflow.org/job-name" (include "nim-llm.mpiJobName" (list $ $i)))) -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $groups -}}
+{{- end -}}

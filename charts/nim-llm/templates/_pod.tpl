@@ -38,7 +38,7 @@ spec:
   enableServiceLinks: false
   {{- $pullSecrets := $V.imagePullSecrets | default list -}}
   {{- if $V.model.ngcAPIKey }}
-  {{- $pullSecrets = append $pullSecrets (dict "name" (include "nim-llm.generatedPullSecretName" $root)) -}}
+  {{- $pullSecrets = append $pullSecrets (dict "name" (include "nim-llm.generatedPullSecretName" $root)) | uniq -}}
   {{- end }}
   {{- with $pullSecrets }}
   imagePullSecrets:
@@ -54,15 +54,7 @@ spec:
   terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds }}
   {{- $initContainers := list -}}
   {{- if $gpuPod -}}
-  {{- $initContainers = include "nim-llm.networking.sidecars" $root | fromYamlArray -}}
-  {{- range ($V.initContainers.extraInit | default list) -}}
-  {{- /* A user init container without a securityContext gets the chart's container default, so it passes restricted too. */ -}}
-  {{- $init := deepCopy . -}}
-  {{- if not (hasKey $init "securityContext") -}}
-  {{- $_ := set $init "securityContext" (deepCopy ($V.containerSecurityContext | default dict)) -}}
-  {{- end -}}
-  {{- $initContainers = append $initContainers $init -}}
-  {{- end -}}
+  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) (include "nim-llm.extraInitContainers" $root | fromYamlArray) -}}
   {{- end }}
   {{- with $initContainers }}
   initContainers:
@@ -112,6 +104,19 @@ spec:
   volumes:
     {{- toYaml . | nindent 4 }}
   {{- end }}
+{{- end -}}
+
+{{/* initContainers.extraInit, each without a securityContext of its own given containerSecurityContext (list). */}}
+{{- define "nim-llm.extraInitContainers" -}}
+{{- $out := list -}}
+{{- range $c := .Values.initContainers.extraInit | default list -}}
+{{- if hasKey $c "securityContext" -}}
+{{- $out = append $out $c -}}
+{{- else -}}
+{{- $out = append $out (merge (dict "securityContext" (deepCopy ($.Values.containerSecurityContext | default dict))) $c) -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
 {{- end -}}
 
 {{/* app.kubernetes.io/component value of a pod role. */}}

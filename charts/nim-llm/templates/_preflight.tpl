@@ -54,24 +54,32 @@ before anything is created, whatever template Helm renders first.
 {{- end -}}
 {{- end -}}
 
-{{- /* Environment: one entry per name. */ -}}
+{{- /* Environment: one entry per name; secrets only from a Secret (a literal value is readable by anyone who can read the pod). */ -}}
 {{- $seen := dict -}}
 {{- range $i, $e := $V.env | default list -}}
 {{- if hasKey $seen $e.name -}}
 {{- include "nim-llm.fail" (printf "env[%d].name %s is already set by env[%v]: keep one entry per variable." $i $e.name (index $seen $e.name)) -}}
 {{- end -}}
 {{- $_ := set $seen $e.name $i -}}
+{{- if and (hasKey $e "value") (regexMatch "^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$|_(API_KEY|TOKEN|PASSWORD|SECRET)$" $e.name) -}}
+{{- include "nim-llm.fail" (printf "env[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret and use env[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or model.ngcAPIKey to let the chart create the Secret)." $i $e.name $i) -}}
+{{- end -}}
 {{- end -}}
 
 {{- /* Extra volumes, mounts and init containers: every name resolves, and none is taken twice. */ -}}
 {{- include "nim-llm.preflight.extras" . -}}
 
-{{- /* Service, Ingress, autoscaling, disruption budget. */ -}}
+{{- /* Service, Ingress, network policy, autoscaling, disruption budget. */ -}}
 {{- if and (ne (int $V.service.nodePort) 0) (eq $V.service.type "ClusterIP") -}}
 {{- include "nim-llm.fail" (printf "service.nodePort is %d but service.type is ClusterIP, which has no node port: set service.type: NodePort (or LoadBalancer), or service.nodePort: 0." (int $V.service.nodePort)) -}}
 {{- end -}}
 {{- if and $V.ingress.enabled (not $V.ingress.hosts) -}}
 {{- include "nim-llm.fail" "ingress.enabled is true but ingress.hosts is empty: add at least one host, e.g. ingress.hosts: [{host: nim.example.com, paths: [{path: /, pathType: Prefix}]}]." -}}
+{{- end -}}
+{{- range $i, $peer := $V.networkPolicy.ingressFrom | default list -}}
+{{- if and (hasKey $peer "ipBlock") (or (hasKey $peer "podSelector") (hasKey $peer "namespaceSelector")) -}}
+{{- include "nim-llm.fail" (printf "networkPolicy.ingressFrom[%d] sets ipBlock together with podSelector or namespaceSelector, which Kubernetes refuses in one peer: split it into two entries, one with the ipBlock and one with the selectors." $i) -}}
+{{- end -}}
 {{- end -}}
 {{- if and $V.autoscaling.enabled (gt (int $V.autoscaling.minReplicas) (int $V.autoscaling.maxReplicas)) -}}
 {{- include "nim-llm.fail" (printf "autoscaling.minReplicas (%d) is greater than autoscaling.maxReplicas (%d): set autoscaling.maxReplicas to at least %d." (int $V.autoscaling.minReplicas) (int $V.autoscaling.maxReplicas) (int $V.autoscaling.minReplicas)) -}}

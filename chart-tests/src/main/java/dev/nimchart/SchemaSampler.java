@@ -21,15 +21,15 @@ final class SchemaSampler {
             "", "a", "nim", "my-name", "team", "ngc-api", "llm.example.com", "*.example.com", "example.com/tier", "x1",
             "/", "/model-store", "/v1/health/ready", "/exports/nim-cache",
             "1", "8", "500m", "16Gi", "1.5Ti", "50Gi", "100", "0.5Gi", "1Ti",
-            "30s", "1m", "10s", "1h30m", "25%", "0%",
-            "NIM_MAX_MODEL_LEN", "NIM_TENSOR_PARALLEL_SIZE", "NIM_USE_SGLANG", "HF_HOME", "memory", "cpu", "hugepages-2Mi",
+            "30s", "1m", "10s", "1h30m", "25%", "0%", "10.0.0.0/8", "2001:db8::/32", "In",
+            "NIM_MAX_MODEL_LEN", "NIM_TENSOR_PARALLEL_SIZE", "NIM_USE_SGLANG", "HF_HOME", "HF_TOKEN", "memory", "cpu", "hugepages-2Mi",
             "example.com/fpga",
             "1.8.4", "latest", "v1.0.12", "hca_shared_devices_a", "ib", "sriov-rdma-vf",
             "Mixed Case", "with:colon", "dash-at-end-", "UPPER", "a".repeat(70), "modèle");
 
     /** Strings a patterned key must refuse, tried in order for a "bad pattern" mutation. */
     static final List<String> BAD_STRINGS = List.of(
-            "16 GB", "lots", "-1Gi", "1.5.0Gi", "v1/health/live", "Bad Key!", "-leading", "30 seconds",
+            "16 GB", "lots", "-1Gi", "1.5.0Gi", "10.0.0.1", "v1/health/live", "Bad Key!", "-leading", "30 seconds",
             "ten", "a".repeat(70), "", "with space");
 
     private final ValuesSchema schema;

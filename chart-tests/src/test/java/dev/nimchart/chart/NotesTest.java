@@ -2,52 +2,11 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.ChartRenderer;
-import dev.nimchart.LookupStub;
-import dev.nimchart.NimChart;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/**
- * NOTES.txt as a user sees it after install. helm-java's template leaves NOTES out, so the test renders a copy of the
- * chart in which the same NOTES.txt text is a named template, emitted into a ConfigMap.
- */
+/** NOTES.txt as a user sees it after install (rendered by {@link ChartNotes}). */
 class NotesTest {
-
-    @TempDir
-    static Path copy;
-    private static ChartRenderer renderer;
-
-    @BeforeAll
-    static void copyTheChartWithNotesAsATemplate() throws IOException {
-        Path chart = NimChart.chartDir();
-        try (Stream<Path> files = Files.walk(chart)) {
-            for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
-                Path target = copy.resolve(chart.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(source, target);
-                }
-            }
-        }
-        Path notes = copy.resolve("templates/NOTES.txt");
-        Files.writeString(copy.resolve("templates/_notes-under-test.tpl"),
-                "{{- define \"notes-under-test\" -}}\n" + Files.readString(notes) + "\n{{- end -}}\n");
-        Files.delete(notes);
-        Files.writeString(copy.resolve("templates/notes-under-test.yaml"), String.join("\n", "apiVersion: v1",
-                "kind: ConfigMap", "metadata:", "  name: notes", "data:",
-                "  notes: {{ include \"notes-under-test\" . | quote }}", ""));
-        renderer = new ChartRenderer(copy);
-    }
 
     @Test
     void notesTellHowToReachTheApiAndCheckReadiness() {
@@ -82,10 +41,6 @@ class NotesTest {
     }
 
     private static String notes(String example, Map<String, String> set) {
-        LookupStub.shared();
-        Path file = Examples.named(example);
-        return (String) renderer.render(NimChart.releaseName(file), NimChart.NAMESPACE, List.of(file), set)
-                .find("ConfigMap", "notes").orElseThrow().at("data.notes");
+        return ChartNotes.of(Examples.named(example), set);
     }
-
 }

@@ -1,0 +1,66 @@
+package dev.nimchart.chart;
+
+import dev.nimchart.ChartRenderer;
+import dev.nimchart.LookupStub;
+import dev.nimchart.NimChart;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * NOTES.txt as a user sees it after install. helm-java's template leaves NOTES out, so this renders a copy of the
+ * chart (under target/, made once per JVM) in which the same NOTES.txt text is a named template, emitted
+ * into a ConfigMap.
+ */
+final class ChartNotes {
+
+    private static ChartRenderer renderer;
+
+    private ChartNotes() {
+    }
+
+    /** The NOTES of a release of this values file with these --set values. */
+    static String of(Path valuesFile, Map<String, String> set) {
+        LookupStub.shared();
+        return (String) renderer().render(NimChart.releaseName(valuesFile), NimChart.NAMESPACE, List.of(valuesFile), set)
+                .find("ConfigMap", "notes").orElseThrow().at("data.notes");
+    }
+
+    private static synchronized ChartRenderer renderer() {
+        if (renderer == null) {
+            try {
+                renderer = new ChartRenderer(copyWithNotesAsATemplate(NimChart.chartDir()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return renderer;
+    }
+
+    private static Path copyWithNotesAsATemplate(Path chart) throws IOException {
+        Path copy = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "chart-with-notes-");
+        try (Stream<Path> files = Files.walk(chart)) {
+            for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
+                Path target = copy.resolve(chart.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+        Path notes = copy.resolve("templates/NOTES.txt");
+        Files.writeString(copy.resolve("templates/_notes-under-test.tpl"),
+                "{{- define \"notes-under-test\" -}}\n" + Files.readString(notes) + "\n{{- end -}}\n");
+        Files.delete(notes);
+        Files.writeString(copy.resolve("templates/notes-under-test.yaml"), String.join("\n", "apiVersion: v1",
+                "kind: ConfigMap", "metadata:", "  name: notes", "data:",
+                "  notes: {{ include \"notes-under-test\" . | quote }}", ""));
+        return copy;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.nimchart.chart;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The documented exceptions to the chart's secure defaults, in one place. The README's "Security" section and the
+ * chart's NOTES name each of them; {@link SecureDefaultsTest} allows exactly these and nothing else.
+ *
+ * <p>Secure defaults of every container of every pod: not root, no privilege escalation, seccomp RuntimeDefault,
+ * every capability dropped, no API token mounted, secrets only from Secrets (secretKeyRef).
+ */
+final class SecurityExceptions {
+
+    /**
+     * A container that needs more than the defaults when a networking provider is injected.
+     *
+     * @param container    the container name
+     * @param provider     the multinodeNetworking provider that injects the need
+     * @param capabilities the capabilities it adds
+     * @param runsAsRoot   whether it runs as user 0
+     * @param reason       why, as the README says it
+     */
+    record Exception(String container, String provider, Set<String> capabilities, boolean runsAsRoot, String reason) {
+    }
+
+    static final List<Exception> ALL = List.of(
+            new Exception("nim", "aws", Set.of("IPC_LOCK"), false, "EFA RDMA registers (locks) memory"),
+            new Exception("nim", "azure", Set.of("IPC_LOCK"), false, "InfiniBand RDMA registers (locks) memory"),
+            new Exception("nim", "oci", Set.of("IPC_LOCK"), false, "RDMA over SR-IOV registers (locks) memory"),
+            new Exception("tcpxo-daemon", "gcp", Set.of("NET_ADMIN", "NET_BIND_SERVICE"), true,
+                    "the GPUDirect-TCPXO receive-datapath manager configures the GPU NICs"));
+
+    /** The values key whose {@code true} lets the pods mount a service account token (the only other exception). */
+    static final String TOKEN_OPT_IN = "serviceAccount.automountServiceAccountToken";
+
+    private SecurityExceptions() {
+    }
+
+    /** The capabilities a container may add in a pod with this networking provider (null: none injected). */
+    static Set<String> allowedCapabilities(String container, String provider) {
+        return ALL.stream().filter(e -> e.container().equals(container) && e.provider().equals(provider))
+                .findFirst().map(Exception::capabilities).orElse(Set.of());
+    }
+
+    /** Whether a container may run as root in a pod with this networking provider. */
+    static boolean mayRunAsRoot(String container, String provider) {
+        return ALL.stream().anyMatch(e -> e.container().equals(container) && e.provider().equals(provider) && e.runsAsRoot());
+    }
+}
