@@ -18,10 +18,10 @@ class RefusalTest {
     @Test
     void theRefusalCorpusCoversSchemaErrorsAndPreflightRules() {
         var invalid = ExampleValuesFiles.invalidExamples().toList();
-        assertThat(invalid).hasSizeGreaterThanOrEqualTo(12);
+        assertThat(invalid).hasSizeGreaterThanOrEqualTo(40);
         long schemaErrors = invalid.stream().filter(f -> ExampleValuesFiles.expectedError(f).startsWith("at '")).count();
-        assertThat(schemaErrors).as("schema refusals").isGreaterThanOrEqualTo(6);
-        assertThat(invalid.size() - schemaErrors).as("preflight refusals").isGreaterThanOrEqualTo(6);
+        assertThat(schemaErrors).as("schema refusals").isGreaterThanOrEqualTo(15);
+        assertThat(invalid.size() - schemaErrors).as("preflight refusals").isGreaterThanOrEqualTo(15);
     }
 
     @ParameterizedTest(name = "{0}")

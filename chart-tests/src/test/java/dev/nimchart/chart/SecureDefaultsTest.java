@@ -41,29 +41,23 @@ class SecureDefaultsTest {
             for (String hostNamespace : List.of("hostNetwork", "hostPID", "hostIPC")) {
                 assertThat(t.pod().at("spec." + hostNamespace)).as("%s: %s %s", e.name(), t, hostNamespace).isNotEqualTo(true);
             }
-            for (KubeObject c : containers(t)) {
-                String where = e.name() + ": " + t + ", container " + c.at("name");
-                if (!SecurityExceptions.mayRunAsRoot(name(c), e.networkingProvider())) {
-                    assertThat(effective(t, c, "runAsNonRoot")).as("%s runAsNonRoot", where).isEqualTo(true);
-                    assertThat(effective(t, c, "runAsUser")).as("%s runAsUser", where).isNotEqualTo(0);
-                }
-                assertThat(c.at("securityContext.allowPrivilegeEscalation")).as("%s allowPrivilegeEscalation", where)
-                        .isEqualTo(false);
-                assertThat(c.at("securityContext.privileged")).as("%s privileged", where).isNotEqualTo(true);
+        }
+        for (Container c : Container.all(e)) {
+            if (!SecurityExceptions.mayRunAsRoot(c.name(), e.networkingProvider())) {
+                assertThat(c.effective("runAsNonRoot")).as("%s runAsNonRoot", c).isEqualTo(true);
+                assertThat(c.effective("runAsUser")).as("%s runAsUser", c).isNotEqualTo(0);
             }
+            assertThat(c.spec().at("securityContext.allowPrivilegeEscalation")).as("%s allowPrivilegeEscalation", c)
+                    .isEqualTo(false);
+            assertThat(c.spec().at("securityContext.privileged")).as("%s privileged", c).isNotEqualTo(true);
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource(ALL)
     void everyContainerUsesTheRuntimeDefaultSeccompProfile(Path file) {
-        Example e = Example.of(file);
-        for (PodTemplate t : e.templates) {
-            for (KubeObject c : containers(t)) {
-                Object profile = c.at("securityContext.seccompProfile.type");
-                Object type = profile != null ? profile : t.pod().at("spec.securityContext.seccompProfile.type");
-                assertThat(type).as("%s: %s, container %s seccomp profile", e.name(), t, c.at("name")).isEqualTo("RuntimeDefault");
-            }
+        for (Container c : Container.all(Example.of(file))) {
+            assertThat(c.effective("seccompProfile")).as("%s seccomp profile", c).isEqualTo(Map.of("type", "RuntimeDefault"));
         }
     }
 
@@ -71,13 +65,10 @@ class SecureDefaultsTest {
     @MethodSource(ALL)
     void everyCapabilityIsDroppedButWhatAnEnabledFeatureNeeds(Path file) {
         Example e = Example.of(file);
-        for (PodTemplate t : e.templates) {
-            for (KubeObject c : containers(t)) {
-                String where = e.name() + ": " + t + ", container " + c.at("name");
-                assertThat(strings(c.at("securityContext.capabilities.drop"))).as("%s drops", where).contains("ALL");
-                assertThat(strings(c.at("securityContext.capabilities.add"))).as("%s adds", where)
-                        .isSubsetOf(SecurityExceptions.allowedCapabilities(name(c), e.networkingProvider()));
-            }
+        for (Container c : Container.all(e)) {
+            assertThat(strings(c.spec().at("securityContext.capabilities.drop"))).as("%s drops", c).contains("ALL");
+            assertThat(strings(c.spec().at("securityContext.capabilities.add"))).as("%s adds", c)
+                    .isSubsetOf(SecurityExceptions.allowedCapabilities(c.name(), e.networkingProvider()));
         }
     }
 
@@ -98,15 +89,15 @@ class SecureDefaultsTest {
     @MethodSource(ALL)
     void secretsReachContainersOnlyThroughSecretKeyRef(Path file) {
         Example e = Example.of(file);
+        for (Container c : Container.all(e)) {
+            PodTemplate.env(c.spec()).forEach((name, variable) -> {
+                if (SECRET_VARIABLE.matcher(name).find()) {
+                    assertThat(variable.at("value")).as("%s: %s has no literal value", c, name).isNull();
+                    assertThat(variable.at("valueFrom.secretKeyRef.name")).as("%s: %s", c, name).isNotNull();
+                }
+            });
+        }
         for (PodTemplate t : e.templates) {
-            for (KubeObject c : containers(t)) {
-                PodTemplate.env(c).forEach((name, variable) -> {
-                    if (SECRET_VARIABLE.matcher(name).find()) {
-                        assertThat(variable.at("value")).as("%s: %s, %s has no literal value", e.name(), t, name).isNull();
-                        assertThat(variable.at("valueFrom.secretKeyRef.name")).as("%s: %s, %s", e.name(), t, name).isNotNull();
-                    }
-                });
-            }
             assertThat(PodTemplate.env(t.nim())).as("%s: %s", e.name(), t).containsKey("NGC_API_KEY");
         }
     }
@@ -159,20 +150,32 @@ class SecureDefaultsTest {
         assertThat(security).contains("`" + SecurityExceptions.TOKEN_OPT_IN + "`").contains("SecurityExceptions");
     }
 
-    private static List<KubeObject> containers(PodTemplate t) {
-        List<KubeObject> all = new ArrayList<>(t.initContainers());
-        all.addAll(t.containers());
-        return all;
-    }
+    /** One container (init containers included) of a pod template of an example. */
+    private record Container(Example example, PodTemplate template, KubeObject spec) {
 
-    /** A container's securityContext field, else the pod's. */
-    private static Object effective(PodTemplate t, KubeObject c, String field) {
-        Object own = c.at("securityContext." + field);
-        return own != null ? own : t.pod().at("spec.securityContext." + field);
-    }
+        static List<Container> all(Example e) {
+            List<Container> all = new ArrayList<>();
+            for (PodTemplate t : e.templates) {
+                t.initContainers().forEach(c -> all.add(new Container(e, t, c)));
+                t.containers().forEach(c -> all.add(new Container(e, t, c)));
+            }
+            return all;
+        }
 
-    private static String name(KubeObject container) {
-        return String.valueOf(container.at("name"));
+        String name() {
+            return String.valueOf(spec.at("name"));
+        }
+
+        /** A securityContext field of the container, else the pod's. */
+        Object effective(String field) {
+            Object own = spec.at("securityContext." + field);
+            return own != null ? own : template.pod().at("spec.securityContext." + field);
+        }
+
+        @Override
+        public String toString() {
+            return example.name() + ": " + template + ", container " + name();
+        }
     }
 
     private static List<String> strings(Object list) {
