@@ -91,15 +91,8 @@ public final class UsualPipeline {
         List<Path> files = new KubeconformSchemas(openApi).writeTo(schemasDir);
         progress.accept(String.format("%d kubeconform schema files written in %d ms to %s", files.size(),
                 (System.nanoTime() - started) / 1_000_000, schemasDir.toAbsolutePath()));
-        return new UsualPipeline(builtTool("helm", progress), builtTool("kubeconform", progress), chartDir,
+        return new UsualPipeline(CiScript.builtTool("helm", progress), CiScript.builtTool("kubeconform", progress), chartDir,
                 KubeconformSchemas.schemaLocation(schemasDir), workDir);
-    }
-
-    /** The path of a tool ci/build-tools.sh builds (or finds cached): "helm" or "kubeconform". */
-    public static Path builtTool(String tool, Consumer<String> progress) {
-        String out = CiScript.run("build-tools.sh", List.of("--print-path", tool), progress);
-        return out.lines().map(String::strip).map(Path::of).filter(Files::isRegularFile).reduce((a, b) -> b)
-                .orElseThrow(() -> new IllegalStateException("ci/build-tools.sh printed no path for " + tool + ":\n" + out));
     }
 
     /** Runs {@code helm template ... | kubeconform ...} for one values file, as release {@link NimChart#releaseName}. */

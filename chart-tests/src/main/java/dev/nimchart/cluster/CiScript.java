@@ -75,6 +75,14 @@ public final class CiScript {
         return out.toString().trim();
     }
 
+    /** The path of a tool ci/build-tools.sh builds, or finds cached: "helm" or "kubeconform". */
+    public static Path builtTool(String tool, Consumer<String> progress) {
+        String out = run("build-tools.sh", List.of("--print-path", tool), progress);
+        return out.lines().map(String::strip).filter(l -> !l.isEmpty()).map(Path::of).filter(Files::isRegularFile)
+                .reduce((a, b) -> b)
+                .orElseThrow(() -> new IllegalStateException("ci/build-tools.sh printed no path for " + tool + ":\n" + out));
+    }
+
     private static void forEachLine(java.io.InputStream in, Consumer<String> action) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {

@@ -60,8 +60,7 @@ public final class HelmReleases {
     /** Runs the Helm CLI with this cluster's kubeconfig and a Helm home of its own under the work directory. */
     public synchronized String helmCli(List<String> args) {
         if (helmCli == null) {
-            helmCli = Path.of(CiScript.run("build-tools.sh", List.of("--print-path", "helm"), line -> { }).lines()
-                    .reduce((a, b) -> b).orElseThrow());
+            helmCli = CiScript.builtTool("helm", line -> { });
         }
         try {
             Files.createDirectories(workDir);

@@ -17,11 +17,14 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public record ReleaseRecord(String name, int revision, String status, String manifest) {
 
-    /** The release's Secrets in a namespace, oldest revision first. */
+    /** The release's Secrets in a namespace (Helm labels them owner=helm, name=RELEASE), oldest revision first. */
+    @SuppressWarnings("unchecked")
     public static List<ReleaseRecord> history(KubeApi api, String namespace, String release) {
-        return api.objectsIn(namespace).stream()
-                .filter(o -> o.kind().equals("Secret") && "helm.sh/release.v1".equals(o.at("type"))
-                        && release.equals(o.labels().get("name")))
+        Map<String, Object> secrets = KubeApi.require(api.get("/api/v1/namespaces/" + namespace
+                + "/secrets?labelSelector=owner%3Dhelm%2Cname%3D" + release), "list the release records of " + release);
+        return ((List<Map<String, Object>>) secrets.getOrDefault("items", List.of())).stream()
+                .map(KubeObject::new)
+                .filter(o -> "helm.sh/release.v1".equals(o.at("type")))
                 .map(ReleaseRecord::decode)
                 .sorted(java.util.Comparator.comparingInt(ReleaseRecord::revision))
                 .toList();
