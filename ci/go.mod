@@ -15,8 +15,14 @@ go 1.26.0
 //   LeaderWorkerSet leaderworkerset.x-k8s.io/v1 -> config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml
 //   MPIJob kubeflow.org/v2beta1                 -> manifests/base/kubeflow.org_mpijobs.yaml
 //   ServiceMonitor monitoring.coreos.com/v1     -> example/prometheus-operator-crd-full/monitoring.coreos.com_servicemonitors.yaml
+//
+// Controllers of the controller tier (ci/build-controllers.sh builds them at
+// these same versions, so each controller runs against the CRD of its release):
+//   sigs.k8s.io/lws (LeaderWorkerSet controller and webhooks), mpi-operator, and
+//   sigs.k8s.io/kwok (fake GPU nodes; no CRD taken from it).
 require (
 	github.com/kubeflow/mpi-operator v0.8.0
 	github.com/prometheus-operator/prometheus-operator v0.85.0
+	sigs.k8s.io/kwok v0.8.0
 	sigs.k8s.io/lws v0.9.0
 )

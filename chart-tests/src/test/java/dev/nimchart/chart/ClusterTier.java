@@ -45,14 +45,8 @@ final class ClusterTier implements BeforeAllCallback, ParameterResolver {
     }
 
     /** Appends one timing line (what, milliseconds) to the tier's report. */
-    static synchronized void record(String what, Duration time) {
-        try {
-            Files.createDirectories(REPORT_DIR);
-            Files.writeString(REPORT_DIR.resolve("timings.tsv"), what + "\t" + time.toMillis() + "\n",
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    static void record(String what, Duration time) {
+        Timings.record(REPORT_DIR, what, time);
     }
 
     /** The started session, or why there is none; closing it tears the cluster down. */

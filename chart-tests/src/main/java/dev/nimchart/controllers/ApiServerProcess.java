@@ -1,0 +1,35 @@
+package dev.nimchart.controllers;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * kube-apiserver with everything the controllers need: service-account token signing, the Service range of
+ * {@link TierAddresses}, admission as on a real cluster (ServiceAccount, DefaultStorageClass, Pod Security, webhooks),
+ * and no endpoint reconciler (the advertised address is not a real one).
+ */
+final class ApiServerProcess {
+
+    private ApiServerProcess() {
+    }
+
+    static LocalProcess start(ControllerBinaries binaries, Path runDir, Pki pki, int etcdPort, int port) {
+        LocalProcess apiServer = LocalProcess.start("kube-apiserver", List.of(binaries.binary("kube-apiserver").toString(),
+                "--etcd-servers", "http://127.0.0.1:" + etcdPort,
+                "--bind-address", "127.0.0.1", "--secure-port", Integer.toString(port),
+                "--advertise-address", TierAddresses.ADVERTISE_ADDRESS, "--endpoint-reconciler-type", "none",
+                "--service-cluster-ip-range", TierAddresses.SERVICE_RANGE,
+                "--tls-cert-file", pki.file("apiserver.crt").toString(), "--tls-private-key-file", pki.file("apiserver.key").toString(),
+                "--client-ca-file", pki.file("ca.crt").toString(),
+                "--service-account-issuer", "https://kubernetes.default.svc",
+                "--service-account-key-file", pki.file("sa.pub").toString(),
+                "--service-account-signing-key-file", pki.file("sa.key").toString(),
+                "--authorization-mode", "Node,RBAC", "--allow-privileged=true",
+                "--cert-dir", runDir.resolve("apiserver-certs").toString()),
+                Map.of(), runDir.resolve("logs"));
+        apiServer.awaitReady("/readyz answering", () -> HealthProbe.https(port, "/readyz"), Duration.ofSeconds(60));
+        return apiServer;
+    }
+}

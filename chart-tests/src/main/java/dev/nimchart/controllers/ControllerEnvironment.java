@@ -1,0 +1,209 @@
+package dev.nimchart.controllers;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.cluster.CrdInstaller;
+import dev.nimchart.cluster.KubeApi;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * A Kubernetes cluster of real controllers on fake GPU nodes, as local processes: etcd, kube-apiserver,
+ * kube-controller-manager, kube-scheduler, kwok with the node pools of {@link FakeGpuNodes}, the LeaderWorkerSet
+ * controller with its webhooks, and mpi-operator. Started in that order, each once it is ready; stopped in reverse,
+ * webhooks first (they fail closed). Tests see a kubeconfig and a {@link KubeApi}.
+ */
+public final class ControllerEnvironment implements AutoCloseable {
+
+    private final Path runDir;
+    private final String kubeConfig;
+    private final KubeApi api;
+    private final List<LocalProcess> processes;
+    private final FakeVolumeProvisioner provisioner;
+    private final List<String> webhookPaths;
+    private final List<String> nodes;
+    private final Map<String, Duration> startTimes;
+
+    private ControllerEnvironment(Path runDir, String kubeConfig, KubeApi api, List<LocalProcess> processes,
+            FakeVolumeProvisioner provisioner, List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes) {
+        this.provisioner = provisioner;
+        this.runDir = runDir;
+        this.kubeConfig = kubeConfig;
+        this.api = api;
+        this.processes = processes;
+        this.webhookPaths = webhookPaths;
+        this.nodes = nodes;
+        this.startTimes = startTimes;
+    }
+
+    /** Builds what is missing, then starts everything; on any failure, stops what it started and says why. */
+    public static ControllerEnvironment start(Path workDir, Consumer<String> progress) {
+        ControllerBinaries binaries = ControllerBinaries.ensureBuilt(progress);
+        Path crds = CrdInstaller.crdsDir(progress);
+        Path runDir = workDir.resolve("run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
+        List<LocalProcess> processes = new ArrayList<>();
+        List<String> webhookPaths = new ArrayList<>();
+        Map<String, Duration> times = new LinkedHashMap<>();
+        long started = System.nanoTime();
+        KubeApi api = null;
+        FakeVolumeProvisioner provisioner = null;
+        try {
+            Pki pki = Pki.create(runDir.resolve("pki"), List.of("127.0.0.1", TierAddresses.KUBERNETES_SERVICE_IP, TierAddresses.ADVERTISE_ADDRESS),
+                    List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"));
+            int etcdPort = FreePort.take();
+            int apiPort = FreePort.take();
+            processes.add(timed(times, "etcd", () -> EtcdProcess.start(binaries, runDir, etcdPort)));
+            processes.add(timed(times, "kube-apiserver", () -> ApiServerProcess.start(binaries, runDir, pki, etcdPort, apiPort)));
+            String kubeConfig = pki.adminKubeConfig("https://127.0.0.1:" + apiPort);
+            Path kubeconfigFile = runDir.resolve("kubeconfig");
+            Files.writeString(kubeconfigFile, kubeConfig);
+            api = new KubeApi(kubeConfig);
+            KubeApi tierApi = api;
+            timed(times, "CRDs established", () -> CrdInstaller.install(tierApi, crdDir(runDir, crds, binaries)));
+            KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
+                    "metadata", Map.of("name", MpiOperatorProcess.LOCK_NAMESPACE))), "create the mpi-operator namespace");
+            processes.add(timed(times, "kube-controller-manager", () -> ControllerManagerProcess.start(binaries, runDir, pki, kubeconfigFile)));
+            processes.add(timed(times, "kube-scheduler", () -> SchedulerProcess.start(binaries, runDir, kubeconfigFile)));
+            processes.add(timed(times, "kwok", () -> KwokProcess.start(binaries, runDir, kubeconfigFile)));
+            List<String> nodes = timed(times, "fake nodes Ready", () -> FakeGpuNodes.create(tierApi));
+            int webhookPort = FreePort.take();
+            processes.add(timed(times, "lws-controller", () -> LwsControllerProcess.start(binaries, runDir, pki, kubeconfigFile, webhookPort)));
+            webhookPaths.addAll(LwsWebhooks.register(api, binaries, pki, webhookPort));
+            timed(times, "LWS webhooks answering", () -> awaitLwsWebhooks(tierApi));
+            processes.add(timed(times, "mpi-operator", () -> MpiOperatorProcess.start(binaries, runDir, kubeconfigFile)));
+            provisioner = FakeVolumeProvisioner.start(api);
+            times.put("all ready", Duration.ofNanos(System.nanoTime() - started));
+            progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
+                    + " processes, " + nodes.size() + " fake nodes; logs in " + runDir.resolve("logs"));
+            return new ControllerEnvironment(runDir, kubeConfig, api, processes, provisioner, webhookPaths, nodes, times);
+        } catch (RuntimeException | IOException e) {
+            if (provisioner != null) {
+                provisioner.close();
+            }
+            stop(api, webhookPaths, processes);
+            if (e instanceof ControllerTierException c) {
+                throw c;
+            }
+            throw new ControllerTierException("the controller tier did not start: " + e.getMessage(), e);
+        }
+    }
+
+    public String kubeConfigYaml() {
+        return kubeConfig;
+    }
+
+    public KubeApi api() {
+        return api;
+    }
+
+    public List<String> nodes() {
+        return nodes;
+    }
+
+    /** How long each step of the start took, and "all ready". */
+    public Map<String, Duration> startTimes() {
+        return startTimes;
+    }
+
+    public Path runDir() {
+        return runDir;
+    }
+
+    /** Fails with the log tail of the first process that is no longer running. */
+    public void requireAllRunning() {
+        processes.forEach(LocalProcess::requireAlive);
+        provisioner.requireRunning();
+    }
+
+    public List<LocalProcess> processes() {
+        return processes;
+    }
+
+    @Override
+    public void close() {
+        provisioner.close();
+        stop(api, webhookPaths, processes);
+        deleteRecursively(runDir.resolve("etcd-data"));
+    }
+
+    private static void stop(KubeApi api, List<String> webhookPaths, List<LocalProcess> processes) {
+        if (api != null) {
+            for (String path : webhookPaths) {
+                try {
+                    api.delete(path);
+                } catch (RuntimeException ignored) {
+                    // the API server may be gone already; the processes are stopped below either way
+                }
+            }
+        }
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            processes.get(i).close();
+        }
+    }
+
+    /** The CRDs the chart targets (ci/fetch-crds.sh) plus DisaggregatedSet, which the LWS controller watches. */
+    private static Path crdDir(Path runDir, Path crds, ControllerBinaries binaries) {
+        Path dir = runDir.resolve("crds");
+        try (Stream<Path> chartCrds = Files.list(crds); Stream<Path> lwsCrds = Files.list(binaries.home("lws").resolve("crds"))) {
+            Files.createDirectories(dir);
+            for (Path f : Stream.concat(chartCrds, lwsCrds).filter(f -> f.toString().endsWith(".yaml")).toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot gather the CRDs into " + dir, e);
+        }
+        return dir;
+    }
+
+    /** The LWS webhooks answer: a dry-run LeaderWorkerSet comes back defaulted by the mutating webhook. */
+    private static Object awaitLwsWebhooks(KubeApi api) {
+        Map<String, Object> container = Map.of("name", "c", "image", "example.invalid/probe:1");
+        Map<String, Object> lws = Map.of("apiVersion", "leaderworkerset.x-k8s.io/v1", "kind", "LeaderWorkerSet",
+                "metadata", Map.of("name", "webhook-probe", "namespace", "default"),
+                "spec", Map.of("leaderWorkerTemplate", Map.of("size", 2,
+                        "workerTemplate", Map.of("spec", Map.of("containers", List.of(container))))));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            KubeApi.Response r = api.post("/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets?dryRun=All", lws);
+            if (r.ok() && new KubeObject(r.body()).at("spec.networkConfig.subdomainPolicy") != null) {
+                return null;
+            }
+            last = r.ok() ? "not defaulted by the webhook" : r.message();
+            LocalProcess.sleep(100);
+        }
+        throw new ControllerTierException("the LWS webhooks did not answer within 30 s: " + last);
+    }
+
+    private interface Step<T> {
+        T run() throws IOException;
+    }
+
+    private static <T> T timed(Map<String, Duration> times, String what, Step<T> step) throws IOException {
+        long started = System.nanoTime();
+        T result = step.run();
+        times.put(what, Duration.ofNanos(System.nanoTime() - started));
+        return result;
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // leftovers in target/ are harmless
+        }
+    }
+}

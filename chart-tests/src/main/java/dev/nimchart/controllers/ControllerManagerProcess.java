@@ -1,0 +1,35 @@
+package dev.nimchart.controllers;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * kube-controller-manager with its default controllers: workloads (StatefulSet, Deployment, Job), EndpointSlices,
+ * the PersistentVolume binder, disruption (PDB status), the HorizontalPodAutoscaler, namespaces, garbage collection and
+ * service accounts. No node IPAM: kwok hands out pod IPs itself.
+ */
+final class ControllerManagerProcess {
+
+    private ControllerManagerProcess() {
+    }
+
+    static LocalProcess start(ControllerBinaries binaries, Path runDir, Pki pki, Path kubeconfig) {
+        int port = FreePort.take();
+        LocalProcess kcm = LocalProcess.start("kube-controller-manager", List.of(binaries.binary("kube-controller-manager").toString(),
+                "--kubeconfig", kubeconfig.toString(),
+                "--authentication-kubeconfig", kubeconfig.toString(), "--authorization-kubeconfig", kubeconfig.toString(),
+                "--bind-address", "127.0.0.1", "--secure-port", Integer.toString(port),
+                "--cert-dir", runDir.resolve("kcm-certs").toString(),
+                "--leader-elect=false", "--controllers=*",
+                "--service-account-private-key-file", pki.file("sa.key").toString(),
+                "--root-ca-file", pki.file("ca.crt").toString(),
+                "--use-service-account-credentials=false",
+                "--concurrent-statefulset-syncs", "10", "--concurrent-job-syncs", "10",
+                "--kube-api-qps", "200", "--kube-api-burst", "400"),
+                Map.of("KUBECONFIG", kubeconfig.toString()), runDir.resolve("logs"));
+        kcm.awaitReady("/healthz answering", () -> HealthProbe.https(port, "/healthz"), Duration.ofSeconds(60));
+        return kcm;
+    }
+}

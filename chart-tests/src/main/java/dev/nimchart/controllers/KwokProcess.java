@@ -1,0 +1,53 @@
+package dev.nimchart.controllers;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * kwok, the kubelet of the fake nodes: it manages the nodes annotated {@code kwok.x-k8s.io/node: fake} (heartbeats
+ * with leases) and moves their pods through the Stage files of its module version (scheduled pods turn Running and
+ * Ready; deleted pods go away). No containers run. The pod-complete stage is left out, so an MPIJob launcher keeps
+ * running like a real one instead of completing at once.
+ */
+final class KwokProcess {
+
+    static final String NODE_ANNOTATION = "kwok.x-k8s.io/node";
+    static final String NODE_ANNOTATION_VALUE = "fake";
+
+    private KwokProcess() {
+    }
+
+    static LocalProcess start(ControllerBinaries binaries, Path runDir, Path kubeconfig) {
+        int port = FreePort.take();
+        Path config = runDir.resolve("kwok-stages.yaml");
+        try (Stream<Path> stages = Files.list(binaries.home("kwok").resolve("stages"))) {
+            List<String> documents = new ArrayList<>();
+            for (Path stage : stages.sorted().toList()) {
+                documents.add(Files.readString(stage));
+            }
+            if (documents.isEmpty()) {
+                throw new ControllerTierException("no Stage files in " + binaries.home("kwok").resolve("stages"));
+            }
+            Files.writeString(config, String.join("\n---\n", documents));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write kwok's stage configuration to " + config, e);
+        }
+        LocalProcess kwok = LocalProcess.start("kwok", List.of(binaries.binary("kwok").toString(),
+                "--kubeconfig", kubeconfig.toString(), "--config", config.toString(),
+                "--manage-all-nodes=false",
+                "--manage-nodes-with-annotation-selector", NODE_ANNOTATION + "=" + NODE_ANNOTATION_VALUE,
+                "--cidr", TierAddresses.POD_RANGE, "--node-ip", TierAddresses.NODE_IP,
+                "--node-lease-duration-seconds", "40",
+                "--server-address", "127.0.0.1:" + port),
+                Map.of("KUBECONFIG", kubeconfig.toString()), runDir.resolve("logs"));
+        kwok.awaitReady("/healthz answering", () -> HealthProbe.http(port, "/healthz"), Duration.ofSeconds(60));
+        return kwok;
+    }
+}

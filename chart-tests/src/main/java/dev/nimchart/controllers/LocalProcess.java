@@ -1,0 +1,137 @@
+package dev.nimchart.controllers;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One process of the controller tier: started with its output in a log file of its own, known by its PID, ready when
+ * its own check says so, and stopped by that PID (its children too). When it dies, or does not get ready in time, the
+ * error names it and carries the tail of its log.
+ */
+public final class LocalProcess implements AutoCloseable {
+
+    private static final int TAIL_LINES = 25;
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+
+    private LocalProcess(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    /** Starts {@code command} with extra environment variables; stdout and stderr go to {@code <logDir>/<name>.log}. */
+    public static LocalProcess start(String name, List<String> command, Map<String, String> env, Path logDir) {
+        Path log = logDir.resolve(name + ".log");
+        try {
+            Files.createDirectories(logDir);
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+            // Never a kubeconfig of the calling JVM (Maven points KUBECONFIG at the lookup stub): only what the caller passes.
+            builder.environment().remove("KUBECONFIG");
+            builder.environment().putAll(env);
+            return new LocalProcess(name, builder.start(), log);
+        } catch (IOException e) {
+            throw new ControllerTierException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** Polls {@code ready} until it holds; fails with the log tail when the process exits or the time runs out. */
+    public Duration awaitReady(String what, BooleanSupplier ready, Duration timeout) {
+        long started = System.nanoTime();
+        long deadline = started + timeout.toNanos();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new ControllerTierException(name + " exited with code " + process.exitValue() + " before " + what
+                        + "; last lines of " + log + ":\n" + tail());
+            }
+            boolean ok;
+            try {
+                ok = ready.getAsBoolean();
+            } catch (RuntimeException e) {
+                ok = false;
+            }
+            if (ok) {
+                return Duration.ofNanos(System.nanoTime() - started);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new ControllerTierException(name + " (PID " + pid() + ") was not ready (" + what + ") within "
+                        + timeout.toSeconds() + " s; last lines of " + log + ":\n" + tail());
+            }
+            sleep(50);
+        }
+    }
+
+    /** Fails with the log tail when the process is no longer running. */
+    public void requireAlive() {
+        if (!process.isAlive()) {
+            throw new ControllerTierException(name + " died (exit code " + process.exitValue() + "); last lines of " + log + ":\n" + tail());
+        }
+    }
+
+    /** The last lines of the log. */
+    public String tail() {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(log unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    /** Stops the process and its descendants by PID: SIGTERM, then SIGKILL after five seconds. */
+    @Override
+    public void close() {
+        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
+        tree.add(process.toHandle());
+        tree.forEach(ProcessHandle::destroy);
+        for (ProcessHandle p : tree) {
+            try {
+                p.onExit().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ControllerTierException("interrupted", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " (PID " + pid() + ")";
+    }
+}

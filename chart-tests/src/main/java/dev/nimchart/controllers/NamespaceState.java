@@ -1,0 +1,142 @@
+package dev.nimchart.controllers;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.cluster.KubeApi;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the controllers have made of a namespace at one moment: the objects a reconciled release consists of, read in
+ * one pass (pods, Services, EndpointSlices, claims, ConfigMaps, events, the workloads and the objects that select pods).
+ */
+public final class NamespaceState {
+
+    /** Collections read for every snapshot: kind -> API path under the namespace. */
+    private static final Map<String, String> KINDS = new LinkedHashMap<>();
+
+    static {
+        KINDS.put("Pod", "/api/v1/namespaces/%s/pods");
+        KINDS.put("Service", "/api/v1/namespaces/%s/services");
+        KINDS.put("EndpointSlice", "/apis/discovery.k8s.io/v1/namespaces/%s/endpointslices");
+        KINDS.put("PersistentVolumeClaim", "/api/v1/namespaces/%s/persistentvolumeclaims");
+        KINDS.put("ConfigMap", "/api/v1/namespaces/%s/configmaps");
+        KINDS.put("Secret", "/api/v1/namespaces/%s/secrets");
+        KINDS.put("Event", "/api/v1/namespaces/%s/events");
+        KINDS.put("StatefulSet", "/apis/apps/v1/namespaces/%s/statefulsets");
+        KINDS.put("Deployment", "/apis/apps/v1/namespaces/%s/deployments");
+        KINDS.put("LeaderWorkerSet", "/apis/leaderworkerset.x-k8s.io/v1/namespaces/%s/leaderworkersets");
+        KINDS.put("MPIJob", "/apis/kubeflow.org/v2beta1/namespaces/%s/mpijobs");
+        KINDS.put("Job", "/apis/batch/v1/namespaces/%s/jobs");
+        KINDS.put("PodDisruptionBudget", "/apis/policy/v1/namespaces/%s/poddisruptionbudgets");
+        KINDS.put("HorizontalPodAutoscaler", "/apis/autoscaling/v2/namespaces/%s/horizontalpodautoscalers");
+        KINDS.put("NetworkPolicy", "/apis/networking.k8s.io/v1/namespaces/%s/networkpolicies");
+        KINDS.put("ServiceMonitor", "/apis/monitoring.coreos.com/v1/namespaces/%s/servicemonitors");
+    }
+
+    public static final List<String> WORKLOAD_KINDS = List.of("StatefulSet", "Deployment", "LeaderWorkerSet", "MPIJob");
+
+    private final String namespace;
+    private final Map<String, List<KubeObject>> objects;
+
+    private NamespaceState(String namespace, Map<String, List<KubeObject>> objects) {
+        this.namespace = namespace;
+        this.objects = objects;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static NamespaceState read(KubeApi api, String namespace) {
+        Map<String, List<KubeObject>> objects = new LinkedHashMap<>();
+        KINDS.forEach((kind, path) -> {
+            Map<String, Object> list = KubeApi.require(api.get(path.formatted(namespace)), "list " + kind + " in " + namespace);
+            List<KubeObject> items = new ArrayList<>();
+            for (Object item : (List<Object>) list.getOrDefault("items", List.of())) {
+                Map<String, Object> o = new LinkedHashMap<>((Map<String, Object>) item);
+                o.put("kind", kind);
+                items.add(new KubeObject(o));
+            }
+            objects.put(kind, items);
+        });
+        return new NamespaceState(namespace, objects);
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    public List<KubeObject> all(String kind) {
+        List<KubeObject> list = objects.get(kind);
+        if (list == null) {
+            throw new IllegalArgumentException("a namespace snapshot holds no " + kind);
+        }
+        return list;
+    }
+
+    public Optional<KubeObject> named(String kind, String name) {
+        return all(kind).stream().filter(o -> name.equals(o.name())).findFirst();
+    }
+
+    public List<KubeObject> pods() {
+        return all("Pod");
+    }
+
+    /** Pods not being deleted. */
+    public List<KubeObject> livePods() {
+        return pods().stream().filter(p -> p.at("metadata.deletionTimestamp") == null).toList();
+    }
+
+    public List<KubeObject> workloads() {
+        return WORKLOAD_KINDS.stream().flatMap(k -> all(k).stream()).toList();
+    }
+
+    /** The EndpointSlices of a Service. */
+    public List<KubeObject> endpointSlicesOf(String service) {
+        return all("EndpointSlice").stream()
+                .filter(s -> service.equals(s.labels().get("kubernetes.io/service-name"))).toList();
+    }
+
+    /** Warning events, as "Kind/name reason: message (source)". */
+    public List<String> warnings() {
+        return all("Event").stream().filter(e -> "Warning".equals(e.at("type")))
+                .map(e -> e.at("involvedObject.kind") + "/" + e.at("involvedObject.name") + " " + e.at("reason") + ": "
+                        + e.at("message") + " (" + source(e) + ")")
+                .toList();
+    }
+
+    private static Object source(KubeObject event) {
+        Object component = event.at("source.component");
+        return component != null ? component : event.at("reportingComponent");
+    }
+
+    public static boolean ready(KubeObject pod) {
+        return pod.list("status.conditions").stream().anyMatch(c -> "Ready".equals(c.at("type")) && "True".equals(c.at("status")));
+    }
+
+    /** Whether a label selector (matchLabels and matchExpressions, or a plain map as Services use) selects these labels. */
+    @SuppressWarnings("unchecked")
+    public static boolean selects(Object selector, Map<String, Object> labels) {
+        if (!(selector instanceof Map<?, ?> map)) {
+            return false;
+        }
+        Map<String, Object> s = (Map<String, Object>) map;
+        if (!s.containsKey("matchLabels") && !s.containsKey("matchExpressions")) {
+            return s.entrySet().stream().allMatch(e -> String.valueOf(e.getValue()).equals(String.valueOf(labels.get(e.getKey()))));
+        }
+        Map<String, Object> matchLabels = (Map<String, Object>) s.getOrDefault("matchLabels", Map.of());
+        boolean ok = matchLabels.entrySet().stream().allMatch(e -> String.valueOf(e.getValue()).equals(String.valueOf(labels.get(e.getKey()))));
+        for (Map<String, Object> expr : (List<Map<String, Object>>) s.getOrDefault("matchExpressions", List.of())) {
+            Object value = labels.get(expr.get("key"));
+            List<Object> values = ((List<Object>) expr.getOrDefault("values", List.of())).stream().map(String::valueOf).map(v -> (Object) v).toList();
+            ok &= switch (expr.get("operator").toString()) {
+                case "In" -> value != null && values.contains(String.valueOf(value));
+                case "NotIn" -> value == null || !values.contains(String.valueOf(value));
+                case "Exists" -> labels.containsKey(expr.get("key").toString());
+                case "DoesNotExist" -> !labels.containsKey(expr.get("key").toString());
+                default -> throw new IllegalArgumentException("unknown selector operator " + expr.get("operator"));
+            };
+        }
+        return ok;
+    }
+}

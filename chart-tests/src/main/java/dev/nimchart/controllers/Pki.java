@@ -1,0 +1,163 @@
+package dev.nimchart.controllers;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Date;
+import java.util.List;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/**
+ * The controller tier's certificates, made fresh for each run in a directory of its own: one CA, the API server's
+ * serving certificate, a cluster-admin client certificate, a serving certificate for the webhooks on 127.0.0.1, and the
+ * service-account signing key. PEM files, as the Kubernetes binaries read them.
+ */
+public final class Pki {
+
+    private static final Duration VALIDITY = Duration.ofDays(2);
+
+    private final Path dir;
+    private final KeyPair caKey;
+    private final X509Certificate ca;
+    private long serial = 1;
+
+    private Pki(Path dir) {
+        this.dir = dir;
+        this.caKey = rsa();
+        this.ca = sign("CN=nim-chart-tests-ca", caKey, List.of(), true, null);
+    }
+
+    /** Creates every file the tier needs under {@code dir}. */
+    public static Pki create(Path dir, List<String> apiServerIps, List<String> apiServerNames) {
+        Pki pki = new Pki(dir);
+        try {
+            Files.createDirectories(dir);
+            pki.write("ca.crt", pem(pki.ca));
+            pki.writePair("apiserver", "CN=kube-apiserver", apiServerIps, apiServerNames, KeyPurposeId.id_kp_serverAuth);
+            pki.writePair("admin", "CN=nim-chart-tests,O=system:masters", List.of(), List.of(), KeyPurposeId.id_kp_clientAuth);
+            pki.writePair("webhook", "CN=webhooks", List.of("127.0.0.1"), List.of("localhost"), KeyPurposeId.id_kp_serverAuth);
+            KeyPair sa = rsa();
+            pki.write("sa.key", pem(sa.getPrivate()));
+            pki.write("sa.pub", pem(sa.getPublic()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the tier's certificates to " + dir, e);
+        }
+        return pki;
+    }
+
+    public Path file(String name) {
+        return dir.resolve(name);
+    }
+
+    /** The CA certificate, base64 of its PEM, as kubeconfigs and webhook caBundles carry it. */
+    public String caBundle() {
+        return Base64.getEncoder().encodeToString(pem(ca).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    /** A kubeconfig for the cluster-admin client certificate. */
+    public String adminKubeConfig(String server) {
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: tier
+                  cluster:
+                    server: %s
+                    certificate-authority: %s
+                contexts:
+                - name: tier
+                  context: {cluster: tier, user: admin}
+                current-context: tier
+                users:
+                - name: admin
+                  user:
+                    client-certificate: %s
+                    client-key: %s
+                """.formatted(server, file("ca.crt"), file("admin.crt"), file("admin.key"));
+    }
+
+    private void writePair(String name, String subject, List<String> ips, List<String> dnsNames, KeyPurposeId purpose) throws IOException {
+        KeyPair key = rsa();
+        List<GeneralName> sans = new ArrayList<>();
+        ips.forEach(ip -> sans.add(new GeneralName(GeneralName.iPAddress, ip)));
+        dnsNames.forEach(n -> sans.add(new GeneralName(GeneralName.dNSName, n)));
+        write(name + ".crt", pem(sign(subject, key, sans, false, purpose)));
+        write(name + ".key", pem(key.getPrivate()));
+    }
+
+    private X509Certificate sign(String subject, KeyPair key, List<GeneralName> sans, boolean isCa, KeyPurposeId purpose) {
+        Instant now = Instant.now();
+        X500Name issuer = ca == null ? new X500Name(subject) : new X500Name(ca.getSubjectX500Principal().getName());
+        PrivateKey signer = ca == null ? key.getPrivate() : caKey.getPrivate();
+        try {
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuer, BigInteger.valueOf(serial++),
+                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(VALIDITY)), new X500Name(subject), key.getPublic());
+            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(isCa));
+            if (isCa) {
+                builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.digitalSignature));
+            } else {
+                builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
+                builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));
+            }
+            if (!sans.isEmpty()) {
+                builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(sans.toArray(GeneralName[]::new)));
+            }
+            ContentSigner contentSigner = new JcaContentSignerBuilder("SHA256withRSA").build(signer);
+            return new JcaX509CertificateConverter().getCertificate(builder.build(contentSigner));
+        } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
+            throw new IllegalStateException("cannot make the certificate " + subject, e);
+        }
+    }
+
+    private static KeyPair rsa() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return generator.generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("no RSA key generator", e);
+        }
+    }
+
+    private static String pem(Object o) {
+        StringWriter out = new StringWriter();
+        try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
+            writer.writeObject(o);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    private void write(String name, String content) throws IOException {
+        Path f = dir.resolve(name);
+        Files.writeString(f, content);
+        Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    }
+}

@@ -1,0 +1,25 @@
+package dev.nimchart.chart;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+
+/** One timing line (what, milliseconds) appended to a tier's timings.tsv, for the benchmark report. */
+final class Timings {
+
+    private Timings() {
+    }
+
+    static synchronized void record(Path reportDir, String what, Duration time) {
+        try {
+            Files.createDirectories(reportDir);
+            Files.writeString(reportDir.resolve("timings.tsv"), what + "\t" + time.toMillis() + "\n",
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

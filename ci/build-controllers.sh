@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Builds the controllers the controller tier runs as local processes, from their
+# upstream Go modules through the Go module proxy, and copies beside each binary
+# the data files of the same module version that the tier needs:
+#
+#   kube-controller-manager, kube-scheduler   k8s.io/kubernetes, the version of
+#                                             ci/control-plane/kubernetes/go.mod
+#                                             (the API server's own version)
+#   kwok                                      sigs.k8s.io/kwok (+ its Stage files)
+#   lws                                       sigs.k8s.io/lws, ./cmd (+ its webhook
+#                                             manifests and the DisaggregatedSet CRD)
+#   mpi-operator                              github.com/kubeflow/mpi-operator, ./cmd/mpi-operator
+#
+#   ci/build-controllers.sh [--print-dirs]
+#
+# Versions: kwok, lws and mpi-operator are the require lines of ci/go.mod (the
+# CRD pins: the controller and the CRD the tests install are one version).
+# kube-controller-manager and kube-scheduler are built in the control plane's
+# own module, so they match kube-apiserver exactly.
+#
+# Output, cached outside the repo and keyed by version (never committed):
+#   ${NIM_CONTROLLERS_DIR:-$HOME/.cache/nim-llm-chart/controllers}/<name>-<version>/
+# A directory is only ever moved into place complete, so its binary's presence
+# is the cache check: a warm run takes ~0.1 s and needs neither Go nor network.
+# With --print-dirs the script prints only "<name> <directory>" lines on stdout
+# (progress goes to stderr), for the harness to find each binary and its files.
+#
+# lws and mpi-operator cannot be built with `go install M@V` here (the proxy
+# answers 403 for the version list that reads), so each is downloaded with
+# `go mod download` and built read-only inside its module directory, with the
+# module's own go.sum.
+#
+# Cost (2 cores, Go 1.26): see README "Measured"; cold roughly 10 min in all,
+# after the control plane (which shares most of the Kubernetes build cache).
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+kube_mod_dir="${script_dir}/control-plane/kubernetes"
+cache="${NIM_CONTROLLERS_DIR:-${HOME}/.cache/nim-llm-chart/controllers}"
+
+print_dirs=false
+[[ "${1:-}" == "--print-dirs" ]] && print_dirs=true
+
+die() {
+  echo "build-controllers: ERROR: $*" >&2
+  exit 1
+}
+log() { printf '[%4ss] %s\n' "${SECONDS}" "$*" >&2; }
+
+pinned_version() { # go.mod module
+  sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${2//./\\.} (v[0-9][^ ]*).*#\\2#p" "$1" | head -n 1
+}
+
+kube_tag="$(pinned_version "${kube_mod_dir}/go.mod" k8s.io/kubernetes)"
+kwok_tag="$(pinned_version "${script_dir}/go.mod" sigs.k8s.io/kwok)"
+lws_tag="$(pinned_version "${script_dir}/go.mod" sigs.k8s.io/lws)"
+mpi_tag="$(pinned_version "${script_dir}/go.mod" github.com/kubeflow/mpi-operator)"
+for v in kube_tag kwok_tag lws_tag mpi_tag; do
+  [[ -n "${!v}" ]] || die "cannot read the ${v%_tag} pin from ci/go.mod or ci/control-plane/kubernetes/go.mod"
+done
+
+# Every output directory: name -> directory under the cache.
+declare -A dest=(
+  [kube-controller-manager]="${cache}/kube-controller-manager-${kube_tag}"
+  [kube-scheduler]="${cache}/kube-scheduler-${kube_tag}"
+  [kwok]="${cache}/kwok-${kwok_tag}"
+  [lws]="${cache}/lws-${lws_tag}"
+  [mpi-operator]="${cache}/mpi-operator-${mpi_tag}"
+)
+order=(kube-controller-manager kube-scheduler kwok lws mpi-operator)
+
+missing=()
+for name in "${order[@]}"; do
+  [[ -x "${dest[${name}]}/${name}" ]] || missing+=("${name}")
+done
+
+finish() {
+  if ${print_dirs}; then
+    for name in "${order[@]}"; do echo "${name} ${dest[${name}]}"; done
+  fi
+  exit 0
+}
+if ((${#missing[@]} == 0)); then
+  log "controllers cached in ${cache}: ${order[*]}"
+  finish
+fi
+
+mkdir -p "${cache}"
+# One build at a time on a machine; the loser of the race finds the winner's binaries.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"${cache}/.build.lock"
+  flock 9
+fi
+
+command -v go >/dev/null 2>&1 ||
+  die "'go' is not on PATH. Install Go 1.25 or newer; the controllers are built from their modules through GOPROXY."
+
+export GOFLAGS="-mod=readonly -buildvcs=false" GOWORK=off GO111MODULE=on CGO_ENABLED=0 GOTOOLCHAIN=local
+log "building ${missing[*]} with $(go version | cut -d' ' -f3) (GOPROXY=$(go env GOPROXY))"
+
+work="$(mktemp -d)"
+trap 'rm -rf "${work}"' EXIT
+
+# run_step WHAT CMD...: runs CMD, prints a line every 30 s while it runs and its output only on failure.
+run_step() {
+  local what="$1" started="${SECONDS}" next_beat=$((SECONDS + 30)) pid rc=0
+  shift
+  log "${what} ..."
+  "$@" >"${work}/step.log" 2>&1 &
+  pid=$!
+  while kill -0 "${pid}" 2>/dev/null; do
+    sleep 1
+    if ((SECONDS >= next_beat)); then
+      log "  still ${what} ($((SECONDS - started))s)"
+      next_beat=$((next_beat + 30))
+    fi
+  done
+  wait "${pid}" || rc=$?
+  if ((rc != 0)); then
+    cat "${work}/step.log" >&2
+    return "${rc}"
+  fi
+  log "  done: ${what} in $((SECONDS - started))s"
+}
+
+# module_dir M@V: prints the module's directory in the module cache, downloading it if needed.
+module_dir() {
+  local json dir
+  json="$(cd "${work}" && GOFLAGS=-mod=mod go mod download -json "$1" 2>&1)" || true
+  dir="$(sed -nE 's/^[[:space:]]*"Dir": "(.*)",?$/\1/p' <<<"${json}")"
+  if [[ -z "${dir}" || ! -d "${dir}" ]]; then
+    grep -E '"Error"|^go: ' <<<"${json}" >&2 || true
+    die "the Go module proxy did not serve $1 (GOPROXY=$(go env GOPROXY))"
+  fi
+  echo "${dir}"
+}
+
+# publish NAME TMPDIR: moves a complete output directory into place.
+publish() {
+  rm -rf "${dest[$1]}"
+  mv "$2" "${dest[$1]}"
+  chmod 755 "${dest[$1]}"
+  log "  ${1}: ${dest[$1]}/${1} ($(($(stat -c %s "${dest[$1]}/${1}") / 1048576)) MiB)"
+}
+
+needs() { [[ " ${missing[*]} " == *" $1 "* ]]; }
+
+# --- kube-controller-manager, kube-scheduler: the API server's module and stamps ---------
+if needs kube-controller-manager || needs kube-scheduler; then
+  [[ "${kube_tag}" =~ ^v([0-9]+)\.([0-9]+)\.([0-9]+)$ ]] || die "unexpected Kubernetes pin ${kube_tag}"
+  build_date="$(cd "${kube_mod_dir}" && go list -m -f '{{with .Time}}{{.UTC.Format "2006-01-02T15:04:05Z"}}{{end}}' k8s.io/kubernetes)"
+  ldflags="-s -w"
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ldflags+=" -X ${pkg}.gitVersion=${kube_tag} -X ${pkg}.gitMajor=${BASH_REMATCH[1]} -X ${pkg}.gitMinor=${BASH_REMATCH[2]}"
+    ldflags+=" -X ${pkg}.gitTreeState=clean -X ${pkg}.buildDate=${build_date:-1970-01-01T00:00:00Z}"
+  done
+  run_step "downloading modules for Kubernetes ${kube_tag}" bash -c "cd '${kube_mod_dir}' && go mod download" ||
+    die "downloading the Kubernetes modules failed (see above)"
+  for name in kube-controller-manager kube-scheduler; do
+    needs "${name}" || continue
+    tmp="$(mktemp -d "${cache}/.tmp-${name}.XXXXXX")"
+    run_step "building ${name} ${kube_tag}" \
+      bash -c "cd '${kube_mod_dir}' && go build -trimpath -ldflags '${ldflags}' -o '${tmp}/${name}' k8s.io/kubernetes/cmd/${name}" ||
+      die "building ${name} failed (see above)"
+    [[ "$("${tmp}/${name}" --version 2>/dev/null)" == "Kubernetes ${kube_tag}" ]] ||
+      die "${name} reports '$("${tmp}/${name}" --version 2>&1)', not Kubernetes ${kube_tag}"
+    publish "${name}" "${tmp}"
+  done
+fi
+
+# --- kwok: the binary and the Stage files its --config needs (the binary has none built in) -
+if needs kwok; then
+  dir="$(module_dir "sigs.k8s.io/kwok@${kwok_tag}")"
+  tmp="$(mktemp -d "${cache}/.tmp-kwok.XXXXXX")"
+  run_step "building kwok ${kwok_tag}" \
+    bash -c "cd '${dir}' && go build -trimpath -ldflags '-s -w' -o '${tmp}/kwok' ./cmd/kwok" ||
+    die "building kwok failed (see above)"
+  mkdir -p "${tmp}/stages"
+  # pod-complete is left out on purpose: it would complete the MPIJob launcher at once.
+  for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+    pod/fast/pod-ready.yaml pod/fast/pod-delete.yaml; do
+    [[ -f "${dir}/kustomize/stage/${f}" ]] || die "kwok ${kwok_tag} has no kustomize/stage/${f}"
+    install -m 0644 "${dir}/kustomize/stage/${f}" "${tmp}/stages/$(basename "${f}")"
+  done
+  publish kwok "${tmp}"
+fi
+
+# --- LeaderWorkerSet controller, its webhook manifests and the DisaggregatedSet CRD it watches -
+if needs lws; then
+  dir="$(module_dir "sigs.k8s.io/lws@${lws_tag}")"
+  tmp="$(mktemp -d "${cache}/.tmp-lws.XXXXXX")"
+  run_step "building lws ${lws_tag}" \
+    bash -c "cd '${dir}' && go build -trimpath -ldflags '-s -w' -o '${tmp}/lws' ./cmd" ||
+    die "building lws failed (see above)"
+  mkdir -p "${tmp}/webhook" "${tmp}/crds"
+  for f in manifests.yaml mutating-patch.yaml validating-patch.yaml; do
+    install -m 0644 "${dir}/config/webhook/${f}" "${tmp}/webhook/${f}"
+  done
+  install -m 0644 "${dir}/config/crd/bases/disaggregatedset.x-k8s.io_disaggregatedsets.yaml" "${tmp}/crds/"
+  publish lws "${tmp}"
+fi
+
+# --- mpi-operator -----------------------------------------------------------------------
+if needs mpi-operator; then
+  dir="$(module_dir "github.com/kubeflow/mpi-operator@${mpi_tag}")"
+  tmp="$(mktemp -d "${cache}/.tmp-mpi-operator.XXXXXX")"
+  run_step "building mpi-operator ${mpi_tag}" \
+    bash -c "cd '${dir}' && go build -trimpath -ldflags '-s -w' -o '${tmp}/mpi-operator' ./cmd/mpi-operator" ||
+    die "building mpi-operator failed (see above)"
+  publish mpi-operator "${tmp}"
+fi
+
+log "controllers ready in ${cache} after ${SECONDS}s"
+finish
