@@ -42,6 +42,39 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: nim-llm
 {{- end -}}
 
+{{/* Name of the LeaderWorkerSet. Never the inference Service's name: the LWS controller creates the group's headless
+Service under the LWS name (the pods' subdomain, so every leader and worker gets a DNS name) only when no Service of
+that name exists. */}}
+{{- define "nim-llm.lwsName" -}}
+{{- printf "%s-lws" (include "nim-llm.fullname" .) -}}
+{{- end -}}
+
+{{/* Name of the release's workload (what the autoscaler scales): the LeaderWorkerSet, else the StatefulSet or Deployment. */}}
+{{- define "nim-llm.workloadName" -}}
+{{- if eq (include "nim-llm.mode" .) "leaderworkerset" -}}
+{{- include "nim-llm.lwsName" . -}}
+{{- else -}}
+{{- include "nim-llm.fullname" . -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Names of the Services the release's controllers create (list), which service.name must not take: the
+LeaderWorkerSet's headless Service, the StatefulSet's headless Service, each MPIJob's headless Service. */}}
+{{- define "nim-llm.controllerServiceNames" -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $names := list -}}
+{{- if eq $mode "leaderworkerset" -}}
+{{- $names = append $names (include "nim-llm.lwsName" .) -}}
+{{- else if eq $mode "statefulset" -}}
+{{- $names = append $names (printf "%s-headless" (include "nim-llm.fullname" .)) -}}
+{{- else if eq $mode "mpijob" -}}
+{{- range $i := until (int .Values.replicaCount) -}}
+{{- $names = append $names (include "nim-llm.mpiJobName" (list $ $i)) -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $names -}}
+{{- end -}}
+
 {{/* Name of the inference Service. */}}
 {{- define "nim-llm.serviceName" -}}
 {{- .Values.service.name | default (include "nim-llm.fullname" .) -}}

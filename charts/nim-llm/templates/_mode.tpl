@@ -87,7 +87,7 @@ single-node. */}}
 {{- if eq $mode "leaderworkerset" -}}
 {{- $count := ternary .Values.autoscaling.maxReplicas .Values.replicaCount .Values.autoscaling.enabled | int -}}
 {{- range $i := until $count -}}
-{{- $groups = append $groups (dict "index" $i "labels" (dict "leaderworkerset.sigs.k8s.io/name" (include "nim-llm.fullname" $) "leaderworkerset.sigs.k8s.io/group-index" (toString $i))) -}}
+{{- $groups = append $groups (dict "index" $i "labels" (dict "leaderworkerset.sigs.k8s.io/name" (include "nim-llm.lwsName" $) "leaderworkerset.sigs.k8s.io/group-index" (toString $i))) -}}
 {{- end -}}
 {{- else if eq $mode "mpijob" -}}
 {{- range $i := until (int .Values.replicaCount) -}}

@@ -70,6 +70,11 @@ before anything is created, whatever template Helm renders first.
 {{- include "nim-llm.preflight.extras" . -}}
 
 {{- /* Service, Ingress, network policy, autoscaling, disruption budget. */ -}}
+{{- /* The inference Service must not take the name of a Service the release's controllers create. */ -}}
+{{- $serviceName := include "nim-llm.serviceName" . -}}
+{{- if has $serviceName (include "nim-llm.controllerServiceNames" . | fromYamlArray) -}}
+{{- include "nim-llm.fail" (printf "service.name is %q, the name of the headless Service that the %s needs for its pods' DNS names (the controller would not create it, and the pods could not find each other): choose another service.name, or leave it empty for %q." $serviceName (get (dict "leaderworkerset" "LeaderWorkerSet" "statefulset" "StatefulSet" "mpijob" "MPIJob (mpi-operator)") $mode) (include "nim-llm.fullname" .)) -}}
+{{- end -}}
 {{- if and (ne (int $V.service.nodePort) 0) (eq $V.service.type "ClusterIP") -}}
 {{- include "nim-llm.fail" (printf "service.nodePort is %d but service.type is ClusterIP, which has no node port: set service.type: NodePort (or LoadBalancer), or service.nodePort: 0." (int $V.service.nodePort)) -}}
 {{- end -}}

@@ -16,6 +16,22 @@ mpi_export_args() {
   done < <(compgen -e)
 }
 
+# The workers the LeaderWorkerSet leader dials, one address per line: NIM_MPI_WORKER_HOSTS (space
+# separated) when set, else the LeaderWorkerSet naming: the leader <lws>-<group> (LWS_LEADER_ADDRESS
+# <lws>-<group>.<service>.<namespace>) has workers <lws>-<group>-<i> under the same headless Service.
+worker_hosts() {
+  local leader_host=${LWS_LEADER_ADDRESS%%.*} domain=${LWS_LEADER_ADDRESS#*.} i
+  local -a hosts
+  if [[ -n "${NIM_MPI_WORKER_HOSTS:-}" ]]; then
+    read -r -a hosts <<< "${NIM_MPI_WORKER_HOSTS}"
+    printf '%s\n' "${hosts[@]}"
+  else
+    for (( i = 1; i < NIM_NUM_COMPUTE_NODES; i++ )); do
+      echo "${leader_host}-${i}.${domain}"
+    done
+  fi
+}
+
 # ssh options mpirun uses to reach the workers' sshd.
 ssh_args() {
   echo "-p ${NIM_MPI_SSH_PORT:-2222} -i ${NIM_MPI_SSH_KEY} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectionAttempts=10"

@@ -1,9 +1,7 @@
 #!/bin/bash
 # LeaderWorkerSet leader in MPI launch mode: waits (at most CLUSTER_START_TIMEOUT seconds)
 # for every worker's sshd, then runs the server command ("$@") on all ranks with mpirun.
-# Worker addresses follow the LeaderWorkerSet naming: the leader <lws>-<group> has
-# workers <lws>-<group>-<i> under the same headless Service. NIM_MPI_WORKER_HOSTS
-# (space separated) replaces that derivation for other orchestrators.
+# Worker addresses: worker_hosts in common.sh (LeaderWorkerSet naming, or NIM_MPI_WORKER_HOSTS).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -12,16 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 (( $# > 0 )) || { log "no server command given"; exit 2; }
 
 deadline=$(( $(date +%s) + CLUSTER_START_TIMEOUT ))
-leader_host=${LWS_LEADER_ADDRESS%%.*}
-domain=${LWS_LEADER_ADDRESS#*.}
-if [[ -n "${NIM_MPI_WORKER_HOSTS:-}" ]]; then
-  read -r -a workers <<< "${NIM_MPI_WORKER_HOSTS}"
-else
-  workers=()
-  for (( i = 1; i < NIM_NUM_COMPUTE_NODES; i++ )); do
-    workers+=("${leader_host}-${i}.${domain}")
-  done
-fi
+mapfile -t workers < <(worker_hosts)
 
 hostfile=$(mktemp /tmp/nim-hostfile.XXXXXX)
 echo "${LWS_LEADER_ADDRESS} slots=${NIM_GPUS_PER_NODE}" > "$hostfile"

@@ -29,14 +29,12 @@ public final class ControllerEnvironment implements AutoCloseable {
     private final String kubeConfig;
     private final KubeApi api;
     private final List<LocalProcess> processes;
-    private final FakeVolumeProvisioner provisioner;
     private final List<String> webhookPaths;
     private final List<String> nodes;
     private final Map<String, Duration> startTimes;
 
     private ControllerEnvironment(Path runDir, String kubeConfig, KubeApi api, List<LocalProcess> processes,
-            FakeVolumeProvisioner provisioner, List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes) {
-        this.provisioner = provisioner;
+            List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes) {
         this.runDir = runDir;
         this.kubeConfig = kubeConfig;
         this.api = api;
@@ -56,7 +54,6 @@ public final class ControllerEnvironment implements AutoCloseable {
         Map<String, Duration> times = new LinkedHashMap<>();
         long started = System.nanoTime();
         KubeApi api = null;
-        FakeVolumeProvisioner provisioner = null;
         try {
             Pki pki = Pki.create(runDir.resolve("pki"), List.of("127.0.0.1", TierAddresses.KUBERNETES_SERVICE_IP, TierAddresses.ADVERTISE_ADDRESS),
                     List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"));
@@ -81,15 +78,12 @@ public final class ControllerEnvironment implements AutoCloseable {
             webhookPaths.addAll(LwsWebhooks.register(api, binaries, pki, webhookPort));
             timed(times, "LWS webhooks answering", () -> awaitLwsWebhooks(tierApi));
             processes.add(timed(times, "mpi-operator", () -> MpiOperatorProcess.start(binaries, runDir, kubeconfigFile)));
-            provisioner = FakeVolumeProvisioner.start(api);
+            ClusterPreconditions.createDefaultClass(api);
             times.put("all ready", Duration.ofNanos(System.nanoTime() - started));
             progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
                     + " processes, " + nodes.size() + " fake nodes; logs in " + runDir.resolve("logs"));
-            return new ControllerEnvironment(runDir, kubeConfig, api, processes, provisioner, webhookPaths, nodes, times);
+            return new ControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times);
         } catch (RuntimeException | IOException e) {
-            if (provisioner != null) {
-                provisioner.close();
-            }
             stop(api, webhookPaths, processes);
             if (e instanceof ControllerTierException c) {
                 throw c;
@@ -122,7 +116,6 @@ public final class ControllerEnvironment implements AutoCloseable {
     /** Fails with the log tail of the first process that is no longer running. */
     public void requireAllRunning() {
         processes.forEach(LocalProcess::requireAlive);
-        provisioner.requireRunning();
     }
 
     public List<LocalProcess> processes() {
@@ -131,7 +124,6 @@ public final class ControllerEnvironment implements AutoCloseable {
 
     @Override
     public void close() {
-        provisioner.close();
         stop(api, webhookPaths, processes);
         deleteRecursively(runDir.resolve("etcd-data"));
     }

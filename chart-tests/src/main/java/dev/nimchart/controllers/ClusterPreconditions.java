@@ -1,0 +1,171 @@
+package dev.nimchart.controllers;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.PodTemplate;
+import dev.nimchart.cluster.KubeApi;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a cluster administrator provides before a release of these objects can run, read from the rendered objects
+ * alone: the StorageClasses their claims name, a PersistentVolume for every claim they will make (shaped by the claim:
+ * class, size, access modes; not bound to it, so kube-scheduler and the PV binder do the matching for real), and the
+ * claims pods mount that the release does not create (an existing claim), and the PriorityClasses and RuntimeClasses
+ * pods name. Volumes are pre-provisioned (no provisioner runs): a class that shared (ReadWriteMany) claims name binds
+ * at once, as NFS-like storage does, so a claim is Bound before its pods exist; a class only single-pod claims name
+ * binds on first consumer, as block storage does, so the scheduler binds each StatefulSet claim as it places its
+ * pod. The default class {@value #DEFAULT_CLASS} is shared storage. Everything made for a namespace carries the label
+ * {@value #LABEL}, for cleanup.
+ */
+public final class ClusterPreconditions {
+
+    public static final String LABEL = "nim-chart-tests/for-namespace";
+    public static final String DEFAULT_CLASS = "standard";
+    static final String EXISTING_CLAIM_SIZE = "1Ti";
+
+    private ClusterPreconditions() {
+    }
+
+    /** The cluster's default StorageClass. */
+    static void createDefaultClass(KubeApi api) {
+        ensureClass(api, DEFAULT_CLASS, true, true);
+    }
+
+    /** Creates what is missing; returns a line per object created. */
+    public static List<String> prepare(KubeApi api, String namespace, List<KubeObject> rendered) {
+        List<String> made = new ArrayList<>();
+        List<KubeObject> claims = new ArrayList<>();
+        Set<String> releaseClaims = new LinkedHashSet<>();
+        for (KubeObject o : rendered) {
+            if (o.kind().equals("PersistentVolumeClaim")) {
+                claims.add(o);
+                releaseClaims.add(o.name());
+            }
+            if (o.kind().equals("StatefulSet")) {
+                int replicas = o.at("spec.replicas") == null ? 1 : Integer.parseInt(o.at("spec.replicas").toString());
+                for (KubeObject template : o.list("spec.volumeClaimTemplates")) {
+                    for (int i = 0; i < replicas + 1; i++) { // one spare: an upgrade may add a replica
+                        claims.add(template);
+                    }
+                    releaseClaims.add(template.name());
+                }
+            }
+        }
+        List<Map<String, Object>> existingClaims = new ArrayList<>();
+        for (String claimName : mountedClaims(rendered)) {
+            if (!releaseClaims.contains(claimName)) {
+                Map<String, Object> existing = Map.of("apiVersion", "v1", "kind", "PersistentVolumeClaim",
+                        "metadata", Map.of("name", claimName, "labels", Map.of(LABEL, namespace)),
+                        "spec", Map.of("accessModes", List.of("ReadWriteMany"),
+                                "resources", Map.of("requests", Map.of("storage", EXISTING_CLAIM_SIZE))));
+                existingClaims.add(existing);
+                claims.add(new KubeObject(existing));
+            }
+        }
+        for (KubeObject o : rendered) {
+            for (PodTemplate t : PodTemplate.of(o)) {
+                Object priority = t.pod().at("spec.priorityClassName");
+                if (priority != null && created(api, "/apis/scheduling.k8s.io/v1/priorityclasses", Map.of("apiVersion", "scheduling.k8s.io/v1",
+                        "kind", "PriorityClass", "metadata", Map.of("name", priority), "value", 1000))) {
+                    made.add("PriorityClass/" + priority);
+                }
+                Object runtime = t.pod().at("spec.runtimeClassName");
+                if (runtime != null && created(api, "/apis/node.k8s.io/v1/runtimeclasses", Map.of("apiVersion", "node.k8s.io/v1",
+                        "kind", "RuntimeClass", "metadata", Map.of("name", runtime), "handler", runtime))) {
+                    made.add("RuntimeClass/" + runtime);
+                }
+            }
+        }
+        Set<String> sharedClasses = new LinkedHashSet<>();
+        for (KubeObject claim : claims) {
+            if (!List.of("ReadWriteOnce", "ReadWriteOncePod").containsAll((List<?>) claim.at("spec.accessModes"))) {
+                sharedClasses.add(className(claim));
+            }
+        }
+        int n = 0;
+        for (KubeObject claim : claims) {
+            String className = className(claim);
+            if (!className.isEmpty()) {
+                ensureClass(api, className, false, sharedClasses.contains(className));
+            }
+            String name = "pv-" + namespace + "-" + n++;
+            @SuppressWarnings("unchecked")
+            List<String> modes = (List<String>) claim.at("spec.accessModes");
+            Map<String, Object> spec = new LinkedHashMap<>();
+            spec.put("capacity", Map.of("storage", claim.at("spec.resources.requests.storage").toString()));
+            spec.put("accessModes", modes);
+            spec.put("storageClassName", className);
+            spec.put("persistentVolumeReclaimPolicy", "Retain");
+            spec.put("hostPath", Map.of("path", "/var/lib/nim-chart-tests/" + name));
+            KubeApi.require(api.post("/api/v1/persistentvolumes?fieldValidation=Strict", Map.of("apiVersion", "v1",
+                    "kind", "PersistentVolume", "metadata", Map.of("name", name, "labels", Map.of(LABEL, namespace)), "spec", spec)),
+                    "create the PersistentVolume " + name);
+            made.add("PersistentVolume/" + name + " (class \"" + className + "\", " + modes + ")");
+        }
+        // After their volumes, so the binder finds one at once (an immediate claim without a volume would ask for provisioning).
+        for (Map<String, Object> existing : existingClaims) {
+            KubeApi.require(api.post("/api/v1/namespaces/" + namespace + "/persistentvolumeclaims", existing),
+                    "create the existing claim " + new KubeObject(existing).name());
+            made.add("PersistentVolumeClaim/" + new KubeObject(existing).name() + " (an existing claim the pods mount)");
+        }
+        return made;
+    }
+
+    /** Deletes the volumes made for this namespace (the claims go with the namespace). */
+    public static void cleanUp(KubeApi api, String namespace) {
+        api.delete("/api/v1/persistentvolumes?labelSelector=" + LABEL + "%3D" + namespace);
+    }
+
+    private static String className(KubeObject claim) {
+        Object declared = claim.at("spec.storageClassName");
+        return declared == null ? DEFAULT_CLASS : declared.toString();
+    }
+
+    /** A StorageClass of this name without a provisioner, unless one exists: immediate binding for shared storage. */
+    private static void ensureClass(KubeApi api, String name, boolean isDefault, boolean shared) {
+        if (api.get("/apis/storage.k8s.io/v1/storageclasses/" + name).ok()) {
+            return;
+        }
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", name);
+        if (isDefault) {
+            metadata.put("annotations", Map.of("storageclass.kubernetes.io/is-default-class", "true"));
+        }
+        KubeApi.Response r = api.post("/apis/storage.k8s.io/v1/storageclasses?fieldValidation=Strict", Map.of(
+                "apiVersion", "storage.k8s.io/v1", "kind", "StorageClass", "metadata", metadata,
+                "provisioner", "kubernetes.io/no-provisioner", "volumeBindingMode", shared ? "Immediate" : "WaitForFirstConsumer"));
+        if (!r.ok() && r.code() != 409) {
+            throw new ControllerTierException("cannot create the StorageClass " + name + ": " + r.message());
+        }
+    }
+
+    /** Creates a cluster-scoped object unless one of its name exists; whether it was created. */
+    private static boolean created(KubeApi api, String collection, Map<String, Object> object) {
+        @SuppressWarnings("unchecked")
+        String name = ((Map<String, Object>) object.get("metadata")).get("name").toString();
+        if (api.get(collection + "/" + name).ok()) {
+            return false;
+        }
+        KubeApi.require(api.post(collection + "?fieldValidation=Strict", object), "create " + object.get("kind") + " " + name);
+        return true;
+    }
+
+    private static Set<String> mountedClaims(List<KubeObject> rendered) {
+        Set<String> names = new LinkedHashSet<>();
+        for (KubeObject o : rendered) {
+            for (PodTemplate t : PodTemplate.of(o)) {
+                for (KubeObject volume : t.volumes()) {
+                    Object claim = volume.at("persistentVolumeClaim.claimName");
+                    if (claim != null) {
+                        names.add(claim.toString());
+                    }
+                }
+            }
+        }
+        return names;
+    }
+}

@@ -1,0 +1,152 @@
+package dev.nimchart.controllers;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.cluster.KubeApi;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Waiting until the controllers have reconciled a namespace: the expected number of pods exist, are scheduled and
+ * Ready, every claim is Bound, every workload reports itself done in its own status (StatefulSet and Deployment
+ * replicas, LeaderWorkerSet {@code Available}, MPIJob {@code Running}), and the EndpointSlice controller has caught up
+ * with every Service's selector. On timeout the error shows what is missing.
+ */
+public final class DesiredState {
+
+    private DesiredState() {
+    }
+
+    /** Polls until reached; returns the reconciled snapshot. {@code alive} throws when a tier process has died. */
+    public static NamespaceState await(KubeApi api, String namespace, int expectedPods, Duration timeout, Runnable alive) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        NamespaceState state;
+        List<String> missing;
+        do {
+            alive.run();
+            state = NamespaceState.read(api, namespace);
+            missing = missing(state, expectedPods);
+            if (missing.isEmpty()) {
+                return state;
+            }
+            LocalProcess.sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("namespace " + namespace + " did not reach its desired state within " + timeout.toSeconds()
+                + " s:\n  " + String.join("\n  ", missing) + "\n" + describe(state));
+    }
+
+    /** What still differs from the desired state; empty when reached. */
+    public static List<String> missing(NamespaceState state, int expectedPods) {
+        List<String> missing = new ArrayList<>();
+        List<KubeObject> pods = state.livePods();
+        if (pods.size() != expectedPods) {
+            missing.add(pods.size() + " pods, expected " + expectedPods);
+        }
+        for (KubeObject pod : pods) {
+            if (pod.at("spec.nodeName") == null) {
+                missing.add("pod " + pod.name() + " is not scheduled");
+            } else if (!NamespaceState.ready(pod)) {
+                missing.add("pod " + pod.name() + " is not Ready");
+            }
+        }
+        for (KubeObject claim : state.all("PersistentVolumeClaim")) {
+            if (!"Bound".equals(claim.at("status.phase"))) {
+                missing.add("claim " + claim.name() + " is " + claim.at("status.phase"));
+            }
+        }
+        for (KubeObject w : state.workloads()) {
+            String reason = notDone(w);
+            if (reason != null) {
+                missing.add(w + ": " + reason);
+            }
+        }
+        for (KubeObject service : state.all("Service")) {
+            Object selector = service.at("spec.selector");
+            if (selector == null) {
+                continue;
+            }
+            boolean notReadyToo = Boolean.TRUE.equals(service.at("spec.publishNotReadyAddresses"));
+            java.util.Set<String> selected = new java.util.TreeSet<>();
+            pods.stream().filter(p -> NamespaceState.selects(selector, p.labels()) && (notReadyToo || NamespaceState.ready(p)))
+                    .forEach(p -> selected.add(p.name()));
+            java.util.Set<String> published = new java.util.TreeSet<>();
+            state.endpointSlicesOf(service.name()).forEach(slice -> slice.list("endpoints")
+                    .forEach(ep -> published.add(String.valueOf(ep.at("targetRef.name")))));
+            if (!selected.equals(published)) {
+                missing.add("the EndpointSlices of " + service + " list " + published + ", not yet the pods it selects " + selected);
+            }
+        }
+        if (state.workloads().isEmpty()) {
+            missing.add("no workload in the namespace");
+        }
+        return missing;
+    }
+
+    /** Why a workload's status does not yet report its desired state, or null. */
+    static String notDone(KubeObject w) {
+        Object replicas = w.at("spec.replicas");
+        return switch (w.kind()) {
+            case "StatefulSet" -> same(w.at("status.observedGeneration"), w.at("metadata.generation"))
+                    && same(w.at("status.readyReplicas"), replicas) && same(w.at("status.updatedReplicas"), replicas)
+                    && same(w.at("status.currentRevision"), w.at("status.updateRevision"))
+                    ? null : "ready " + w.at("status.readyReplicas") + "/" + replicas + ", updated " + w.at("status.updatedReplicas");
+            case "Deployment" -> same(w.at("status.observedGeneration"), w.at("metadata.generation"))
+                    && same(w.at("status.availableReplicas"), replicas) && same(w.at("status.updatedReplicas"), replicas)
+                    && same(w.at("status.replicas"), replicas)
+                    ? null : "available " + w.at("status.availableReplicas") + "/" + replicas + ", total " + w.at("status.replicas");
+            case "LeaderWorkerSet" -> condition(w, "Available") && !condition(w, "UpdateInProgress")
+                    && same(w.at("status.readyReplicas"), replicas) && same(w.at("status.updatedReplicas"), replicas)
+                    && same(w.at("status.replicas"), replicas)
+                    ? null : "conditions " + conditions(w) + ", ready " + w.at("status.readyReplicas") + "/" + replicas
+                    + ", updated " + w.at("status.updatedReplicas");
+            case "MPIJob" -> condition(w, "Running") ? null : "conditions " + conditions(w);
+            default -> null;
+        };
+    }
+
+    static boolean condition(KubeObject o, String type) {
+        return o.list("status.conditions").stream().anyMatch(c -> type.equals(c.at("type")) && "True".equals(c.at("status")));
+    }
+
+    private static List<String> conditions(KubeObject o) {
+        return o.list("status.conditions").stream().map(c -> c.at("type") + "=" + c.at("status")
+                + (c.at("reason") == null ? "" : " (" + c.at("reason") + ")")).toList();
+    }
+
+    private static boolean same(Object a, Object b) {
+        return Objects.equals(a == null ? "0" : a.toString(), b == null ? "0" : b.toString());
+    }
+
+    /** Pods with node, phase and scheduling message; workloads' conditions; Warning events. */
+    public static String describe(NamespaceState state) {
+        StringBuilder out = new StringBuilder("pods:\n");
+        for (KubeObject p : state.pods()) {
+            String scheduling = p.list("status.conditions").stream().filter(c -> "PodScheduled".equals(c.at("type")) && c.at("message") != null)
+                    .map(c -> " (" + c.at("message") + ")").findFirst().orElse("");
+            out.append("  ").append(p.name()).append(" node=").append(p.at("spec.nodeName")).append(" phase=").append(p.at("status.phase"))
+                    .append(" ready=").append(NamespaceState.ready(p)).append(scheduling).append('\n');
+        }
+        for (KubeObject w : state.workloads()) {
+            out.append(w).append(" status: ").append(w.at("status")).append('\n');
+        }
+        out.append("warning events:\n");
+        state.warnings().forEach(w -> out.append("  ").append(w).append('\n'));
+        return out.toString();
+    }
+
+    /** Waits until the namespace has no pods left (after an uninstall). */
+    public static NamespaceState awaitNoPods(KubeApi api, String namespace, Duration timeout, Runnable alive) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        NamespaceState state;
+        do {
+            alive.run();
+            state = NamespaceState.read(api, namespace);
+            if (state.pods().isEmpty()) {
+                return state;
+            }
+            LocalProcess.sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("pods left in " + namespace + " " + timeout.toSeconds() + " s after uninstall:\n" + describe(state));
+    }
+}

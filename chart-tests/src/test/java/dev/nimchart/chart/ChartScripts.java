@@ -1,0 +1,51 @@
+package dev.nimchart.chart;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.controllers.NamespaceState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** The chart's start-up scripts as the pods mount them (from the stored ConfigMap), run with bash for what they compute. */
+final class ChartScripts {
+
+    private ChartScripts() {
+    }
+
+    /** Whether the pod's NIM container starts through the chart's MPI leader script. */
+    static boolean usesMpi(KubeObject pod) {
+        return String.valueOf(pod.list("spec.containers").get(0).at("command")).contains("leader.sh")
+                || String.valueOf(pod.list("spec.containers").get(0).at("args")).contains("leader.sh");
+    }
+
+    /** The worker addresses common.sh's worker_hosts prints for this environment (the leader's, as the kubelet gives it). */
+    static List<String> workerHosts(NamespaceState state, Map<String, String> env) {
+        KubeObject scripts = state.all("ConfigMap").stream().filter(cm -> cm.at("data[common.sh]") != null).findFirst()
+                .orElseThrow(() -> new AssertionError("no ConfigMap with the chart's common.sh in " + state.namespace()));
+        try {
+            Path dir = Files.createTempDirectory("nim-scripts");
+            Path common = dir.resolve("common.sh");
+            Files.writeString(common, scripts.at("data[common.sh]").toString());
+            ProcessBuilder builder = new ProcessBuilder("bash", "-c", "set -euo pipefail; source \"$1\"; worker_hosts", "worker-hosts", common.toString())
+                    .redirectErrorStream(true);
+            builder.environment().clear();
+            builder.environment().put("PATH", System.getenv("PATH"));
+            builder.environment().putAll(env);
+            Process p = builder.start();
+            String out = new String(p.getInputStream().readAllBytes());
+            if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new AssertionError("worker_hosts of common.sh failed: " + out);
+            }
+            return out.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+}

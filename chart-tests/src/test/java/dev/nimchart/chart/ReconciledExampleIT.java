@@ -1,0 +1,349 @@
+package dev.nimchart.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.NimChart;
+import dev.nimchart.PodTemplate;
+import dev.nimchart.RenderedManifest;
+import dev.nimchart.chart.ControllerTier.ControllerSession;
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.controllers.ClusterPreconditions;
+import dev.nimchart.controllers.ControllerEnvironment;
+import dev.nimchart.controllers.DesiredState;
+import dev.nimchart.controllers.KubeletEnv;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.controllers.ObjectDns;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every example installed with Helm onto real controllers and fake GPU nodes, and held to what the cluster makes of
+ * it: the workloads reach their desired state with no Warning event, pods land where their GPUs are, every name the
+ * pods dial resolves (on objects) to the right pod, the environment the kubelet would start them with is complete,
+ * the Services, ServiceMonitor, PodDisruptionBudget, NetworkPolicies and autoscaler select the pods they mean to,
+ * claims bind, and uninstalling leaves only the kept claims.
+ */
+@ExtendWith(ControllerTier.class)
+class ReconciledExampleIT {
+
+    /** How long the controllers get to reconcile one example (-Dnim.reconcile.timeout seconds, default 90). */
+    static final Duration RECONCILE_TIMEOUT = Duration.ofSeconds(Long.getLong("nim.reconcile.timeout", 90));
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.nimchart.chart.Examples#all")
+    void reconcilesToItsDesiredState(Path file, ControllerSession session) {
+        Example e = Example.of(file);
+        ControllerEnvironment env = session.environment();
+        KubeApi api = env.api();
+        String release = NimChart.releaseName(file);
+        String namespace = TierNamespaces.create(api, "reconcile-" + release, e);
+        RenderedManifest rendered = NimChart.renderIn(namespace, file);
+        ClusterPreconditions.prepare(api, namespace, rendered.objects());
+
+        try {
+            long started = System.nanoTime();
+            session.releases().install(release, namespace, List.of(file), Map.of());
+            Reconciled r = new Reconciled(e, release,
+                    DesiredState.await(api, namespace, Reconciled.expectedPods(e), RECONCILE_TIMEOUT, env::requireAllRunning));
+            Timings.record(ControllerTier.REPORT_DIR, "install to all pods Ready: " + e.name(), Duration.ofNanos(System.nanoTime() - started));
+
+            SoftAssertions soft = new SoftAssertions();
+            noWarningEvents(soft, r);
+            podsLandWhereTheirGpusAre(soft, r, api);
+            everyPodSubdomainIsAHeadlessServiceWithItsHostname(soft, r);
+            addressesThePodsDialResolveToTheirGroup(soft, r);
+            envIsCompleteAsTheKubeletExpandsIt(soft, r);
+            inferenceServiceEndpointsAreTheServingPods(soft, r);
+            selectorsSelectThePodsTheyMean(soft, r);
+            claimsAreBoundOnePerStatefulSetPod(soft, r);
+            soft.assertAll();
+
+            Set<String> kept = new TreeSet<>();
+            for (KubeObject claim : rendered.ofKind("PersistentVolumeClaim")) {
+                if ("keep".equals(claim.annotations().get("helm.sh/resource-policy"))) {
+                    kept.add(claim.name());
+                }
+            }
+            if (retainedOnDelete(rendered)) {
+                r.state().all("PersistentVolumeClaim").stream().filter(c -> isStatefulSetClaim(rendered, c.name())).forEach(c -> kept.add(c.name()));
+            }
+            session.releases().uninstall(release, namespace);
+            NamespaceState after = DesiredState.awaitNoPods(api, namespace, Duration.ofSeconds(60), env::requireAllRunning);
+            assertThat(after.all("PersistentVolumeClaim").stream().filter(c -> !c.labels().containsKey(ClusterPreconditions.LABEL))
+                    .map(KubeObject::name).sorted().toList()).as("%s: claims left after uninstall (the kept ones)", e.name())
+                    .containsExactlyInAnyOrderElementsOf(kept);
+            assertThat(after.workloads()).as("%s: workloads left after uninstall", e.name()).isEmpty();
+        } finally {
+            TierNamespaces.delete(api, namespace, env::requireAllRunning);
+        }
+    }
+
+    /** No controller, the scheduler or admission complained about anything of the release. */
+    private static void noWarningEvents(SoftAssertions soft, Reconciled r) {
+        soft.assertThat(r.state().warnings()).as("%s: Warning events", r.example().name())
+                .filteredOn(w -> !EnvironmentLimits.explains(w)).isEmpty();
+    }
+
+    /** Every pod is scheduled; a pod asking for a whole node's GPUs has that node to itself; the launcher asks for none. */
+    private static void podsLandWhereTheirGpusAre(SoftAssertions soft, Reconciled r, KubeApi api) {
+        Map<String, Integer> gpusOnNode = new LinkedHashMap<>();
+        for (KubeObject pod : r.pods()) {
+            String node = (String) pod.at("spec.nodeName");
+            soft.assertThat(node).as("%s: node of %s", r.example().name(), pod.name()).isNotNull();
+            int gpus = pod.list("spec.containers").stream().mapToInt(c -> PodTemplate.limit(c, "nvidia.com/gpu")).sum();
+            gpusOnNode.merge(node, gpus, Integer::sum);
+        }
+        for (KubeObject pod : r.gpuPods()) {
+            KubeObject node = new KubeObject(KubeApi.require(api.get("/api/v1/nodes/" + pod.at("spec.nodeName")), "read the node"));
+            int capacity = Integer.parseInt(String.valueOf(node.at("status.allocatable[nvidia.com/gpu]")));
+            soft.assertThat(gpusOnNode.get(node.name())).as("%s: GPUs asked on %s (of %d)", r.example().name(), node.name(), capacity)
+                    .isLessThanOrEqualTo(capacity);
+            int own = pod.list("spec.containers").stream().mapToInt(c -> PodTemplate.limit(c, "nvidia.com/gpu")).sum();
+            soft.assertThat(own).as("%s: GPUs of %s", r.example().name(), pod.name()).isEqualTo(r.example().gpuLimit());
+            if (own == capacity) {
+                soft.assertThat(r.gpuPods().stream().filter(p -> node.name().equals(p.at("spec.nodeName"))).map(KubeObject::name))
+                        .as("%s: %s asks for all %d GPUs of its node, so no other GPU pod shares it", r.example().name(), pod.name(), capacity)
+                        .containsExactly(pod.name());
+            }
+        }
+        for (KubeObject launcher : r.launchers()) {
+            soft.assertThat(launcher.list("spec.containers").stream().mapToInt(c -> PodTemplate.limit(c, "nvidia.com/gpu")).sum())
+                    .as("%s: GPUs of the launcher %s", r.example().name(), launcher.name()).isZero();
+        }
+    }
+
+    /** Each pod's subdomain is a headless Service that publishes it (ready or not) under its hostname. */
+    private static void everyPodSubdomainIsAHeadlessServiceWithItsHostname(SoftAssertions soft, Reconciled r) {
+        ObjectDns dns = new ObjectDns(r.state());
+        for (KubeObject pod : r.pods()) {
+            Object subdomain = pod.at("spec.subdomain");
+            if (subdomain == null) {
+                continue;
+            }
+            Optional<KubeObject> svc = r.state().named("Service", subdomain.toString());
+            soft.assertThat(svc).as("%s: a Service named after the subdomain of %s", r.example().name(), pod.name()).isPresent();
+            svc.ifPresent(s -> {
+                soft.assertThat(s.at("spec.clusterIP")).as("%s: %s is headless", r.example().name(), s).isEqualTo("None");
+                if (r.example().mode().equals("mpijob")) {
+                    // mpi-operator publishes only ready workers; its launcher starts once every worker is Ready.
+                    soft.assertThat(r.state().named("MPIJob", subdomain.toString()).map(j -> j.at("spec.launcherCreationPolicy")))
+                            .as("%s: the launcher of %s waits for Ready (so published) workers", r.example().name(), subdomain)
+                            .contains("WaitForWorkersReady");
+                } else {
+                    soft.assertThat(s.at("spec.publishNotReadyAddresses")).as("%s: %s publishes pods that are not ready yet",
+                            r.example().name(), s).isEqualTo(true);
+                }
+            });
+            String host = pod.at("spec.hostname") == null ? pod.name() : pod.at("spec.hostname").toString();
+            soft.assertThat(dns.resolve(host + "." + subdomain + "." + r.state().namespace()))
+                    .as("%s: %s.%s resolves to its pod", r.example().name(), host, subdomain).contains("Pod/" + pod.name());
+        }
+    }
+
+    /**
+     * Every address the start-up dials resolves to the right pod of the same group: the LWS leader address (and the
+     * chart's variables built from it) to the group's leader, the worker names the chart's own common.sh derives to
+     * the group's workers, and the MPI operator's hostfile entries to the job's workers.
+     */
+    private static void addressesThePodsDialResolveToTheirGroup(SoftAssertions soft, Reconciled r) {
+        ObjectDns dns = new ObjectDns(r.state());
+        String name = r.example().name();
+        for (Map.Entry<String, List<KubeObject>> group : r.groups().entrySet()) {
+            List<KubeObject> members = group.getValue();
+            if (r.example().mode().equals("leaderworkerset")) {
+                KubeObject leader = members.stream().filter(p -> "0".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
+                for (KubeObject pod : members) {
+                    Map<String, String> podEnv = KubeletEnv.of(pod, nimContainer(pod), r.state());
+                    for (String var : List.of("LWS_LEADER_ADDRESS", "NIM_LEADER_ADDRESS", "NIM_LEADER_IP_ADDRESS", "MASTER_ADDR")) {
+                        if (podEnv.containsKey(var)) {
+                            soft.assertThat(dns.resolve(podEnv.get(var))).as("%s: %s=%s in %s", name, var, podEnv.get(var), pod.name())
+                                    .contains("Pod/" + leader.name());
+                        }
+                    }
+                }
+                Map<String, String> leaderEnv = KubeletEnv.of(leader, nimContainer(leader), r.state());
+                if (ChartScripts.usesMpi(leader)) {
+                    List<String> dialed = ChartScripts.workerHosts(r.state(), leaderEnv);
+                    Set<String> resolved = new TreeSet<>();
+                    for (String host : dialed) {
+                        Optional<String> target = dns.resolve(host);
+                        soft.assertThat(target).as("%s: worker address %s that %s dials", name, host, leader.name()).isPresent();
+                        target.ifPresent(resolved::add);
+                    }
+                    soft.assertThat(resolved).as("%s: the workers %s dials", name, leader.name())
+                            .isEqualTo(new TreeSet<>(members.stream().filter(p -> p != leader).map(p -> "Pod/" + p.name()).toList()));
+                }
+            } else if (r.example().mode().equals("mpijob")) {
+                String job = group.getKey();
+                Optional<KubeObject> config = r.state().named("ConfigMap", job + "-config");
+                soft.assertThat(config).as("%s: the MPI operator's hostfile ConfigMap of %s", name, job).isPresent();
+                config.ifPresent(cm -> {
+                    Set<String> resolved = new TreeSet<>();
+                    for (String line : String.valueOf(cm.at("data.hostfile")).split("\n")) {
+                        String host = line.strip().split("\\s+")[0];
+                        if (host.isEmpty()) {
+                            continue;
+                        }
+                        Optional<String> target = dns.resolve(host);
+                        soft.assertThat(target).as("%s: hostfile entry %s of %s", name, host, job).isPresent();
+                        target.ifPresent(resolved::add);
+                    }
+                    soft.assertThat(resolved).as("%s: the hosts of %s's hostfile", name, job).isEqualTo(new TreeSet<>(members.stream()
+                            .filter(p -> "worker".equals(Reconciled.label(p, Reconciled.MPI_ROLE))).map(p -> "Pod/" + p.name()).toList()));
+                });
+            }
+        }
+    }
+
+    /**
+     * As the kubelet will start them: every $(NAME) refers to a variable defined before it, every label a fieldRef
+     * reads exists on the pod, the LWS webhook's variables are there, and NIM_NODE_RANK numbers each group 0..n-1 with
+     * the leader 0.
+     */
+    private static void envIsCompleteAsTheKubeletExpandsIt(SoftAssertions soft, Reconciled r) {
+        String name = r.example().name();
+        for (KubeObject pod : r.pods()) {
+            for (KubeObject container : pod.list("spec.containers")) {
+                Set<String> defined = new HashSet<>();
+                for (KubeObject entry : container.list("env")) {
+                    Object value = entry.at("value");
+                    if (value != null) {
+                        for (String ref : KubeletEnv.references(value.toString())) {
+                            soft.assertThat(defined).as("%s: %s/%s env %s refers to $(%s), defined before it", name, pod.name(),
+                                    container.at("name"), entry.at("name"), ref).contains(ref);
+                        }
+                    }
+                    Object fieldPath = entry.at("valueFrom.fieldRef.fieldPath");
+                    if (fieldPath != null && fieldPath.toString().startsWith("metadata.labels[")) {
+                        String label = fieldPath.toString().replaceAll("^metadata\\.labels\\['(.*)'\\]$", "$1");
+                        soft.assertThat(pod.labels()).as("%s: %s has the label %s that env %s reads", name, pod.name(), label, entry.at("name"))
+                                .containsKey(label);
+                    }
+                    defined.add(entry.at("name").toString());
+                }
+            }
+        }
+        if (r.example().mode().equals("leaderworkerset")) {
+            for (KubeObject pod : r.pods()) {
+                soft.assertThat(KubeletEnv.of(pod, nimContainer(pod), r.state()).keySet()).as("%s: LWS variables of %s", name, pod.name())
+                        .contains("LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX");
+            }
+        }
+        for (Map.Entry<String, List<KubeObject>> group : r.groups().entrySet()) {
+            List<String> ranks = new ArrayList<>();
+            for (KubeObject pod : group.getValue()) {
+                Map<String, String> podEnv = KubeletEnv.of(pod, nimContainer(pod), r.state());
+                if (podEnv.containsKey("NIM_NODE_RANK")) {
+                    ranks.add(podEnv.get("NIM_NODE_RANK"));
+                    if ("0".equals(Reconciled.label(pod, Reconciled.LWS_WORKER_INDEX))) {
+                        soft.assertThat(podEnv.get("NIM_NODE_RANK")).as("%s: NIM_NODE_RANK of the leader %s", name, pod.name()).isEqualTo("0");
+                    }
+                }
+            }
+            if (!ranks.isEmpty()) {
+                List<String> expected = new ArrayList<>();
+                for (int i = 0; i < ranks.size(); i++) {
+                    expected.add(Integer.toString(i));
+                }
+                soft.assertThat(ranks).as("%s: NIM_NODE_RANK values in group %s", name, group.getKey()).containsExactlyInAnyOrderElementsOf(expected);
+            }
+        }
+    }
+
+    /** The inference Service's EndpointSlices hold exactly the serving pods. */
+    private static void inferenceServiceEndpointsAreTheServingPods(SoftAssertions soft, Reconciled r) {
+        List<KubeObject> inference = r.state().all("Service").stream()
+                .filter(s -> "inference".equals(s.labels().get("nim-llm/service"))).toList();
+        soft.assertThat(inference).as("%s: one inference Service", r.example().name()).hasSize(1);
+        for (KubeObject svc : inference) {
+            Set<String> endpoints = new TreeSet<>();
+            for (KubeObject slice : r.state().endpointSlicesOf(svc.name())) {
+                slice.list("endpoints").forEach(ep -> endpoints.add(String.valueOf(ep.at("targetRef.name"))));
+            }
+            soft.assertThat(endpoints).as("%s: endpoints of %s", r.example().name(), svc)
+                    .isEqualTo(new TreeSet<>(Reconciled.names(r.servingPods())));
+        }
+    }
+
+    /** ServiceMonitor, PodDisruptionBudget, NetworkPolicies and the autoscaler each select what they mean to. */
+    private static void selectorsSelectThePodsTheyMean(SoftAssertions soft, Reconciled r) {
+        String name = r.example().name();
+        for (KubeObject monitor : r.state().all("ServiceMonitor")) {
+            soft.assertThat(r.state().all("Service").stream().filter(s -> NamespaceState.selects(monitor.at("spec.selector"), s.labels()))
+                    .map(s -> s.labels().get("nim-llm/service")).toList()).as("%s: Services %s selects", name, monitor).containsExactly("inference");
+        }
+        for (KubeObject pdb : r.state().all("PodDisruptionBudget")) {
+            List<String> covered = r.pods().stream().filter(p -> NamespaceState.selects(pdb.at("spec.selector"), p.labels()))
+                    .map(KubeObject::name).sorted().toList();
+            soft.assertThat(covered).as("%s: pods %s covers", name, pdb).isEqualTo(Reconciled.names(r.example().multiNode() ? r.gpuPods() : r.pods()));
+            soft.assertThat(String.valueOf(pdb.at("status.expectedPods"))).as("%s: %s status.expectedPods (disruption controller)", name, pdb)
+                    .isEqualTo(Integer.toString(covered.size()));
+        }
+        Map<String, List<KubeObject>> groups = r.groups();
+        Set<String> groupsWithPolicy = new TreeSet<>();
+        for (KubeObject policy : r.state().all("NetworkPolicy")) {
+            List<String> selected = r.pods().stream().filter(p -> NamespaceState.selects(policy.at("spec.podSelector"), p.labels()))
+                    .map(KubeObject::name).sorted().toList();
+            if (policy.name().endsWith("-inference")) {
+                soft.assertThat(selected).as("%s: pods %s selects", name, policy).isEqualTo(Reconciled.names(r.servingPods()));
+                continue;
+            }
+            Optional<Map.Entry<String, List<KubeObject>>> group = groups.entrySet().stream()
+                    .filter(g -> Reconciled.names(g.getValue()).equals(selected)).findFirst();
+            soft.assertThat(group).as("%s: %s selects exactly one group's pods (it selects %s)", name, policy, selected).isPresent();
+            group.ifPresent(g -> groupsWithPolicy.add(g.getKey()));
+        }
+        if (r.example().flag("networkPolicy.enabled") && r.example().multiNode()) {
+            soft.assertThat(groupsWithPolicy).as("%s: groups with their own NetworkPolicy", name).isEqualTo(groups.keySet());
+        }
+        for (KubeObject hpa : r.state().all("HorizontalPodAutoscaler")) {
+            soft.assertThat(hpa.list("status.conditions")).as("%s: %s reads its target's scale", name, hpa)
+                    .anyMatch(c -> "AbleToScale".equals(c.at("type")) && "True".equals(c.at("status")));
+        }
+    }
+
+    /** Every claim is Bound; a StatefulSet's pods each mount a claim of their own. */
+    private static void claimsAreBoundOnePerStatefulSetPod(SoftAssertions soft, Reconciled r) {
+        for (KubeObject claim : r.state().all("PersistentVolumeClaim")) {
+            soft.assertThat(claim.at("status.phase")).as("%s: %s", r.example().name(), claim).isEqualTo("Bound");
+        }
+        if (r.example().mode().equals("statefulset") && !r.state().all("StatefulSet").get(0).list("spec.volumeClaimTemplates").isEmpty()) {
+            List<String> mounted = new ArrayList<>();
+            for (KubeObject pod : r.pods()) {
+                pod.list("spec.volumes").stream().map(v -> v.at("persistentVolumeClaim.claimName")).filter(java.util.Objects::nonNull)
+                        .forEach(c -> mounted.add(c.toString()));
+            }
+            soft.assertThat(mounted).as("%s: claims the StatefulSet pods mount", r.example().name())
+                    .hasSize(r.pods().size()).doesNotHaveDuplicates();
+            soft.assertThat(r.state().all("PersistentVolumeClaim").stream().map(KubeObject::name).toList())
+                    .as("%s: claims of the StatefulSet", r.example().name()).containsExactlyInAnyOrderElementsOf(mounted);
+        }
+    }
+
+    static KubeObject nimContainer(KubeObject pod) {
+        return pod.list("spec.containers").get(0);
+    }
+
+    private static boolean isStatefulSetClaim(RenderedManifest rendered, String claim) {
+        return rendered.ofKind("StatefulSet").stream().flatMap(s -> s.list("spec.volumeClaimTemplates").stream())
+                .anyMatch(t -> claim.startsWith(t.name() + "-"));
+    }
+
+    private static boolean retainedOnDelete(RenderedManifest rendered) {
+        return rendered.ofKind("StatefulSet").stream()
+                .anyMatch(s -> "Retain".equals(s.at("spec.persistentVolumeClaimRetentionPolicy.whenDeleted")));
+    }
+}

@@ -1,0 +1,56 @@
+package dev.nimchart.chart;
+
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.controllers.ClusterPreconditions;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Namespaces of the controller tier, at the Pod Security level the README tells users to give each example: restricted
+ * when the example needs no documented exception, else privileged (with warnings at restricted). Pods the
+ * controllers create are admitted or refused by that level for real.
+ */
+final class TierNamespaces {
+
+    private TierNamespaces() {
+    }
+
+    static String create(KubeApi api, String name, Example e) {
+        String level = PodSecurityExceptions.expectedChecks(e).isEmpty() ? "restricted" : "privileged";
+        Map<String, Object> labels = new LinkedHashMap<>();
+        labels.put("pod-security.kubernetes.io/enforce", level);
+        labels.put("pod-security.kubernetes.io/enforce-version", "latest");
+        labels.put("pod-security.kubernetes.io/warn", "restricted");
+        labels.put("pod-security.kubernetes.io/warn-version", "latest");
+        KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
+                "metadata", Map.of("name", name, "labels", labels))), "create the namespace " + name);
+        return name;
+    }
+
+    /**
+     * Deletes the namespace and waits until the namespace controller has removed it, so that the next example finds
+     * every fake node's GPUs free again; then deletes the volumes made for it.
+     */
+    static void delete(KubeApi api, String name, Runnable alive) {
+        api.delete("/api/v1/namespaces/" + name);
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
+        while (api.get("/api/v1/namespaces/" + name).ok()) {
+            alive.run();
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the namespace " + name + " was not removed within 120 s: "
+                        + api.get("/api/v1/namespaces/" + name).body().get("status"));
+            }
+            sleep(200);
+        }
+        ClusterPreconditions.cleanUp(api, name);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+}
