@@ -15,6 +15,12 @@ before anything is created, whatever template Helm renders first.
 {{- $mode := include "nim-llm.mode" . -}}
 {{- $gpus := include "nim-llm.gpuLimit" . | int -}}
 
+{{- /* Numbers. Helm has read the values file before the chart sees it: a tag written as a YAML number has lost its
+text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
+{{- if not (kindIs "string" $V.image.tag) -}}
+{{- include "nim-llm.fail" (printf "image.tag is the number %v: YAML read the tag as a number and lost its text (1.10 becomes 1.1, 0755 becomes 493, 1.8 stays 1.8 only by chance): quote it, e.g. image.tag: \"1.10\"." $V.image.tag) -}}
+{{- end -}}
+
 {{- /* Model cache: one backend at most. */ -}}
 {{- $backends := list -}}
 {{- if $V.persistence.enabled -}}{{- $backends = append $backends "persistence.enabled" -}}{{- end -}}
@@ -37,7 +43,7 @@ before anything is created, whatever template Helm renders first.
 
 {{- /* Resources and probes. */ -}}
 {{- $requests := $V.resources.requests | default dict -}}
-{{- if and (hasKey $requests "nvidia.com/gpu") (ne (index $requests "nvidia.com/gpu" | int) $gpus) -}}
+{{- if and (hasKey $requests "nvidia.com/gpu") (ne (include "nim-llm.wholeNumber" (index $requests "nvidia.com/gpu") | int) $gpus) -}}
 {{- include "nim-llm.fail" (printf "resources.requests.nvidia.com/gpu (%v) differs from resources.limits.nvidia.com/gpu (%d); Kubernetes needs GPU requests equal to limits: remove resources.requests.nvidia.com/gpu or set it to %d." (index $requests "nvidia.com/gpu") $gpus $gpus) -}}
 {{- end -}}
 {{- range $probe := list "startupProbe" "livenessProbe" -}}
@@ -132,6 +138,12 @@ before anything is created, whatever template Helm renders first.
 {{- $tp := index $par "NIM_TENSOR_PARALLEL_SIZE" -}}
 {{- $pp := index $par "NIM_PIPELINE_PARALLEL_SIZE" -}}
 {{- $total := mul $M.workers $M.gpusPerNode -}}
+{{- /* Each factor first: a product of two large numbers wraps around (2^60+1 x 16 would "equal" 16). */ -}}
+{{- range $name := list "NIM_TENSOR_PARALLEL_SIZE" "NIM_PIPELINE_PARALLEL_SIZE" -}}
+{{- if and $checkable (gt (index $par $name) $total) -}}
+{{- include "nim-llm.fail" (printf "%s (%d, %s) is more than the %d GPUs of one replica (multiNode.workers x multiNode.gpusPerNode = %d x %d): make tensor parallel x pipeline parallel %d, e.g. tensor parallel %d and pipeline parallel %d." $name (index $par $name) (index $source $name) $total (int $M.workers) (int $M.gpusPerNode) $total (int $M.gpusPerNode) (int $M.workers)) -}}
+{{- end -}}
+{{- end -}}
 {{- if and $checkable (ne (mul $tp $pp) $total) -}}
 {{- include "nim-llm.fail" (printf "NIM_TENSOR_PARALLEL_SIZE (%d, %s) x NIM_PIPELINE_PARALLEL_SIZE (%d, %s) = %d, but one replica has multiNode.workers x multiNode.gpusPerNode = %d x %d = %d GPUs: make the product %d, e.g. tensor parallel %d and pipeline parallel %d." $tp (index $source "NIM_TENSOR_PARALLEL_SIZE") $pp (index $source "NIM_PIPELINE_PARALLEL_SIZE") (mul $tp $pp) (int $M.workers) (int $M.gpusPerNode) $total $total (int $M.gpusPerNode) (int $M.workers)) -}}
 {{- end -}}
@@ -186,8 +198,10 @@ before anything is created, whatever template Helm renders first.
 {{- if lt $value 1 -}}
 {{- include "nim-llm.fail" (printf "multinodeNetworking.%s.%s is %d, but every GPU needs at least one network device: set multinodeNetworking.%s.%s to the devices per GPU of your instance type (%s)." $provider $key $value $provider $key (index $rule 3)) -}}
 {{- end -}}
-{{- if gt (mul $value $gpus) (index $rule 1 | int) -}}
-{{- include "nim-llm.fail" (printf "multinodeNetworking.%s.%s is %d, so each pod with %d GPUs would request %d %s, more than any node has (%s): lower multinodeNetworking.%s.%s to at most %d." $provider $key $value $gpus (mul $value $gpus) (index $rule 2) (index $rule 3) $provider $key (div (index $rule 1 | int) (max $gpus 1))) -}}
+{{- /* Compared by division: value x GPUs of a huge value wraps around and would pass. */ -}}
+{{- if gt $value (div (index $rule 1 | int) (max $gpus 1)) -}}
+{{- $request := ternary (printf "%d" (mul $value $gpus)) (printf "more than %d" (index $rule 1 | int)) (lt $value 1000000) -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking.%s.%s is %d, so each pod with %d GPUs would request %s %s, more than any node has (%s): lower multinodeNetworking.%s.%s to at most %d." $provider $key $value $gpus $request (index $rule 2) (index $rule 3) $provider $key (div (index $rule 1 | int) (max $gpus 1))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
