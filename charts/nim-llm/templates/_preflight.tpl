@@ -72,6 +72,20 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- end -}}
 {{- end -}}
 
+{{- /* Variables the MPI start-up scripts (files/mpi) read. The chart derives them from multiNode.*; a user entry
+replaces the derived one, so it must keep its meaning: the scripts do bash arithmetic with the counts (where any text
+is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agree on the SSH port and key. */ -}}
+{{- $scriptCounts := dict "CLUSTER_START_TIMEOUT" "multiNode.clusterStartTimeout" "NIM_NUM_COMPUTE_NODES" "multiNode.workers" "NIM_GPUS_PER_NODE" "multiNode.gpusPerNode" "NIM_MPI_NUM_PROCESSES" "multiNode.workers and multiNode.gpusPerNode" -}}
+{{- $scriptFixed := dict "NIM_MPI_SSH_PORT" "multiNode.sshPort" "NIM_MPI_SSH_KEY" "multiNode.existingSSHSecret" -}}
+{{- range $i, $e := $V.env | default list -}}
+{{- if hasKey $scriptFixed $e.name -}}
+{{- include "nim-llm.fail" (printf "env[%d] sets %s, which the chart derives from %s (the workers' sshd, the container ports, probes and network policies use the same value): remove env[%d] and set %s instead." $i $e.name (index $scriptFixed $e.name) $i (index $scriptFixed $e.name)) -}}
+{{- end -}}
+{{- if and (hasKey $scriptCounts $e.name) (hasKey $e "value") (not (regexMatch "^[1-9][0-9]{0,8}$" (toString $e.value))) -}}
+{{- include "nim-llm.fail" (printf "env[%d] (%s) is %q, but the MPI start-up scripts read it as a whole number: remove env[%d] and set %s instead, or give a whole number such as \"300\"." $i $e.name (toString $e.value) $i (index $scriptCounts $e.name)) -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* Extra volumes, mounts and init containers: every name resolves, and none is taken twice. */ -}}
 {{- include "nim-llm.preflight.extras" . -}}
 

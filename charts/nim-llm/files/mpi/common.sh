@@ -16,6 +16,37 @@ mpi_export_args() {
   done < <(compgen -e)
 }
 
+# require_count NAME...: each variable holds a whole number. These reach bash arithmetic, which evaluates any
+# other text as an expression (a[$(cmd)] would run cmd): refuse them before any arithmetic.
+require_count() {
+  local name
+  for name in "$@"; do
+    if [[ ! "${!name:-}" =~ ^[0-9]{1,9}$ ]]; then
+      log "FAILED: ${name} must be a whole number, not '${!name:-}'"
+      exit 2
+    fi
+  done
+}
+
+# require_port: NIM_MPI_SSH_PORT, when set, is a whole number (it goes into sshd_config and ssh options).
+require_port() {
+  if [[ -n "${NIM_MPI_SSH_PORT:-}" ]]; then
+    require_count NIM_MPI_SSH_PORT
+  fi
+}
+
+# require_hosts HOST...: each is a host name or address (letters, digits, '.', '-', ':'), nothing a shell or a
+# hostfile line could read otherwise.
+require_hosts() {
+  local host
+  for host in "$@"; do
+    if [[ ! "$host" =~ ^[A-Za-z0-9][-A-Za-z0-9.:]*$ ]]; then
+      log "FAILED: '${host}' is not a host name"
+      exit 2
+    fi
+  done
+}
+
 # ssh options mpirun uses to reach the workers' sshd.
 ssh_args() {
   echo "-p ${NIM_MPI_SSH_PORT:-2222} -i ${NIM_MPI_SSH_KEY} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectionAttempts=10"
@@ -29,7 +60,8 @@ wait_for_ssh() {
   local port=${NIM_MPI_SSH_PORT:-2222} host
   for host in "$@"; do
     log "waiting for worker ${host}:${port}"
-    until timeout 3 bash -c "exec 3<>/dev/tcp/${host}/${port}" 2>/dev/null; do
+    # host and port are arguments of the inner bash, never part of its script text.
+    until timeout 3 bash -c 'exec 3<>"/dev/tcp/$1/$2"' _ "$host" "$port" 2>/dev/null; do
       if (( $(date +%s) >= deadline )); then
         log "FAILED: worker ${host} did not accept SSH on port ${port} within CLUSTER_START_TIMEOUT=${CLUSTER_START_TIMEOUT}s; giving up"
         exit 1
