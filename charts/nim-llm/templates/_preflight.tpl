@@ -67,9 +67,10 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- include "nim-llm.fail" (printf "env[%d].name %s is already set by env[%v]: keep one entry per variable." $i $e.name (index $seen $e.name)) -}}
 {{- end -}}
 {{- $_ := set $seen $e.name $i -}}
-{{- if and (hasKey $e "value") (regexMatch "^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$|_(API_KEY|TOKEN|PASSWORD|SECRET)$" $e.name) -}}
-{{- include "nim-llm.fail" (printf "env[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret and use env[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or model.ngcAPIKey to let the chart create the Secret)." $i $e.name $i) -}}
 {{- end -}}
+{{- include "nim-llm.preflight.plainSecrets" (dict "key" "env" "env" $V.env) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- include "nim-llm.preflight.plainSecrets" (dict "key" (printf "initContainers.extraInit[%d].env" $i) "env" $c.env) -}}
 {{- end -}}
 
 {{- /* Variables the MPI start-up scripts (files/mpi) read. The chart derives them from multiNode.*; a user entry
@@ -265,5 +266,18 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 {{- include "nim-llm.fail" (printf "initContainers.extraInit[%d].name %s is already used by %s: give each container its own name." $i $name (index $containers $name)) -}}
 {{- end -}}
 {{- $_ := set $containers $name (printf "initContainers.extraInit[%d]" $i) -}}
+{{- end -}}
+{{- end -}}
+
+
+{{- /* A secret in a literal env value is readable by anyone who can read the pod. A name is secret-like when one of its
+words (split at "_", any case) is KEY after API, ACCESS or PRIVATE, or TOKEN, SECRET, PASSWORD, PASSWD, PASS,
+CREDENTIAL(S): AWS_SECRET_ACCESS_KEY, hf_token, REDIS_PASS, GITHUB_TOKEN_READONLY. Usage: (dict "key" "env" "env" list) */ -}}
+{{- define "nim-llm.preflight.plainSecrets" -}}
+{{- $key := .key -}}
+{{- range $i, $e := .env | default list -}}
+{{- if and (kindIs "map" $e) (hasKey $e "value") (regexMatch "(?i)(^|_)((API|ACCESS|PRIVATE)_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?)(_|$)|^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$" (toString $e.name)) -}}
+{{- include "nim-llm.fail" (printf "%s[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret and use %s[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or model.ngcAPIKey to let the chart create the Secret)." $key $i (toString $e.name) $key $i) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
