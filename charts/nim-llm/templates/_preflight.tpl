@@ -21,6 +21,9 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- include "nim-llm.fail" (printf "image.tag is the number %v: YAML read the tag as a number and lost its text (1.10 becomes 1.1, 0755 becomes 493, 1.8 stays 1.8 only by chance): quote it, e.g. image.tag: \"1.10\"." $V.image.tag) -}}
 {{- end -}}
 
+{{- /* Names: every object and label of the release has one meaning and fits Kubernetes' limits. */ -}}
+{{- include "nim-llm.preflight.names" . -}}
+
 {{- /* Model cache: one backend at most. */ -}}
 {{- $backends := list -}}
 {{- if $V.persistence.enabled -}}{{- $backends = append $backends "persistence.enabled" -}}{{- end -}}
@@ -89,6 +92,7 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 
 {{- /* Extra volumes, mounts and init containers: every name resolves, and none is taken twice. */ -}}
 {{- include "nim-llm.preflight.extras" . -}}
+{{- include "nim-llm.preflight.mountPaths" . -}}
 
 {{- /* Service, Ingress, network policy, autoscaling, disruption budget. */ -}}
 {{- if and (ne (int $V.service.nodePort) 0) (eq $V.service.type "ClusterIP") -}}
@@ -278,6 +282,70 @@ CREDENTIAL(S): AWS_SECRET_ACCESS_KEY, hf_token, REDIS_PASS, GITHUB_TOKEN_READONL
 {{- range $i, $e := .env | default list -}}
 {{- if and (kindIs "map" $e) (hasKey $e "value") (regexMatch "(?i)(^|_)((API|ACCESS|PRIVATE)_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?)(_|$)|^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$" (toString $e.name)) -}}
 {{- include "nim-llm.fail" (printf "%s[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret and use %s[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or model.ngcAPIKey to let the chart create the Secret)." $key $i (toString $e.name) $key $i) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+
+{{- define "nim-llm.preflight.names" -}}
+{{- $V := .Values -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $fullname := include "nim-llm.fullname" . -}}
+{{- /* The image reference is <repository>:<tag>: a digest or a tag inside image.repository makes it invalid. */ -}}
+{{- if contains "@" $V.image.repository -}}
+{{- include "nim-llm.fail" (printf "image.repository is %q, which holds a digest, but the chart appends :<image.tag> to it (an invalid reference): set image.repository to the repository alone (%s) and pin the version with image.tag." $V.image.repository (splitList "@" $V.image.repository | first)) -}}
+{{- end -}}
+{{- if contains ":" (splitList "/" $V.image.repository | last) -}}
+{{- $parts := splitList ":" (splitList "/" $V.image.repository | last) -}}
+{{- include "nim-llm.fail" (printf "image.repository is %q, which ends in a tag (:%s), but the chart appends :<image.tag> to it: remove :%s from image.repository and set image.tag: %q." $V.image.repository (last $parts) (last $parts) (last $parts)) -}}
+{{- end -}}
+{{- /* Two Secrets of the release with one name: the second would overwrite the first. */ -}}
+{{- if $V.model.ngcAPIKey -}}
+{{- $pull := include "nim-llm.generatedPullSecretName" . -}}
+{{- if eq $V.model.ngcAPISecret $pull -}}
+{{- include "nim-llm.fail" (printf "model.ngcAPISecret is %s, the name of the pull secret the chart creates from model.ngcAPIKey: both Secrets would have one name. Give model.ngcAPISecret another name (the default is ngc-api)." $pull) -}}
+{{- end -}}
+{{- end -}}
+{{- if and (include "nim-llm.usesMPI" .) (eq $mode "leaderworkerset") (not $V.multiNode.existingSSHSecret) (eq $V.model.ngcAPISecret (include "nim-llm.sshSecretName" .)) -}}
+{{- include "nim-llm.fail" (printf "model.ngcAPISecret is %s, the name of the SSH key Secret the chart generates for MPI start-up: give model.ngcAPISecret another name." $V.model.ngcAPISecret) -}}
+{{- end -}}
+{{- /* The Service's labels must not redefine the chart's: the ServiceMonitor selects the Service by them. */ -}}
+{{- range $key := keys ($V.service.labels | default dict) | sortAlpha -}}
+{{- if or (hasPrefix "app.kubernetes.io/" $key) (hasPrefix "helm.sh/" $key) (hasPrefix "nim-llm/" $key) -}}
+{{- include "nim-llm.fail" (printf "service.labels sets %s, a label the chart manages (the ServiceMonitor and the release's own lookups select by it; a second value makes a duplicate key): remove it from service.labels, or use your own prefix such as example.com/%s." $key (splitList "/" $key | last)) -}}
+{{- end -}}
+{{- end -}}
+{{- /* The SSH port of MPI start-up and the API port share the pod's network namespace. */ -}}
+{{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.sshPort) (int $V.model.openaiPort)) -}}
+{{- include "nim-llm.fail" (printf "multiNode.sshPort and model.openaiPort are both %d, but the workers' sshd and the API server listen in one pod: give multiNode.sshPort another port (the default is 2222)." (int $V.model.openaiPort)) -}}
+{{- end -}}
+{{- /* Host names of MPIJob pods are <fullname>-<replica>-worker-<index> (and -launcher): a DNS label of at most 63. */ -}}
+{{- if eq $mode "mpijob" -}}
+{{- $longest := printf "%s-%d-worker-%d" $fullname (sub (max (int $V.replicaCount) 1) 1) (sub (int $V.multiNode.workers) 1) -}}
+{{- if gt (len $longest) 63 -}}
+{{- include "nim-llm.fail" (printf "the MPIJob worker pod name %s has %d characters, more than the 63 of a pod host name (multiNode.workers %d, replicaCount %d): shorten fullnameOverride (or the release name and nameOverride) to at most %d characters, or use LeaderWorkerSet." $longest (len $longest) (int $V.multiNode.workers) (int $V.replicaCount) (sub 63 (sub (len $longest) (len $fullname)))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Extra mounts must not land on the chart's own mount paths (Kubernetes refuses a mount path used twice). Runs
+after nim-llm.preflight.extras, so every extra mount names an extra volume, never a chart volume. */ -}}
+{{- define "nim-llm.preflight.mountPaths" -}}
+{{- $V := .Values -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $role := get (dict "statefulset" "server" "deployment" "server" "leaderworkerset" "leader" "mpijob" "mpi-worker") $mode -}}
+{{- $chartMounts := dict -}}
+{{- range $m := include "nim-llm.volumeMounts" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- if has $m.name (include "nim-llm.chartVolumeNames" $ | fromYamlArray) -}}
+{{- $_ := set $chartMounts (trimSuffix "/" (toString $m.mountPath)) $m.name -}}
+{{- end -}}
+{{- end -}}
+{{- $mapForm := kindIs "map" $V.extraVolumeMounts -}}
+{{- range $i, $m := include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray -}}
+{{- $path := trimSuffix "/" (toString $m.mountPath) -}}
+{{- if hasKey $chartMounts $path -}}
+{{- $key := ternary (printf "extraVolumeMounts.%v.mountPath" $m.name) (printf "extraVolumeMounts[%d].mountPath" $i) $mapForm -}}
+{{- include "nim-llm.fail" (printf "%s is %s, where the chart already mounts its %s volume (Kubernetes refuses a mount path used twice): mount it elsewhere%s." $key $m.mountPath (index $chartMounts $path) (ternary "; to move the model cache, set model.nimCache" "" (eq (index $chartMounts $path) "model-store"))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
