@@ -12,6 +12,18 @@ before anything is created, whatever template Helm renders first.
 
 {{- define "nim-llm.preflight" -}}
 {{- $V := .Values -}}
+{{- /* Blocks of settings, first of all (the schema requires them, but helm install --skip-schema-validation does not
+look): a null deletes the chart's defaults of the whole block, and every template reads its keys. */ -}}
+{{- range $path := list "image" "model" "resources" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet" "podDisruptionBudget" "persistence" "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service" "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet" "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure" "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" -}}
+{{- $node := $V -}}
+{{- range $key := splitList "." $path -}}
+{{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}
+{{- end -}}
+{{- if not (kindIs "map" $node) -}}
+{{- $what := ternary "null (or missing)" (printf "%v, not a block of keys" $node) (or (kindIs "invalid" $node) (eq (toString $node) "")) -}}
+{{- include "nim-llm.fail" (printf "%s is %s, but the chart reads the keys of %s: a null deletes all of the chart's defaults for the block. Remove that line, or set only the keys of %s you mean to change." $path $what $path $path) -}}
+{{- end -}}
+{{- end -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- $gpus := include "nim-llm.gpuLimit" . | int -}}
 
@@ -48,6 +60,17 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- $requests := $V.resources.requests | default dict -}}
 {{- if and (hasKey $requests "nvidia.com/gpu") (ne (include "nim-llm.wholeNumber" (index $requests "nvidia.com/gpu") | int) $gpus) -}}
 {{- include "nim-llm.fail" (printf "resources.requests.nvidia.com/gpu (%v) differs from resources.limits.nvidia.com/gpu (%d); Kubernetes needs GPU requests equal to limits: remove resources.requests.nvidia.com/gpu or set it to %d." (index $requests "nvidia.com/gpu") $gpus $gpus) -}}
+{{- end -}}
+{{- include "nim-llm.preflight.requestsWithinLimits" (dict "key" "resources" "resources" $V.resources) -}}
+{{- include "nim-llm.preflight.requestsWithinLimits" (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- if and $V.model.numGpus (ne (int $V.model.numGpus) $gpus) -}}
+{{- include "nim-llm.fail" (printf "model.numGpus is %d but resources.limits.nvidia.com/gpu is %d; this chart takes the GPU count from resources only, so model.numGpus would be ignored: set resources.limits.nvidia.com/gpu: %d and remove model.numGpus (or set it to 0)." (int $V.model.numGpus) $gpus (int $V.model.numGpus)) -}}
+{{- end -}}
+{{- if not (or (hasKey ($V.podSecurityContext | default dict) "runAsNonRoot") (hasKey ($V.containerSecurityContext | default dict) "runAsNonRoot")) -}}
+{{- include "nim-llm.fail" "podSecurityContext.runAsNonRoot is not set (a null removed the chart's default) and containerSecurityContext sets none, so nothing would stop a root image: set podSecurityContext.runAsNonRoot: true (or false, to run as root on purpose)." -}}
+{{- end -}}
+{{- if not $V.multiNode.enabled -}}
+{{- include "nim-llm.preflight.singleNodeParallelism" (dict "env" $V.env "gpus" $gpus) -}}
 {{- end -}}
 {{- range $probe := list "startupProbe" "livenessProbe" -}}
 {{- $p := index $V $probe -}}
@@ -161,6 +184,16 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 {{- range $name := list "NIM_TENSOR_PARALLEL_SIZE" "NIM_PIPELINE_PARALLEL_SIZE" -}}
 {{- if and $checkable (gt (index $par $name) $total) -}}
 {{- include "nim-llm.fail" (printf "%s (%d, %s) is more than the %d GPUs of one replica (multiNode.workers x multiNode.gpusPerNode = %d x %d): make tensor parallel x pipeline parallel %d, e.g. tensor parallel %d and pipeline parallel %d." $name (index $par $name) (index $source $name) $total (int $M.workers) (int $M.gpusPerNode) $total (int $M.gpusPerNode) (int $M.workers)) -}}
+{{- end -}}
+{{- end -}}
+{{- if not $checkable -}}
+{{- range $name := list "NIM_TENSOR_PARALLEL_SIZE" "NIM_PIPELINE_PARALLEL_SIZE" -}}
+{{- $literal := index $par $name -}}
+{{- if hasPrefix "env[" (index $source $name) -}}
+{{- if or (gt $literal $total) (mod $total $literal) -}}
+{{- include "nim-llm.fail" (printf "%s (%d, %s) does not divide the %d GPUs of one replica (multiNode.workers x multiNode.gpusPerNode = %d x %d), so no value of the other parallel size (set with valueFrom) can make the product %d: set %s to a divisor of %d." $name $literal (index $source $name) $total (int $M.workers) (int $M.gpusPerNode) $total (index $source $name) $total) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 {{- if and $checkable (ne (mul $tp $pp) $total) -}}
@@ -346,6 +379,68 @@ after nim-llm.preflight.extras, so every extra mount names an extra volume, neve
 {{- if hasKey $chartMounts $path -}}
 {{- $key := ternary (printf "extraVolumeMounts.%v.mountPath" $m.name) (printf "extraVolumeMounts[%d].mountPath" $i) $mapForm -}}
 {{- include "nim-llm.fail" (printf "%s is %s, where the chart already mounts its %s volume (Kubernetes refuses a mount path used twice): mount it elsewhere%s." $key $m.mountPath (index $chartMounts $path) (ternary "; to move the model cache, set model.nimCache" "" (eq (index $chartMounts $path) "model-store"))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+
+{{- /* Every request at most its limit (Kubernetes refuses a request above its limit, after the release has begun).
+Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.requestsWithinLimits" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- $limits := $res.limits | default dict -}}
+{{- range $name, $request := $res.requests | default dict -}}
+{{- if and (hasKey $limits $name) (ne $name "nvidia.com/gpu") -}}
+{{- $limit := index $limits $name -}}
+{{- if gt (include "nim-llm.quantityValue" $request | float64) (include "nim-llm.quantityValue" $limit | float64) -}}
+{{- include "nim-llm.fail" (printf "%s.requests.%s (%v) is more than %s.limits.%s (%v), and Kubernetes refuses a request above its limit: lower %s.requests.%s to at most %v (or raise the limit)." $key $name $request $key $name $limit $key $name $limit) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The value of a Kubernetes quantity (a number or a string such as 500m, 16Gi, 1.5e3), as a float, for comparisons
+only; 0 when it cannot be read (the schema refuses such quantities). */ -}}
+{{- define "nim-llm.quantityValue" -}}
+{{- if not (kindIs "string" .) -}}
+{{- float64 . -}}
+{{- else -}}
+{{- $number := regexFind "^[+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)" . -}}
+{{- $suffix := trimPrefix $number . -}}
+{{- $factor := dict "" 1.0 "m" 0.001 "k" 1000.0 "M" 1000000.0 "G" 1000000000.0 "T" 1000000000000.0 "P" 1000000000000000.0 "E" 1000000000000000000.0 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 "Pi" 1125899906842624.0 "Ei" 1152921504606846976.0 -}}
+{{- if hasKey $factor $suffix -}}
+{{- mulf (float64 (trimPrefix "+" $number)) (index $factor $suffix) -}}
+{{- else if regexMatch "^[eE][+-]?[0-9]+$" $suffix -}}
+{{- float64 (trimPrefix "+" .) -}}
+{{- else -}}
+0
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Single-node pods: tensor x pipeline parallel (literal env values) must fit the pod's GPUs.
+Usage: (dict "env" list "gpus" int) */ -}}
+{{- define "nim-llm.preflight.singleNodeParallelism" -}}
+{{- $gpus := .gpus -}}
+{{- $sizes := dict -}}
+{{- range $i, $e := .env | default list -}}
+{{- if and (has $e.name (list "NIM_TENSOR_PARALLEL_SIZE" "NIM_PIPELINE_PARALLEL_SIZE")) (hasKey $e "value") -}}
+{{- if not (regexMatch "^[1-9][0-9]{0,8}$" (toString $e.value)) -}}
+{{- include "nim-llm.fail" (printf "env[%d] (%s) is %q, which is not a positive whole number: set env[%d].value to a number such as \"1\"." $i $e.name (toString $e.value) $i) -}}
+{{- end -}}
+{{- $size := atoi (toString $e.value) -}}
+{{- if gt $size $gpus -}}
+{{- include "nim-llm.fail" (printf "env[%d] (%s) is %d, but each single-node pod has resources.limits.nvidia.com/gpu = %d GPUs: set it to at most %d, or raise resources.limits.nvidia.com/gpu (or use multiNode for a model larger than one node)." $i $e.name $size $gpus $gpus) -}}
+{{- end -}}
+{{- $_ := set $sizes $e.name (list $size $i) -}}
+{{- end -}}
+{{- end -}}
+{{- if and (hasKey $sizes "NIM_TENSOR_PARALLEL_SIZE") (hasKey $sizes "NIM_PIPELINE_PARALLEL_SIZE") -}}
+{{- $tp := index $sizes "NIM_TENSOR_PARALLEL_SIZE" -}}
+{{- $pp := index $sizes "NIM_PIPELINE_PARALLEL_SIZE" -}}
+{{- if gt (mul (first $tp) (first $pp)) $gpus -}}
+{{- include "nim-llm.fail" (printf "NIM_TENSOR_PARALLEL_SIZE (%d, env[%d]) x NIM_PIPELINE_PARALLEL_SIZE (%d, env[%d]) = %d, more than the %d GPUs of a single-node pod (resources.limits.nvidia.com/gpu): make the product at most %d." (first $tp) (last $tp) (first $pp) (last $pp) (mul (first $tp) (first $pp)) $gpus $gpus) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
