@@ -31,7 +31,7 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
       name: {{ $V.model.ngcAPISecret | quote }}
       key: NGC_API_KEY
 - name: NIM_SERVER_PORT
-  value: {{ $V.model.openaiPort | toString | quote }}
+  value: {{ $V.model.openaiPort | int64 | toString | quote }}
 - name: NIM_LOG_LEVEL
   value: {{ $V.model.logLevel | upper | quote }}
 - name: NIM_JSONL_LOGGING
@@ -40,15 +40,15 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
 - name: NIM_MULTI_NODE
   value: "1"
 - name: NIM_NUM_COMPUTE_NODES
-  value: {{ $V.multiNode.workers | toString | quote }}
+  value: {{ $V.multiNode.workers | int64 | toString | quote }}
 - name: NIM_GPUS_PER_NODE
-  value: {{ $V.multiNode.gpusPerNode | toString | quote }}
+  value: {{ $V.multiNode.gpusPerNode | int64 | toString | quote }}
 - name: NIM_TENSOR_PARALLEL_SIZE
-  value: {{ $V.multiNode.gpusPerNode | toString | quote }}
+  value: {{ $V.multiNode.gpusPerNode | int64 | toString | quote }}
 - name: NIM_PIPELINE_PARALLEL_SIZE
-  value: {{ $V.multiNode.workers | toString | quote }}
+  value: {{ $V.multiNode.workers | int64 | toString | quote }}
 - name: CLUSTER_START_TIMEOUT
-  value: {{ $V.multiNode.clusterStartTimeout | toString | quote }}
+  value: {{ $V.multiNode.clusterStartTimeout | int64 | toString | quote }}
 {{- if eq $mode "leaderworkerset" }}
 - name: NIM_LEADER_ROLE
   value: {{ ternary "1" "0" (eq $role "leader") | quote }}
@@ -61,12 +61,12 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
 {{- end }}
 {{- if include "nim-llm.usesMPI" $root }}
 - name: NIM_MPI_SSH_PORT
-  value: {{ $V.multiNode.sshPort | toString | quote }}
+  value: {{ $V.multiNode.sshPort | int64 | toString | quote }}
 - name: NIM_MPI_SSH_KEY
   value: {{ include "nim-llm.sshKeyPath" $root | quote }}
 {{- if eq $role "launcher" }}
 - name: NIM_MPI_NUM_PROCESSES
-  value: {{ mul $V.multiNode.workers $V.multiNode.gpusPerNode | toString | quote }}
+  value: {{ mul $V.multiNode.workers $V.multiNode.gpusPerNode | int64 | toString | quote }}
 {{- end }}
 {{- end }}
 {{- if ne $role "launcher" }}

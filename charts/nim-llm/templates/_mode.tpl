@@ -41,7 +41,13 @@ mpi
 {{/* GPUs of each GPU pod, from resources.limits (0 when absent). */}}
 {{- define "nim-llm.gpuLimit" -}}
 {{- $limits := .Values.resources.limits | default dict -}}
-{{- index $limits "nvidia.com/gpu" | default 0 | int -}}
+{{- include "nim-llm.wholeNumber" (index $limits "nvidia.com/gpu" | default 0) -}}
+{{- end -}}
+
+{{/* A count as Kubernetes reads it: a string in base 10 ("010" is 10, where Sprig's int would read octal 8), a
+number as a whole number. */}}
+{{- define "nim-llm.wholeNumber" -}}
+{{- if kindIs "string" . -}}{{- atoi . -}}{{- else -}}{{- int64 . -}}{{- end -}}
 {{- end -}}
 
 {{/* Model cache backend: pvc-template | pvc-shared | pvc-existing | hostPath | nfs | emptyDir */}}

@@ -51,7 +51,7 @@ spec:
   {{- with $V.priorityClassName }}
   priorityClassName: {{ . | quote }}
   {{- end }}
-  terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds }}
+  terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds | int64 }}
   {{- $initContainers := list -}}
   {{- if $gpuPod -}}
   {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) (include "nim-llm.extraInitContainers" $root | fromYamlArray) -}}
@@ -203,13 +203,13 @@ an sshd readiness probe on MPI workers (MPIJob waits for ready workers); none on
 {{- if $p.enabled }}
 {{ $kind }}:
   httpGet:
-    path: {{ $p.path }}
+    path: {{ $p.path | quote }}
     port: {{ $port }}
-  initialDelaySeconds: {{ $p.initialDelaySeconds }}
-  periodSeconds: {{ $p.periodSeconds }}
-  timeoutSeconds: {{ $p.timeoutSeconds }}
-  successThreshold: {{ $p.successThreshold }}
-  failureThreshold: {{ $p.failureThreshold }}
+  initialDelaySeconds: {{ $p.initialDelaySeconds | int64 }}
+  periodSeconds: {{ $p.periodSeconds | int64 }}
+  timeoutSeconds: {{ $p.timeoutSeconds | int64 }}
+  successThreshold: {{ $p.successThreshold | int64 }}
+  failureThreshold: {{ $p.failureThreshold | int64 }}
 {{- end -}}
 {{- end -}}
 {{- else if include "nim-llm.runsSshd" . }}
@@ -243,7 +243,8 @@ readinessProbe:
 {{- end -}}
 
 {{/* Resources with every number as Kubernetes reads it: a whole number as an integer (never 1e+06), a fraction as a
-string ("1.5"). Custom resources (LeaderWorkerSet, MPIJob) take a quantity only as an integer or a string. */}}
+decimal string ("1.5", never "5.5e+08"; nine decimals, the nano unit). Custom resources (LeaderWorkerSet, MPIJob)
+take a quantity only as an integer or a string. */}}
 {{- define "nim-llm.quantities" -}}
 {{- $out := dict -}}
 {{- range $section, $values := . -}}
@@ -252,7 +253,7 @@ string ("1.5"). Custom resources (LeaderWorkerSet, MPIJob) take a quantity only 
 {{- if and (kindIs "float64" $q) (eq (float64 (int64 $q)) $q) -}}
 {{- $_ := set $converted $name (int64 $q) -}}
 {{- else if kindIs "float64" $q -}}
-{{- $_ := set $converted $name (toString $q) -}}
+{{- $_ := set $converted $name (regexReplaceAll "\\.?0+$" (printf "%.9f" $q) "") -}}
 {{- else -}}
 {{- $_ := set $converted $name $q -}}
 {{- end -}}

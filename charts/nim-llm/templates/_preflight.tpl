@@ -12,8 +12,29 @@ before anything is created, whatever template Helm renders first.
 
 {{- define "nim-llm.preflight" -}}
 {{- $V := .Values -}}
+{{- /* Blocks of settings, first of all (the schema requires them, but helm install --skip-schema-validation does not
+look): a null deletes the chart's defaults of the whole block, and every template reads its keys. */ -}}
+{{- range $path := list "image" "model" "resources" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet" "podDisruptionBudget" "persistence" "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service" "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet" "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure" "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" -}}
+{{- $node := $V -}}
+{{- range $key := splitList "." $path -}}
+{{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}
+{{- end -}}
+{{- if not (kindIs "map" $node) -}}
+{{- $what := ternary "null (or missing)" (printf "%v, not a block of keys" $node) (or (kindIs "invalid" $node) (eq (toString $node) "")) -}}
+{{- include "nim-llm.fail" (printf "%s is %s, but the chart reads the keys of %s: a null deletes all of the chart's defaults for the block. Remove that line, or set only the keys of %s you mean to change." $path $what $path $path) -}}
+{{- end -}}
+{{- end -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- $gpus := include "nim-llm.gpuLimit" . | int -}}
+
+{{- /* Numbers. Helm has read the values file before the chart sees it: a tag written as a YAML number has lost its
+text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
+{{- if not (kindIs "string" $V.image.tag) -}}
+{{- include "nim-llm.fail" (printf "image.tag is the number %v: YAML read the tag as a number and lost its text (1.10 becomes 1.1, 0755 becomes 493, 1.8 stays 1.8 only by chance): quote it, e.g. image.tag: \"1.10\"." $V.image.tag) -}}
+{{- end -}}
+
+{{- /* Names: every object and label of the release has one meaning and fits Kubernetes' limits. */ -}}
+{{- include "nim-llm.preflight.names" . -}}
 
 {{- /* Model cache: one backend at most. */ -}}
 {{- $backends := list -}}
@@ -37,8 +58,19 @@ before anything is created, whatever template Helm renders first.
 
 {{- /* Resources and probes. */ -}}
 {{- $requests := $V.resources.requests | default dict -}}
-{{- if and (hasKey $requests "nvidia.com/gpu") (ne (index $requests "nvidia.com/gpu" | int) $gpus) -}}
+{{- if and (hasKey $requests "nvidia.com/gpu") (ne (include "nim-llm.wholeNumber" (index $requests "nvidia.com/gpu") | int) $gpus) -}}
 {{- include "nim-llm.fail" (printf "resources.requests.nvidia.com/gpu (%v) differs from resources.limits.nvidia.com/gpu (%d); Kubernetes needs GPU requests equal to limits: remove resources.requests.nvidia.com/gpu or set it to %d." (index $requests "nvidia.com/gpu") $gpus $gpus) -}}
+{{- end -}}
+{{- include "nim-llm.preflight.requestsWithinLimits" (dict "key" "resources" "resources" $V.resources) -}}
+{{- include "nim-llm.preflight.requestsWithinLimits" (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- if and $V.model.numGpus (ne (int $V.model.numGpus) $gpus) -}}
+{{- include "nim-llm.fail" (printf "model.numGpus is %d but resources.limits.nvidia.com/gpu is %d; this chart takes the GPU count from resources only, so model.numGpus would be ignored: set resources.limits.nvidia.com/gpu: %d and remove model.numGpus (or set it to 0)." (int $V.model.numGpus) $gpus (int $V.model.numGpus)) -}}
+{{- end -}}
+{{- if not (or (hasKey ($V.podSecurityContext | default dict) "runAsNonRoot") (hasKey ($V.containerSecurityContext | default dict) "runAsNonRoot")) -}}
+{{- include "nim-llm.fail" "podSecurityContext.runAsNonRoot is not set (a null removed the chart's default) and containerSecurityContext sets none, so nothing would stop a root image: set podSecurityContext.runAsNonRoot: true (or false, to run as root on purpose)." -}}
+{{- end -}}
+{{- if not $V.multiNode.enabled -}}
+{{- include "nim-llm.preflight.singleNodeParallelism" (dict "env" $V.env "gpus" $gpus) -}}
 {{- end -}}
 {{- range $probe := list "startupProbe" "livenessProbe" -}}
 {{- $p := index $V $probe -}}
@@ -61,13 +93,29 @@ before anything is created, whatever template Helm renders first.
 {{- include "nim-llm.fail" (printf "env[%d].name %s is already set by env[%v]: keep one entry per variable." $i $e.name (index $seen $e.name)) -}}
 {{- end -}}
 {{- $_ := set $seen $e.name $i -}}
-{{- if and (hasKey $e "value") (regexMatch "^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$|_(API_KEY|TOKEN|PASSWORD|SECRET)$" $e.name) -}}
-{{- include "nim-llm.fail" (printf "env[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret and use env[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or model.ngcAPIKey to let the chart create the Secret)." $i $e.name $i) -}}
+{{- end -}}
+{{- include "nim-llm.preflight.plainSecrets" (dict "key" "env" "env" $V.env) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- include "nim-llm.preflight.plainSecrets" (dict "key" (printf "initContainers.extraInit[%d].env" $i) "env" $c.env) -}}
+{{- end -}}
+
+{{- /* Variables the MPI start-up scripts (files/mpi) read. The chart derives them from multiNode.*; a user entry
+replaces the derived one, so it must keep its meaning: the scripts do bash arithmetic with the counts (where any text
+is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agree on the SSH port and key. */ -}}
+{{- $scriptCounts := dict "CLUSTER_START_TIMEOUT" "multiNode.clusterStartTimeout" "NIM_NUM_COMPUTE_NODES" "multiNode.workers" "NIM_GPUS_PER_NODE" "multiNode.gpusPerNode" "NIM_MPI_NUM_PROCESSES" "multiNode.workers and multiNode.gpusPerNode" -}}
+{{- $scriptFixed := dict "NIM_MPI_SSH_PORT" "multiNode.sshPort" "NIM_MPI_SSH_KEY" "multiNode.existingSSHSecret" -}}
+{{- range $i, $e := $V.env | default list -}}
+{{- if hasKey $scriptFixed $e.name -}}
+{{- include "nim-llm.fail" (printf "env[%d] sets %s, which the chart derives from %s (the workers' sshd, the container ports, probes and network policies use the same value): remove env[%d] and set %s instead." $i $e.name (index $scriptFixed $e.name) $i (index $scriptFixed $e.name)) -}}
+{{- end -}}
+{{- if and (hasKey $scriptCounts $e.name) (hasKey $e "value") (not (regexMatch "^[1-9][0-9]{0,8}$" (toString $e.value))) -}}
+{{- include "nim-llm.fail" (printf "env[%d] (%s) is %q, but the MPI start-up scripts read it as a whole number: remove env[%d] and set %s instead, or give a whole number such as \"300\"." $i $e.name (toString $e.value) $i (index $scriptCounts $e.name)) -}}
 {{- end -}}
 {{- end -}}
 
 {{- /* Extra volumes, mounts and init containers: every name resolves, and none is taken twice. */ -}}
 {{- include "nim-llm.preflight.extras" . -}}
+{{- include "nim-llm.preflight.mountPaths" . -}}
 
 {{- /* Service, Ingress, network policy, autoscaling, disruption budget. */ -}}
 {{- /* The inference Service must not take the name of a Service the release's controllers create. */ -}}
@@ -137,6 +185,22 @@ before anything is created, whatever template Helm renders first.
 {{- $tp := index $par "NIM_TENSOR_PARALLEL_SIZE" -}}
 {{- $pp := index $par "NIM_PIPELINE_PARALLEL_SIZE" -}}
 {{- $total := mul $M.workers $M.gpusPerNode -}}
+{{- /* Each factor first: a product of two large numbers wraps around (2^60+1 x 16 would "equal" 16). */ -}}
+{{- range $name := list "NIM_TENSOR_PARALLEL_SIZE" "NIM_PIPELINE_PARALLEL_SIZE" -}}
+{{- if and $checkable (gt (index $par $name) $total) -}}
+{{- include "nim-llm.fail" (printf "%s (%d, %s) is more than the %d GPUs of one replica (multiNode.workers x multiNode.gpusPerNode = %d x %d): make tensor parallel x pipeline parallel %d, e.g. tensor parallel %d and pipeline parallel %d." $name (index $par $name) (index $source $name) $total (int $M.workers) (int $M.gpusPerNode) $total (int $M.gpusPerNode) (int $M.workers)) -}}
+{{- end -}}
+{{- end -}}
+{{- if not $checkable -}}
+{{- range $name := list "NIM_TENSOR_PARALLEL_SIZE" "NIM_PIPELINE_PARALLEL_SIZE" -}}
+{{- $literal := index $par $name -}}
+{{- if hasPrefix "env[" (index $source $name) -}}
+{{- if or (gt $literal $total) (mod $total $literal) -}}
+{{- include "nim-llm.fail" (printf "%s (%d, %s) does not divide the %d GPUs of one replica (multiNode.workers x multiNode.gpusPerNode = %d x %d), so no value of the other parallel size (set with valueFrom) can make the product %d: set %s to a divisor of %d." $name $literal (index $source $name) $total (int $M.workers) (int $M.gpusPerNode) $total (index $source $name) $total) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- if and $checkable (ne (mul $tp $pp) $total) -}}
 {{- include "nim-llm.fail" (printf "NIM_TENSOR_PARALLEL_SIZE (%d, %s) x NIM_PIPELINE_PARALLEL_SIZE (%d, %s) = %d, but one replica has multiNode.workers x multiNode.gpusPerNode = %d x %d = %d GPUs: make the product %d, e.g. tensor parallel %d and pipeline parallel %d." $tp (index $source "NIM_TENSOR_PARALLEL_SIZE") $pp (index $source "NIM_PIPELINE_PARALLEL_SIZE") (mul $tp $pp) (int $M.workers) (int $M.gpusPerNode) $total $total (int $M.gpusPerNode) (int $M.workers)) -}}
 {{- end -}}
@@ -191,8 +255,10 @@ before anything is created, whatever template Helm renders first.
 {{- if lt $value 1 -}}
 {{- include "nim-llm.fail" (printf "multinodeNetworking.%s.%s is %d, but every GPU needs at least one network device: set multinodeNetworking.%s.%s to the devices per GPU of your instance type (%s)." $provider $key $value $provider $key (index $rule 3)) -}}
 {{- end -}}
-{{- if gt (mul $value $gpus) (index $rule 1 | int) -}}
-{{- include "nim-llm.fail" (printf "multinodeNetworking.%s.%s is %d, so each pod with %d GPUs would request %d %s, more than any node has (%s): lower multinodeNetworking.%s.%s to at most %d." $provider $key $value $gpus (mul $value $gpus) (index $rule 2) (index $rule 3) $provider $key (div (index $rule 1 | int) (max $gpus 1))) -}}
+{{- /* Compared by division: value x GPUs of a huge value wraps around and would pass. */ -}}
+{{- if gt $value (div (index $rule 1 | int) (max $gpus 1)) -}}
+{{- $request := ternary (printf "%d" (mul $value $gpus)) (printf "more than %d" (index $rule 1 | int)) (lt $value 1000000) -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking.%s.%s is %d, so each pod with %d GPUs would request %s %s, more than any node has (%s): lower multinodeNetworking.%s.%s to at most %d." $provider $key $value $gpus $request (index $rule 2) (index $rule 3) $provider $key (div (index $rule 1 | int) (max $gpus 1))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -242,5 +308,144 @@ before anything is created, whatever template Helm renders first.
 {{- include "nim-llm.fail" (printf "initContainers.extraInit[%d].name %s is already used by %s: give each container its own name." $i $name (index $containers $name)) -}}
 {{- end -}}
 {{- $_ := set $containers $name (printf "initContainers.extraInit[%d]" $i) -}}
+{{- end -}}
+{{- end -}}
+
+
+{{- /* A secret in a literal env value is readable by anyone who can read the pod. A name is secret-like when one of its
+words (split at "_", any case) is KEY after API, ACCESS or PRIVATE, or TOKEN, SECRET, PASSWORD, PASSWD, PASS,
+CREDENTIAL(S): AWS_SECRET_ACCESS_KEY, hf_token, REDIS_PASS, GITHUB_TOKEN_READONLY. Usage: (dict "key" "env" "env" list) */ -}}
+{{- define "nim-llm.preflight.plainSecrets" -}}
+{{- $key := .key -}}
+{{- range $i, $e := .env | default list -}}
+{{- if and (kindIs "map" $e) (hasKey $e "value") (regexMatch "(?i)(^|_)((API|ACCESS|PRIVATE)_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?)(_|$)|^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$" (toString $e.name)) -}}
+{{- include "nim-llm.fail" (printf "%s[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret and use %s[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or model.ngcAPIKey to let the chart create the Secret)." $key $i (toString $e.name) $key $i) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+
+{{- define "nim-llm.preflight.names" -}}
+{{- $V := .Values -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $fullname := include "nim-llm.fullname" . -}}
+{{- /* The image reference is <repository>:<tag>: a digest or a tag inside image.repository makes it invalid. */ -}}
+{{- if contains "@" $V.image.repository -}}
+{{- include "nim-llm.fail" (printf "image.repository is %q, which holds a digest, but the chart appends :<image.tag> to it (an invalid reference): set image.repository to the repository alone (%s) and pin the version with image.tag." $V.image.repository (splitList "@" $V.image.repository | first)) -}}
+{{- end -}}
+{{- if contains ":" (splitList "/" $V.image.repository | last) -}}
+{{- $parts := splitList ":" (splitList "/" $V.image.repository | last) -}}
+{{- include "nim-llm.fail" (printf "image.repository is %q, which ends in a tag (:%s), but the chart appends :<image.tag> to it: remove :%s from image.repository and set image.tag: %q." $V.image.repository (last $parts) (last $parts) (last $parts)) -}}
+{{- end -}}
+{{- /* Two Secrets of the release with one name: the second would overwrite the first. */ -}}
+{{- if $V.model.ngcAPIKey -}}
+{{- $pull := include "nim-llm.generatedPullSecretName" . -}}
+{{- if eq $V.model.ngcAPISecret $pull -}}
+{{- include "nim-llm.fail" (printf "model.ngcAPISecret is %s, the name of the pull secret the chart creates from model.ngcAPIKey: both Secrets would have one name. Give model.ngcAPISecret another name (the default is ngc-api)." $pull) -}}
+{{- end -}}
+{{- end -}}
+{{- if and (include "nim-llm.usesMPI" .) (eq $mode "leaderworkerset") (not $V.multiNode.existingSSHSecret) (eq $V.model.ngcAPISecret (include "nim-llm.sshSecretName" .)) -}}
+{{- include "nim-llm.fail" (printf "model.ngcAPISecret is %s, the name of the SSH key Secret the chart generates for MPI start-up: give model.ngcAPISecret another name." $V.model.ngcAPISecret) -}}
+{{- end -}}
+{{- /* The Service's labels must not redefine the chart's: the ServiceMonitor selects the Service by them. */ -}}
+{{- range $key := keys ($V.service.labels | default dict) | sortAlpha -}}
+{{- if or (hasPrefix "app.kubernetes.io/" $key) (hasPrefix "helm.sh/" $key) (hasPrefix "nim-llm/" $key) -}}
+{{- include "nim-llm.fail" (printf "service.labels sets %s, a label the chart manages (the ServiceMonitor and the release's own lookups select by it; a second value makes a duplicate key): remove it from service.labels, or use your own prefix such as example.com/%s." $key (splitList "/" $key | last)) -}}
+{{- end -}}
+{{- end -}}
+{{- /* The SSH port of MPI start-up and the API port share the pod's network namespace. */ -}}
+{{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.sshPort) (int $V.model.openaiPort)) -}}
+{{- include "nim-llm.fail" (printf "multiNode.sshPort and model.openaiPort are both %d, but the workers' sshd and the API server listen in one pod: give multiNode.sshPort another port (the default is 2222)." (int $V.model.openaiPort)) -}}
+{{- end -}}
+{{- /* Host names of MPIJob pods are <fullname>-<replica>-worker-<index> (and -launcher): a DNS label of at most 63. */ -}}
+{{- if eq $mode "mpijob" -}}
+{{- $longest := printf "%s-%d-worker-%d" $fullname (sub (max (int $V.replicaCount) 1) 1) (sub (int $V.multiNode.workers) 1) -}}
+{{- if gt (len $longest) 63 -}}
+{{- include "nim-llm.fail" (printf "the MPIJob worker pod name %s has %d characters, more than the 63 of a pod host name (multiNode.workers %d, replicaCount %d): shorten fullnameOverride (or the release name and nameOverride) to at most %d characters, or use LeaderWorkerSet." $longest (len $longest) (int $V.multiNode.workers) (int $V.replicaCount) (sub 63 (sub (len $longest) (len $fullname)))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Extra mounts must not land on the chart's own mount paths (Kubernetes refuses a mount path used twice). Runs
+after nim-llm.preflight.extras, so every extra mount names an extra volume, never a chart volume. */ -}}
+{{- define "nim-llm.preflight.mountPaths" -}}
+{{- $V := .Values -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $role := get (dict "statefulset" "server" "deployment" "server" "leaderworkerset" "leader" "mpijob" "mpi-worker") $mode -}}
+{{- $chartMounts := dict -}}
+{{- range $m := include "nim-llm.volumeMounts" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- if has $m.name (include "nim-llm.chartVolumeNames" $ | fromYamlArray) -}}
+{{- $_ := set $chartMounts (trimSuffix "/" (toString $m.mountPath)) $m.name -}}
+{{- end -}}
+{{- end -}}
+{{- $mapForm := kindIs "map" $V.extraVolumeMounts -}}
+{{- range $i, $m := include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray -}}
+{{- $path := trimSuffix "/" (toString $m.mountPath) -}}
+{{- if hasKey $chartMounts $path -}}
+{{- $key := ternary (printf "extraVolumeMounts.%v.mountPath" $m.name) (printf "extraVolumeMounts[%d].mountPath" $i) $mapForm -}}
+{{- include "nim-llm.fail" (printf "%s is %s, where the chart already mounts its %s volume (Kubernetes refuses a mount path used twice): mount it elsewhere%s." $key $m.mountPath (index $chartMounts $path) (ternary "; to move the model cache, set model.nimCache" "" (eq (index $chartMounts $path) "model-store"))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+
+{{- /* Every request at most its limit (Kubernetes refuses a request above its limit, after the release has begun).
+Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.requestsWithinLimits" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- $limits := $res.limits | default dict -}}
+{{- range $name, $request := $res.requests | default dict -}}
+{{- if and (hasKey $limits $name) (ne $name "nvidia.com/gpu") -}}
+{{- $limit := index $limits $name -}}
+{{- if gt (include "nim-llm.quantityValue" $request | float64) (include "nim-llm.quantityValue" $limit | float64) -}}
+{{- include "nim-llm.fail" (printf "%s.requests.%s (%v) is more than %s.limits.%s (%v), and Kubernetes refuses a request above its limit: lower %s.requests.%s to at most %v (or raise the limit)." $key $name $request $key $name $limit $key $name $limit) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The value of a Kubernetes quantity (a number or a string such as 500m, 16Gi, 1.5e3), as a float, for comparisons
+only; 0 when it cannot be read (the schema refuses such quantities). */ -}}
+{{- define "nim-llm.quantityValue" -}}
+{{- if not (kindIs "string" .) -}}
+{{- float64 . -}}
+{{- else -}}
+{{- $number := regexFind "^[+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)" . -}}
+{{- $suffix := trimPrefix $number . -}}
+{{- $factor := dict "" 1.0 "m" 0.001 "k" 1000.0 "M" 1000000.0 "G" 1000000000.0 "T" 1000000000000.0 "P" 1000000000000000.0 "E" 1000000000000000000.0 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 "Pi" 1125899906842624.0 "Ei" 1152921504606846976.0 -}}
+{{- if hasKey $factor $suffix -}}
+{{- mulf (float64 (trimPrefix "+" $number)) (index $factor $suffix) -}}
+{{- else if regexMatch "^[eE][+-]?[0-9]+$" $suffix -}}
+{{- float64 (trimPrefix "+" .) -}}
+{{- else -}}
+0
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Single-node pods: tensor x pipeline parallel (literal env values) must fit the pod's GPUs.
+Usage: (dict "env" list "gpus" int) */ -}}
+{{- define "nim-llm.preflight.singleNodeParallelism" -}}
+{{- $gpus := .gpus -}}
+{{- $sizes := dict -}}
+{{- range $i, $e := .env | default list -}}
+{{- if and (has $e.name (list "NIM_TENSOR_PARALLEL_SIZE" "NIM_PIPELINE_PARALLEL_SIZE")) (hasKey $e "value") -}}
+{{- if not (regexMatch "^[1-9][0-9]{0,8}$" (toString $e.value)) -}}
+{{- include "nim-llm.fail" (printf "env[%d] (%s) is %q, which is not a positive whole number: set env[%d].value to a number such as \"1\"." $i $e.name (toString $e.value) $i) -}}
+{{- end -}}
+{{- $size := atoi (toString $e.value) -}}
+{{- if gt $size $gpus -}}
+{{- include "nim-llm.fail" (printf "env[%d] (%s) is %d, but each single-node pod has resources.limits.nvidia.com/gpu = %d GPUs: set it to at most %d, or raise resources.limits.nvidia.com/gpu (or use multiNode for a model larger than one node)." $i $e.name $size $gpus $gpus) -}}
+{{- end -}}
+{{- $_ := set $sizes $e.name (list $size $i) -}}
+{{- end -}}
+{{- end -}}
+{{- if and (hasKey $sizes "NIM_TENSOR_PARALLEL_SIZE") (hasKey $sizes "NIM_PIPELINE_PARALLEL_SIZE") -}}
+{{- $tp := index $sizes "NIM_TENSOR_PARALLEL_SIZE" -}}
+{{- $pp := index $sizes "NIM_PIPELINE_PARALLEL_SIZE" -}}
+{{- if gt (mul (first $tp) (first $pp)) $gpus -}}
+{{- include "nim-llm.fail" (printf "NIM_TENSOR_PARALLEL_SIZE (%d, env[%d]) x NIM_PIPELINE_PARALLEL_SIZE (%d, env[%d]) = %d, more than the %d GPUs of a single-node pod (resources.limits.nvidia.com/gpu): make the product at most %d." (first $tp) (last $tp) (first $pp) (last $pp) (mul (first $tp) (first $pp)) $gpus $gpus) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}

@@ -16,6 +16,37 @@ mpi_export_args() {
   done < <(compgen -e)
 }
 
+# require_count NAME...: each variable holds a whole number. These reach bash arithmetic, which evaluates any
+# other text as an expression (a[$(cmd)] would run cmd): refuse them before any arithmetic.
+require_count() {
+  local name
+  for name in "$@"; do
+    if [[ ! "${!name:-}" =~ ^[0-9]{1,9}$ ]]; then
+      log "FAILED: ${name} must be a whole number, not '${!name:-}'"
+      exit 2
+    fi
+  done
+}
+
+# require_port: NIM_MPI_SSH_PORT, when set, is a whole number (it goes into sshd_config and ssh options).
+require_port() {
+  if [[ -n "${NIM_MPI_SSH_PORT:-}" ]]; then
+    require_count NIM_MPI_SSH_PORT
+  fi
+}
+
+# require_hosts HOST...: each is a host name or address (letters, digits, '.', '-', ':'), nothing a shell or a
+# hostfile line could read otherwise.
+require_hosts() {
+  local host
+  for host in "$@"; do
+    if [[ ! "$host" =~ ^[A-Za-z0-9][-A-Za-z0-9.:]*$ ]]; then
+      log "FAILED: '${host}' is not a host name"
+      exit 2
+    fi
+  done
+}
+
 # The workers the LeaderWorkerSet leader dials, one address per line: NIM_MPI_WORKER_HOSTS (space
 # separated) when set, else the LeaderWorkerSet naming: the leader <lws>-<group> (LWS_LEADER_ADDRESS
 # <lws>-<group>.<service>.<namespace>) has workers <lws>-<group>-<i> under the same headless Service.
@@ -26,6 +57,7 @@ worker_hosts() {
     read -r -a hosts <<< "${NIM_MPI_WORKER_HOSTS}"
     printf '%s\n' "${hosts[@]}"
   else
+    require_count NIM_NUM_COMPUTE_NODES
     for (( i = 1; i < NIM_NUM_COMPUTE_NODES; i++ )); do
       echo "${leader_host}-${i}.${domain}"
     done
@@ -45,7 +77,8 @@ wait_for_ssh() {
   local port=${NIM_MPI_SSH_PORT:-2222} host
   for host in "$@"; do
     log "waiting for worker ${host}:${port}"
-    until timeout 3 bash -c "exec 3<>/dev/tcp/${host}/${port}" 2>/dev/null; do
+    # host and port are arguments of the inner bash, never part of its script text.
+    until timeout 3 bash -c 'exec 3<>"/dev/tcp/$1/$2"' _ "$host" "$port" 2>/dev/null; do
       if (( $(date +%s) >= deadline )); then
         log "FAILED: worker ${host} did not accept SSH on port ${port} within CLUSTER_START_TIMEOUT=${CLUSTER_START_TIMEOUT}s; giving up"
         exit 1

@@ -5,6 +5,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 : "${NIM_MPI_NUM_PROCESSES:?}" "${NIM_MPI_SSH_KEY:?}"
 (( $# > 0 )) || { log "no server command given"; exit 2; }
+require_count NIM_MPI_NUM_PROCESSES
+require_port
 
 mapfile -t exports < <(mpi_export_args)
 root_flag=()

@@ -8,9 +8,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 : "${LWS_LEADER_ADDRESS:?LWS_LEADER_ADDRESS is not set: leader.sh runs in a LeaderWorkerSet leader pod}"
 : "${NIM_NUM_COMPUTE_NODES:?}" "${NIM_GPUS_PER_NODE:?}" "${CLUSTER_START_TIMEOUT:?}" "${NIM_MPI_SSH_KEY:?}"
 (( $# > 0 )) || { log "no server command given"; exit 2; }
+require_count NIM_NUM_COMPUTE_NODES NIM_GPUS_PER_NODE CLUSTER_START_TIMEOUT
+require_port
+require_hosts "$LWS_LEADER_ADDRESS"
 
 deadline=$(( $(date +%s) + CLUSTER_START_TIMEOUT ))
 mapfile -t workers < <(worker_hosts)
+require_hosts "${workers[@]}"
 
 hostfile=$(mktemp /tmp/nim-hostfile.XXXXXX)
 echo "${LWS_LEADER_ADDRESS} slots=${NIM_GPUS_PER_NODE}" > "$hostfile"

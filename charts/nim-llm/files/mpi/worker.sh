@@ -5,6 +5,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 : "${NIM_MPI_SSH_KEY:?}"
+require_port
 
 dir=$(mktemp -d /tmp/nim-sshd.XXXXXX)
 ssh-keygen -q -t ed25519 -N '' -f "$dir/host_key"

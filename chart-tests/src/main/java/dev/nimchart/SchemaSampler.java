@@ -25,7 +25,9 @@ final class SchemaSampler {
             "NIM_MAX_MODEL_LEN", "NIM_TENSOR_PARALLEL_SIZE", "NIM_USE_SGLANG", "HF_HOME", "HF_TOKEN", "memory", "cpu", "hugepages-2Mi",
             "example.com/fpga",
             "1.8.4", "latest", "v1.0.12", "hca_shared_devices_a", "ib", "sriov-rdma-vf",
-            "Mixed Case", "with:colon", "dash-at-end-", "UPPER", "a".repeat(70), "modèle");
+            "Mixed Case", "with:colon", "dash-at-end-", "UPPER", "a".repeat(70), "modèle",
+            // YAML and shell metacharacters and YAML 1.1 words: rendered quoted, never run
+            "no", "on", "null", "0755", "a #b", "x: y", "$(touch /tmp/nim-fuzz)", "`id`", "a'b\"c", "{x}");
 
     /** Strings a patterned key must refuse, tried in order for a "bad pattern" mutation. */
     static final List<String> BAD_STRINGS = List.of(
@@ -61,8 +63,8 @@ final class SchemaSampler {
         String type = pickType(s);
         return switch (type) {
             case "boolean" -> random.nextBoolean();
-            case "integer" -> integer(s);
-            case "number" -> random.nextBoolean() ? integer(s) : integer(s) + 0.5;
+            case "integer" -> integer(s, path);
+            case "number" -> random.nextBoolean() ? integer(s, path) : integer(s, path) + 0.5;
             case "string" -> string(s, path);
             case "array" -> array(s, path);
             case "object" -> object(s, path);
@@ -123,9 +125,22 @@ final class SchemaSampler {
         return s.containsKey("properties") || s.containsKey("additionalProperties") ? "object" : "string";
     }
 
-    private long integer(Map<String, Object> s) {
+    /**
+     * Counts that multiply rendered objects (one MPIJob or NetworkPolicy per replica) stay small; other integers
+     * without a maximum are sometimes a million or more, which Go prints as 1e+06 unless the chart takes care.
+     */
+    static final List<String> OBJECT_COUNTS = List.of("replicaCount", "autoscaling.minReplicas", "autoscaling.maxReplicas");
+
+    private long integer(Map<String, Object> s, String path) {
         long min = s.get("minimum") instanceof Number n ? n.longValue() : -2;
-        long max = s.get("maximum") instanceof Number n ? n.longValue() : Math.max(min + 16, 16);
+        boolean bounded = s.get("maximum") instanceof Number;
+        if (!OBJECT_COUNTS.contains(path) && random.nextInt(8) == 0) {
+            long large = 1_000_000L + random.nextInt(1_000_000_000);
+            if (!bounded || ((Number) s.get("maximum")).longValue() >= large) {
+                return large;
+            }
+        }
+        long max = bounded ? ((Number) s.get("maximum")).longValue() : Math.max(min + 16, 16);
         return switch (random.nextInt(4)) {
             case 0 -> min;
             case 1 -> Math.min(max, min + 1);

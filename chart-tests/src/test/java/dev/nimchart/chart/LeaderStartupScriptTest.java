@@ -77,6 +77,34 @@ class LeaderStartupScriptTest {
         }
     }
 
+    @Test
+    void aCountFromEnvNeverReachesBashArithmeticUnchecked() throws Exception {
+        Path marker = scripts.resolve("arithmetic-ran");
+        Result r = runLeader(Map.of("CLUSTER_START_TIMEOUT", "a[$(touch " + marker + ")]", "NIM_MPI_WORKER_HOSTS", "127.0.0.1"));
+        assertThat(r.exit).as(r.output).isEqualTo(2);
+        assertThat(r.output).contains("FAILED: CLUSTER_START_TIMEOUT must be a whole number").doesNotContain("mpirun ");
+        assertThat(marker).as("bash arithmetic ran the text of CLUSTER_START_TIMEOUT").doesNotExist();
+
+        r = runLeader(Map.of("CLUSTER_START_TIMEOUT", "2", "NIM_NUM_COMPUTE_NODES", "a[$(touch " + marker + ")]"));
+        assertThat(r.exit).as(r.output).isEqualTo(2);
+        assertThat(marker).as("bash arithmetic ran the text of NIM_NUM_COMPUTE_NODES").doesNotExist();
+    }
+
+    @Test
+    void workerHostsAndTheSshPortNeverBecomeShellCode() throws Exception {
+        Path marker = scripts.resolve("host-ran");
+        Result r = runLeader(Map.of("CLUSTER_START_TIMEOUT", "2", "NIM_MPI_WORKER_HOSTS", "x$(touch " + marker + ")"));
+        assertThat(r.exit).as(r.output).isEqualTo(2);
+        assertThat(r.output).contains("is not a host name");
+        assertThat(marker).as("a worker host ran as shell code").doesNotExist();
+
+        r = runLeader(Map.of("CLUSTER_START_TIMEOUT", "2", "NIM_MPI_WORKER_HOSTS", "127.0.0.1",
+                "NIM_MPI_SSH_PORT", "1;touch " + marker + ";#"));
+        assertThat(r.exit).as(r.output).isEqualTo(2);
+        assertThat(r.output).contains("FAILED: NIM_MPI_SSH_PORT must be a whole number");
+        assertThat(marker).as("the SSH port ran as shell code").doesNotExist();
+    }
+
     private record Result(int exit, String output) {
     }
 

@@ -107,6 +107,10 @@ class ValuesFuzzTest {
         if (manifest.text().contains("<no value>")) {
             return "the manifest prints <no value>";
         }
+        var exponent = LargeNumbersTest.EXPONENT_FORM.matcher(manifest.text());
+        if (exponent.find()) {
+            return "the manifest prints a number in exponent form (" + exponent.group() + ")";
+        }
         List<String> violations = new ArrayList<>();
         for (KubeObject o : manifest.objects()) {
             try {

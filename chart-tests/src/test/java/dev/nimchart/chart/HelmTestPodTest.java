@@ -1,0 +1,130 @@
+package dev.nimchart.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.ChartRenderer;
+import dev.nimchart.KubeObject;
+import dev.nimchart.LookupStub;
+import dev.nimchart.NimChart;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The {@code helm test} pod runs {@code sh -c}: it is rendered (helm-java's template leaves hooks out, so from a copy of
+ * the chart without the hook annotation) and its command run with sh against a fake curl that serves one model. A model
+ * name full of shell syntax must be looked for as it is, and never run.
+ */
+class HelmTestPodTest {
+
+    private static ChartRenderer renderer;
+
+    @TempDir
+    Path work;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"meta/llama-3.1-8b-instruct", "$(touch MARKER)", "`touch MARKER`", "x\"; touch MARKER; echo \"",
+            "x'; touch MARKER; echo '", "a b;touch MARKER", "-e", "back\\slash"})
+    void theTestPodLooksForTheModelNameAsWrittenAndRunsNothingFromIt(String template) throws Exception {
+        String marker = work.resolve("marker").toString();
+        String modelName = template.replace("MARKER", marker);
+        KubeObject container = testPod(modelName).list("spec.containers").get(0);
+
+        Result served = run(container, modelName);
+        assertThat(served.exit).as("the served model is found: %s", served.output).isZero();
+        assertThat(Files.exists(Path.of(marker))).as("the model name ran as shell code").isFalse();
+
+        Result other = run(container, "meta/some-other-model");
+        assertThat(other.exit).as("another served model fails the test: %s", other.output).isNotZero();
+        other = run(container, modelName + "-70b");
+        assertThat(other.exit).as("another served model fails the test: %s", other.output).isNotZero();
+        assertThat(Files.exists(Path.of(marker))).as("the model name ran as shell code").isFalse();
+    }
+
+    private KubeObject testPod(String modelName) throws IOException {
+        Path values = work.resolve("values.yaml");
+        Files.writeString(values, "model:\n  name: " + yamlDoubleQuoted(modelName) + "\n");
+        LookupStub.shared();
+        return renderer().render("test-pod", NimChart.NAMESPACE, List.of(values), Map.of()).ofKind("Pod").stream()
+                .filter(p -> p.name().endsWith("-test")).findFirst().orElseThrow();
+    }
+
+    private record Result(int exit, String output) {
+    }
+
+    /** Runs the container's command and args with sh; curl prints a model list holding {@code servedModel}, JSON-encoded. */
+    private Result run(KubeObject container, String servedModel) throws Exception {
+        Path bin = Files.createDirectories(work.resolve("bin"));
+        Path models = work.resolve("models.json");
+        Files.writeString(models, "{\"object\":\"list\",\"data\":[{\"id\":\"" + servedModel.replace("\\", "\\\\").replace("\"", "\\\"")
+                + "\",\"object\":\"model\"}]}\n");
+        Path curl = bin.resolve("curl");
+        Files.writeString(curl, "#!/bin/sh\ncat \"$FAKE_MODELS\"\n");
+        Files.setPosixFilePermissions(curl, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        List<String> command = new ArrayList<>();
+        for (Object part : (List<?>) container.at("command")) {
+            command.add(part.toString());
+        }
+        for (Object part : (List<?>) container.at("args")) {
+            command.add(part.toString());
+        }
+        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
+        pb.environment().clear();
+        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        pb.environment().put("FAKE_MODELS", models.toString());
+        for (KubeObject e : container.list("env")) {
+            pb.environment().put((String) e.at("name"), (String) e.at("value"));
+        }
+        Process p = pb.start();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("the test pod command did not end within 30 s");
+        }
+        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    private static String yamlDoubleQuoted(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /** A copy of the chart whose test pod is an ordinary template (no helm.sh/hook annotation), made once per JVM. */
+    private static synchronized ChartRenderer renderer() {
+        if (renderer == null) {
+            try {
+                Path chart = NimChart.chartDir();
+                Path copy = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "chart-with-test-pod-");
+                try (Stream<Path> files = Files.walk(chart)) {
+                    for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
+                        Path target = copy.resolve(chart.relativize(source).toString());
+                        if (Files.isDirectory(source)) {
+                            Files.createDirectories(target);
+                        } else {
+                            Files.copy(source, target);
+                        }
+                    }
+                }
+                Path testPod = copy.resolve("templates/tests/test-connection.yaml");
+                List<String> lines = Files.readAllLines(testPod).stream().filter(l -> !l.contains("helm.sh/hook")).toList();
+                assertThat(lines).as("the hook annotations were removed").hasSizeLessThan(Files.readAllLines(testPod).size());
+                Files.write(testPod, lines);
+                renderer = new ChartRenderer(copy);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return renderer;
+    }
+}
