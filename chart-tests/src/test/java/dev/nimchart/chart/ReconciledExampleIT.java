@@ -94,7 +94,7 @@ class ReconciledExampleIT {
     /** No controller, the scheduler or admission complained about anything of the release. */
     private static void noWarningEvents(SoftAssertions soft, Reconciled r) {
         soft.assertThat(r.state().warnings()).as("%s: Warning events", r.example().name())
-                .filteredOn(w -> !EnvironmentLimits.explains(w)).isEmpty();
+                .filteredOn(w -> !ExplainedWarnings.explains(w)).isEmpty();
     }
 
     /** Every pod is scheduled; a pod asking for a whole node's GPUs has that node to itself; the launcher asks for none. */

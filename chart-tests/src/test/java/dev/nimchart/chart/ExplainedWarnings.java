@@ -1,0 +1,30 @@
+package dev.nimchart.chart;
+
+import java.util.List;
+
+/**
+ * The only Warning events the controller tier accepts, each with why it says nothing about the chart (README, "What
+ * the controller tier does not prove"). Any other Warning event of a release fails its example.
+ */
+final class ExplainedWarnings {
+
+    /** A warning pattern ("Kind/name Reason: message (source)") and the reason it is not the chart's doing. */
+    record Explained(String pattern, String why) {
+    }
+
+    static final List<Explained> EXPLAINED = List.of(
+            new Explained("HorizontalPodAutoscaler/\\S+ Failed(GetResourceMetric|GetPodsMetric|GetObjectMetric|GetExternalMetric|ComputeMetricsReplicas): "
+                    + ".*(unable to get metrics for resource|no custom metrics API|no external metrics API|unable to fetch metrics from).*",
+                    "the tier runs no metrics server and no custom metrics adapter; the autoscaler still reads its target's"
+                            + " scale and keeps the minimum replicas, which the tier checks"),
+            new Explained("Service/\\S+ ClusterIPNotAllocated: Cluster IP \\[IPv4\\]: \\S+ is not allocated; repairing \\(ipallocator-repair-controller\\)",
+                    "kube-apiserver's ClusterIP repair loop (every 3 minutes) can read a new Service before its IP"
+                            + " allocation is visible and reports it; an upstream race, kubernetes/kubernetes#37488"));
+
+    private ExplainedWarnings() {
+    }
+
+    static boolean explains(String warning) {
+        return EXPLAINED.stream().anyMatch(e -> warning.matches(e.pattern()));
+    }
+}
