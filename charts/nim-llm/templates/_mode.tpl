@@ -78,9 +78,33 @@ app.kubernetes.io/component: inference
 {{- end }}
 {{- end -}}
 
-{{/* Name of MPIJob number i (one MPIJob per replica). Usage: include "nim-llm.mpiJobName" (list $ $i) */}}
+{{/* The spec of every MPIJob of the release (they differ only in name). */}}
+{{- define "nim-llm.mpiJobSpec" -}}
+slotsPerWorker: {{ $.Values.multiNode.gpusPerNode | int64 }}
+launcherCreationPolicy: WaitForWorkersReady
+sshAuthMountPath: /etc/nim-llm/ssh
+runPolicy:
+  cleanPodPolicy: Running
+mpiReplicaSpecs:
+  Launcher:
+    replicas: 1
+    restartPolicy: OnFailure
+    template:
+      {{- include "nim-llm.podTemplate" (dict "root" $ "role" "launcher") | nindent 6 }}
+  Worker:
+    replicas: {{ $.Values.multiNode.workers | int64 }}
+    {{- /* mpi-operator accepts only Never or OnFailure here (its CRD schema does not say so; it refuses the MPIJob
+    with a ValidationError event and creates no pods). OnFailure: a worker whose sshd dies is restarted in place. */}}
+    restartPolicy: OnFailure
+    template:
+      {{- include "nim-llm.podTemplate" (dict "root" $ "role" "mpi-worker") | nindent 6 }}
+{{- end -}}
+
+{{/* Name of MPIJob number i: <fullname>-<i>-<first 5 hex digits of the sha256 of its spec>.
+Usage: include "nim-llm.mpiJobName" (list $ $i) */}}
 {{- define "nim-llm.mpiJobName" -}}
-{{- printf "%s-%d" (include "nim-llm.fullname" (index . 0)) (index . 1 | int) -}}
+{{- $root := index . 0 -}}
+{{- printf "%s-%d-%s" (include "nim-llm.fullname" $root) (index . 1 | int) (include "nim-llm.mpiJobSpec" $root | sha256sum | trunc 5) -}}
 {{- end -}}
 
 {{/* The multi-node groups, each with the labels its operator puts on every pod of that group and only those (list of

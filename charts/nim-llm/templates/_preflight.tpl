@@ -357,9 +357,9 @@ CREDENTIAL(S): AWS_SECRET_ACCESS_KEY, hf_token, REDIS_PASS, GITHUB_TOKEN_READONL
 {{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.sshPort) (int $V.model.openaiPort)) -}}
 {{- include "nim-llm.fail" (printf "multiNode.sshPort and model.openaiPort are both %d, but the workers' sshd and the API server listen in one pod: give multiNode.sshPort another port (the default is 2222)." (int $V.model.openaiPort)) -}}
 {{- end -}}
-{{- /* Host names of MPIJob pods are <fullname>-<replica>-worker-<index> (and -launcher): a DNS label of at most 63. */ -}}
+{{- /* Host names of MPIJob pods are <fullname>-<replica>-<spec hash>-worker-<index> (and -launcher): a DNS label of at most 63. */ -}}
 {{- if eq $mode "mpijob" -}}
-{{- $longest := printf "%s-%d-worker-%d" $fullname (sub (max (int $V.replicaCount) 1) 1) (sub (int $V.multiNode.workers) 1) -}}
+{{- $longest := printf "%s-worker-%d" (include "nim-llm.mpiJobName" (list . (sub (max (int $V.replicaCount) 1) 1))) (sub (int $V.multiNode.workers) 1) -}}
 {{- if gt (len $longest) 63 -}}
 {{- include "nim-llm.fail" (printf "the MPIJob worker pod name %s has %d characters, more than the 63 of a pod host name (multiNode.workers %d, replicaCount %d): shorten fullnameOverride (or the release name and nameOverride) to at most %d characters, or use LeaderWorkerSet." $longest (len $longest) (int $V.multiNode.workers) (int $V.replicaCount) (sub 63 (sub (len $longest) (len $fullname)))) -}}
 {{- end -}}

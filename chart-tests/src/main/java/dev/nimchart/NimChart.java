@@ -42,10 +42,12 @@ public final class NimChart {
         return RENDERER.render(releaseName(valuesFiles.get(0)), NAMESPACE, valuesFiles, setValues);
     }
 
-    /** Renders one values file as a release of that name in another namespace than {@value #NAMESPACE}. */
-    public static RenderedManifest renderIn(String namespace, Path valuesFile) {
+    /** Renders values files (the release named after the first) as a release in another namespace than {@value #NAMESPACE}. */
+    public static RenderedManifest renderIn(String namespace, Path valuesFile, Path... moreValuesFiles) {
         LookupStub.shared();
-        return RENDERER.render(releaseName(valuesFile), namespace, List.of(valuesFile), Map.of());
+        List<Path> files = new java.util.ArrayList<>(List.of(valuesFile));
+        files.addAll(List.of(moreValuesFiles));
+        return RENDERER.render(releaseName(valuesFile), namespace, files, Map.of());
     }
 
     /** The values Helm would validate and render with: the chart's values.yaml merged with the file. */

@@ -35,7 +35,10 @@ public final class ClusterPreconditions {
         ensureClass(api, DEFAULT_CLASS, true, true);
     }
 
-    /** Creates what is missing; returns a line per object created. */
+    /**
+     * Creates what is missing; returns a line per object created. Called again for an upgrade's objects, it adds
+     * volumes for the claims those will make (spares are harmless: unbound volumes bind nothing).
+     */
     public static List<String> prepare(KubeApi api, String namespace, List<KubeObject> rendered) {
         List<String> made = new ArrayList<>();
         List<KubeObject> claims = new ArrayList<>();
@@ -86,13 +89,12 @@ public final class ClusterPreconditions {
                 sharedClasses.add(className(claim));
             }
         }
-        int n = 0;
         for (KubeObject claim : claims) {
             String className = className(claim);
             if (!className.isEmpty()) {
                 ensureClass(api, className, false, sharedClasses.contains(className));
             }
-            String name = "pv-" + namespace + "-" + n++;
+            String name = "pv-" + namespace + "-";
             @SuppressWarnings("unchecked")
             List<String> modes = (List<String>) claim.at("spec.accessModes");
             Map<String, Object> spec = new LinkedHashMap<>();
@@ -100,14 +102,17 @@ public final class ClusterPreconditions {
             spec.put("accessModes", modes);
             spec.put("storageClassName", className);
             spec.put("persistentVolumeReclaimPolicy", "Retain");
-            spec.put("hostPath", Map.of("path", "/var/lib/nim-chart-tests/" + name));
-            KubeApi.require(api.post("/api/v1/persistentvolumes?fieldValidation=Strict", Map.of("apiVersion", "v1",
-                    "kind", "PersistentVolume", "metadata", Map.of("name", name, "labels", Map.of(LABEL, namespace)), "spec", spec)),
-                    "create the PersistentVolume " + name);
-            made.add("PersistentVolume/" + name + " (class \"" + className + "\", " + modes + ")");
+            spec.put("hostPath", Map.of("path", "/var/lib/nim-chart-tests/" + namespace));
+            Map<String, Object> created = KubeApi.require(api.post("/api/v1/persistentvolumes?fieldValidation=Strict", Map.of("apiVersion", "v1",
+                    "kind", "PersistentVolume", "metadata", Map.of("generateName", name, "labels", Map.of(LABEL, namespace)), "spec", spec)),
+                    "create a PersistentVolume for " + namespace);
+            made.add("PersistentVolume/" + new KubeObject(created).name() + " (class \"" + className + "\", " + modes + ")");
         }
         // After their volumes, so the binder finds one at once (an immediate claim without a volume would ask for provisioning).
         for (Map<String, Object> existing : existingClaims) {
+            if (api.get("/api/v1/namespaces/" + namespace + "/persistentvolumeclaims/" + new KubeObject(existing).name()).ok()) {
+                continue; // made by an earlier call for this namespace
+            }
             KubeApi.require(api.post("/api/v1/namespaces/" + namespace + "/persistentvolumeclaims", existing),
                     "create the existing claim " + new KubeObject(existing).name());
             made.add("PersistentVolumeClaim/" + new KubeObject(existing).name() + " (an existing claim the pods mount)");

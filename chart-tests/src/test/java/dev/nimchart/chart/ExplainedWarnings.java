@@ -19,7 +19,10 @@ final class ExplainedWarnings {
                             + " scale and keeps the minimum replicas, which the tier checks"),
             new Explained("Service/\\S+ ClusterIPNotAllocated: Cluster IP \\[IPv4\\]: \\S+ is not allocated; repairing \\(ipallocator-repair-controller\\)",
                     "kube-apiserver's ClusterIP repair loop (every 3 minutes) can read a new Service before its IP"
-                            + " allocation is visible and reports it; an upstream race, kubernetes/kubernetes#37488"));
+                            + " allocation is visible and reports it; an upstream race, kubernetes/kubernetes#37488"),
+            new Explained("Pod/\\S+ FailedScheduling: running Bind plugin \"DefaultBinder\": pods \"\\S+\" not found \\(default-scheduler\\)",
+                    "during a rollout the workload's controller deleted the pod while kube-scheduler was binding it (the"
+                            + " replacement pod is scheduled normally); seen on LeaderWorkerSet group recreation"));
 
     private ExplainedWarnings() {
     }
