@@ -32,9 +32,11 @@ public final class ControllerEnvironment implements AutoCloseable {
     private final List<String> webhookPaths;
     private final List<String> nodes;
     private final Map<String, Duration> startTimes;
+    private final MachineLock machineLock;
 
     private ControllerEnvironment(Path runDir, String kubeConfig, KubeApi api, List<LocalProcess> processes,
-            List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes) {
+            List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes, MachineLock machineLock) {
+        this.machineLock = machineLock;
         this.runDir = runDir;
         this.kubeConfig = kubeConfig;
         this.api = api;
@@ -47,6 +49,7 @@ public final class ControllerEnvironment implements AutoCloseable {
     /** Builds what is missing, then starts everything; on any failure, stops what it started and says why. */
     public static ControllerEnvironment start(Path workDir, Consumer<String> progress) {
         ControllerBinaries binaries = ControllerBinaries.ensureBuilt(progress);
+        MachineLock machineLock = MachineLock.acquire(progress);
         Path crds = CrdInstaller.crdsDir(progress);
         Path runDir = workDir.resolve("run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
         List<LocalProcess> processes = new ArrayList<>();
@@ -82,9 +85,10 @@ public final class ControllerEnvironment implements AutoCloseable {
             times.put("all ready", Duration.ofNanos(System.nanoTime() - started));
             progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
                     + " processes, " + nodes.size() + " fake nodes; logs in " + runDir.resolve("logs"));
-            return new ControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times);
+            return new ControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times, machineLock);
         } catch (RuntimeException | IOException e) {
             stop(api, webhookPaths, processes);
+            machineLock.close();
             if (e instanceof ControllerTierException c) {
                 throw c;
             }
@@ -125,6 +129,7 @@ public final class ControllerEnvironment implements AutoCloseable {
     @Override
     public void close() {
         stop(api, webhookPaths, processes);
+        machineLock.close();
         deleteRecursively(runDir.resolve("etcd-data"));
     }
 

@@ -1,0 +1,51 @@
+package dev.nimchart.controllers;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.function.Consumer;
+
+/**
+ * One controller tier at a time on a machine: mpi-operator v0.8.0 binds port 8080 on every interface, hard-coded, so
+ * a second tier (another build, another checkout) would fail. The lock is a file lock the operating system releases
+ * when the JVM ends, however it ends.
+ */
+final class MachineLock implements AutoCloseable {
+
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    private MachineLock(FileChannel channel, FileLock lock) {
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    static MachineLock acquire(Consumer<String> progress) {
+        Path file = Path.of(System.getProperty("user.home"), ".cache", "nim-llm-chart", "controller-tier.lock");
+        try {
+            Files.createDirectories(file.getParent());
+            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                progress.accept("another controller tier runs on this machine (" + file + "); waiting for it to finish");
+                lock = channel.lock();
+            }
+            return new MachineLock(channel, lock);
+        } catch (IOException e) {
+            throw new ControllerTierException("cannot take the controller tier's machine lock " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            lock.release();
+            channel.close();
+        } catch (IOException ignored) {
+            // the operating system releases the lock with the process anyway
+        }
+    }
+}
