@@ -17,7 +17,8 @@ import java.util.Map;
 /**
  * How fast the suite proves the chart, printed as figures and written to target/benchmark/ (report.md and
  * figures.tsv): the offline tier side by side with the usual helm template | kubeconform pipeline, the cluster tier's
- * start and per-example install times, and a scale sweep of workers x replicas. Runs: -Dnim.bench.runs (default 5).
+ * start and per-example install times, a scale sweep of workers x replicas, and the controller tier's start and
+ * install-to-all-Ready times. Runs: -Dnim.bench.runs (default 5).
  */
 public final class Benchmark {
 
@@ -37,6 +38,7 @@ public final class Benchmark {
         b.machine();
         b.offline();
         b.cluster();
+        new ControllerTierBench(b.report, OUT).run(b.examples);
         b.verifyTimes();
         b.report.write(OUT);
         System.out.println("\nreport: " + OUT.toAbsolutePath().resolve("report.md"));
@@ -250,7 +252,7 @@ public final class Benchmark {
     /** Whole `mvn -B verify` wall times that ci/benchmark.sh --verify / --cold measured before starting this JVM. */
     private void verifyTimes() throws IOException {
         report.line("");
-        report.line("## Whole `mvn -B verify` (offline and cluster tiers)");
+        report.line("## Whole `mvn -B verify` (offline, cluster and controller tiers)");
         report.line("");
         Path file = OUT.resolve("verify.tsv");
         if (!Files.isRegularFile(file)) {

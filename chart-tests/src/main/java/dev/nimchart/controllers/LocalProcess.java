@@ -15,11 +15,24 @@ import java.util.function.BooleanSupplier;
 /**
  * One process of the controller tier: started with its output in a log file of its own, known by its PID, ready when
  * its own check says so, and stopped by that PID (its children too). When it dies, or does not get ready in time, the
- * error names it and carries the tail of its log.
+ * error names it and carries the tail of its log. It never outlives the JVM that started it, however the JVM ends
+ * (killed by a timeout or by hand included): a small bash watchdog runs it and stops it once the JVM is gone.
  */
 public final class LocalProcess implements AutoCloseable {
 
     private static final int TAIL_LINES = 25;
+
+    /** Runs "$@" and waits for it; stops it (TERM, then KILL) when the JVM with PID $1 is gone. Exits with its code. */
+    private static final String WATCHDOG = """
+            jvm=$1; shift
+            "$@" & child=$!
+            trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit $?' TERM INT
+            while kill -0 "$jvm" 2>/dev/null && kill -0 "$child" 2>/dev/null; do sleep 1; done
+            if kill -0 "$child" 2>/dev/null; then
+              kill -TERM "$child"; sleep 5; kill -KILL "$child" 2>/dev/null
+            fi
+            wait "$child"
+            """;
 
     private final String name;
     private final Process process;
@@ -36,7 +49,9 @@ public final class LocalProcess implements AutoCloseable {
         Path log = logDir.resolve(name + ".log");
         try {
             Files.createDirectories(logDir);
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            List<String> watched = new ArrayList<>(List.of("bash", "-c", WATCHDOG, "watchdog", Long.toString(ProcessHandle.current().pid())));
+            watched.addAll(command);
+            ProcessBuilder builder = new ProcessBuilder(watched).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
             // Never a kubeconfig of the calling JVM (Maven points KUBECONFIG at the lookup stub): only what the caller passes.
             builder.environment().remove("KUBECONFIG");

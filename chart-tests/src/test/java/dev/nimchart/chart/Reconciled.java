@@ -1,6 +1,7 @@
 package dev.nimchart.chart;
 
 import dev.nimchart.KubeObject;
+import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.NamespaceState;
 import java.util.Comparator;
 import java.util.List;
@@ -62,14 +63,9 @@ record Reconciled(Example example, String release, NamespaceState state) {
         return v == null ? null : v.toString();
     }
 
-    /** The number of pods the values ask for: replicas (or the autoscaler's minimum) x pods per replica. */
+    /** The number of pods the values ask for (see {@link ExpectedPods}). */
     static int expectedPods(Example e) {
-        int replicas = e.flag("autoscaling.enabled") ? Math.max(1, e.integer("autoscaling.minReplicas")) : e.integer("replicaCount");
-        return switch (e.mode()) {
-            case "leaderworkerset" -> replicas * e.integer("multiNode.workers");
-            case "mpijob" -> replicas * (e.integer("multiNode.workers") + 1);
-            default -> replicas;
-        };
+        return ExpectedPods.of(e.values.raw());
     }
 
     static List<String> names(List<KubeObject> objects) {
