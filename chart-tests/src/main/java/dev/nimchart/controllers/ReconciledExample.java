@@ -1,0 +1,91 @@
+package dev.nimchart.controllers;
+
+import dev.nimchart.ChartRefusedException;
+import dev.nimchart.HarnessPaths;
+import dev.nimchart.KubeObject;
+import dev.nimchart.ManifestSummary;
+import dev.nimchart.NimChart;
+import dev.nimchart.RenderedManifest;
+import dev.nimchart.cluster.ClusterUnavailableException;
+import dev.nimchart.cluster.HelmReleases;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The README's main job (ci/show-example.sh): refuses a values file the chart refuses before starting anything;
+ * otherwise starts the controller tier, installs the file with Helm (default: the seed's Llama 3.1 405B
+ * LeaderWorkerSet example), waits until the controllers have reconciled it, prints what the release is and what the
+ * cluster made of it, and stops everything.
+ */
+public final class ReconciledExample {
+
+    static final String DEFAULT_EXAMPLE = "multi-node-llama-3.1-405b-lws.yaml";
+    private static final String NAMESPACE = "nim";
+
+    private ReconciledExample() {
+    }
+
+    public static void main(String[] args) {
+        HarnessPaths paths = HarnessPaths.fromSystemProperties();
+        Path file = Path.of(args.length > 0 && !args[0].isBlank() ? args[0] : paths.examplesDir().resolve(DEFAULT_EXAMPLE).toString());
+        if (!Files.isRegularFile(file)) {
+            System.err.println("no such values file: " + file.toAbsolutePath());
+            System.exit(2);
+        }
+        RenderedManifest rendered;
+        try {
+            rendered = NimChart.renderIn(NAMESPACE, file);
+        } catch (ChartRefusedException refused) {
+            System.err.println("The chart refuses " + file + " (nothing was started):\n" + refused.getMessage().strip());
+            System.exit(1);
+            return;
+        }
+        long started = System.nanoTime();
+        Consumer<String> progress = line -> System.err.printf("[%5.1fs] %s%n", (System.nanoTime() - started) / 1e9, line);
+        int exit;
+        try (ControllerEnvironment env = ControllerEnvironment.start(Path.of("target", "show-example").toAbsolutePath(), progress)) {
+            exit = show(env, file, rendered, progress);
+            progress.accept("stopping the controller tier");
+        } catch (ControllerTierException | ClusterUnavailableException e) {
+            System.err.println(e.getMessage());
+            exit = 3;
+        }
+        System.exit(exit);
+    }
+
+    private static int show(ControllerEnvironment env, Path file, RenderedManifest rendered, Consumer<String> progress) {
+        String release = NimChart.releaseName(file);
+        dev.nimchart.cluster.KubeApi.require(env.api().post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
+                "metadata", Map.of("name", NAMESPACE))), "create the namespace " + NAMESPACE);
+        ClusterPreconditions.prepare(env.api(), NAMESPACE, rendered.objects()).forEach(made -> progress.accept("cluster has " + made));
+        HelmReleases releases = new HelmReleases(NimChart.chartDir(), env.kubeConfigYaml(), Path.of("target", "show-example", "helm"));
+        long t0 = System.nanoTime();
+        releases.install(release, NAMESPACE, List.of(file), Map.of());
+        progress.accept("helm install " + release + " done in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        NamespaceState state;
+        try {
+            state = DesiredState.await(env.api(), NAMESPACE, ExpectedPods.of(NimChart.values(file)), Duration.ofSeconds(120),
+                    env::requireAllRunning);
+        } catch (AssertionError notReconciled) {
+            System.err.println(notReconciled.getMessage());
+            return 1;
+        }
+        progress.accept("reconciled in " + (System.nanoTime() - t0) / 1_000_000 + " ms after helm install");
+        List<KubeObject> released = env.api().objectsIn(NAMESPACE).stream()
+                .filter(o -> release.equals(o.labels().get("app.kubernetes.io/instance")))
+                .filter(o -> o.list("metadata.ownerReferences").isEmpty() && !o.kind().equals("Endpoints")).toList();
+        System.out.println();
+        System.out.println("nim-llm release \"" + release + "\" from " + file + ", namespace " + NAMESPACE);
+        System.out.println();
+        System.out.println("What the release asks for (" + released.size() + " objects, as the API server stored them):");
+        System.out.print(ManifestSummary.describe(RenderedManifest.of(released)).indent(2));
+        System.out.println();
+        System.out.println("What the controllers made of it (" + env.nodes().size() + " fake GPU nodes, kwok; no container runs):");
+        System.out.print(ReconciledSummary.describe(state).indent(2));
+        return 0;
+    }
+}
