@@ -268,6 +268,32 @@ public final class Benchmark {
                     + " | " + Stats.seconds(ms * 1_000_000) + " |");
             report.figure("mvn-verify", parts[0], ms / 1000.0, "s");
         }
+        coldBuilds(OUT.resolve("verify-cold.log"));
+    }
+
+    /** The build scripts' own totals, as they printed them during the cold `mvn -B verify`. */
+    private void coldBuilds(Path log) throws IOException {
+        if (!Files.isRegularFile(log)) {
+            return;
+        }
+        Map<String, java.util.regex.Pattern> builds = new java.util.LinkedHashMap<>();
+        builds.put("control plane (etcd, kube-apiserver, kubectl)", java.util.regex.Pattern.compile("built in \\d+s \\(compile only\\), (\\d+)s in total"));
+        builds.put("controllers (kube-controller-manager, kube-scheduler, kwok, LWS, mpi-operator)",
+                java.util.regex.Pattern.compile("controllers ready in \\S+ after (\\d+)s"));
+        builds.put("Helm CLI", java.util.regex.Pattern.compile("built helm \\S+ in (\\d+)s"));
+        builds.put("kubeconform", java.util.regex.Pattern.compile("built kubeconform \\S+ in (\\d+)s"));
+        List<String> lines = Files.readAllLines(log);
+        report.line("");
+        report.line("Cold builds in that run (each script's own total; they run one after another inside `mvn -B verify`):");
+        report.line("");
+        report.line("| build | time |");
+        report.line("|---|---|");
+        for (Map.Entry<String, java.util.regex.Pattern> b : builds.entrySet()) {
+            lines.stream().map(b.getValue()::matcher).filter(java.util.regex.Matcher::find).findFirst().ifPresent(m -> {
+                report.line("| " + b.getKey() + " | " + m.group(1) + " s |");
+                report.figure("cold-build", b.getKey(), Double.parseDouble(m.group(1)), "s");
+            });
+        }
     }
 
     private static String list(List<Long> nanos) {

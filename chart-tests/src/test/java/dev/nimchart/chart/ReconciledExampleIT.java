@@ -59,6 +59,7 @@ class ReconciledExampleIT {
             Reconciled r = new Reconciled(e, release,
                     DesiredState.await(api, namespace, Reconciled.expectedPods(e), RECONCILE_TIMEOUT, env::requireAllRunning));
             Timings.record(ControllerTier.REPORT_DIR, "install to all pods Ready: " + e.name(), Duration.ofNanos(System.nanoTime() - started));
+            long checking = System.nanoTime();
 
             SoftAssertions soft = new SoftAssertions();
             noWarningEvents(soft, r);
@@ -70,6 +71,7 @@ class ReconciledExampleIT {
             selectorsSelectThePodsTheyMean(soft, r);
             claimsAreBoundOnePerStatefulSetPod(soft, r);
             soft.assertAll();
+            Timings.record(ControllerTier.REPORT_DIR, "checks: " + e.name(), Duration.ofNanos(System.nanoTime() - checking));
 
             Set<String> kept = new TreeSet<>();
             for (KubeObject claim : rendered.ofKind("PersistentVolumeClaim")) {
@@ -80,8 +82,10 @@ class ReconciledExampleIT {
             if (retainedOnDelete(rendered)) {
                 r.state().all("PersistentVolumeClaim").stream().filter(c -> isStatefulSetClaim(rendered, c.name())).forEach(c -> kept.add(c.name()));
             }
+            long uninstalling = System.nanoTime();
             session.releases().uninstall(release, namespace);
             NamespaceState after = DesiredState.awaitNoPods(api, namespace, Duration.ofSeconds(60), env::requireAllRunning);
+            Timings.record(ControllerTier.REPORT_DIR, "uninstall to no pods: " + e.name(), Duration.ofNanos(System.nanoTime() - uninstalling));
             assertThat(after.all("PersistentVolumeClaim").stream().filter(c -> !c.labels().containsKey(ClusterPreconditions.LABEL))
                     .map(KubeObject::name).sorted().toList()).as("%s: claims left after uninstall (the kept ones)", e.name())
                     .containsExactlyInAnyOrderElementsOf(kept);

@@ -28,19 +28,22 @@ final class TierNamespaces {
     }
 
     /**
-     * Deletes the namespace and waits until the namespace controller has removed it, so that the next example finds
-     * every fake node's GPUs free again; then deletes the volumes made for it.
+     * Deletes the namespace and waits until it holds no pod, so that the next example finds every fake node's GPUs
+     * free (the namespace controller finishes the rest in the background); then deletes the volumes made for it.
      */
     static void delete(KubeApi api, String name, Runnable alive) {
         api.delete("/api/v1/namespaces/" + name);
         long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
-        while (api.get("/api/v1/namespaces/" + name).ok()) {
+        while (true) {
+            KubeApi.Response pods = api.get("/api/v1/namespaces/" + name + "/pods");
+            if (!pods.ok() || ((java.util.List<?>) pods.body().getOrDefault("items", java.util.List.of())).isEmpty()) {
+                break;
+            }
             alive.run();
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("the namespace " + name + " was not removed within 120 s: "
-                        + api.get("/api/v1/namespaces/" + name).body().get("status"));
+                throw new AssertionError("pods of the namespace " + name + " were not removed within 120 s");
             }
-            sleep(200);
+            sleep(100);
         }
         ClusterPreconditions.cleanUp(api, name);
     }
