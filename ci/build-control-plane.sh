@@ -36,10 +36,8 @@ die() {
   exit 1
 }
 
-# Prints "[  42s] message": seconds since the script started.
-log() {
-  printf '[%4ss] %s\n' "${SECONDS}" "$*"
-}
+# log and run_step: progress lines and long steps that show they are alive.
+source "${script_dir}/lib/steps.sh"
 
 # Prints the version that go.mod file $1 requires for module $2 (no Go needed).
 pinned_version() {
@@ -137,29 +135,6 @@ trap cleanup EXIT
 proxy_hint="Check that the Go module proxy is reachable (GOPROXY=$(go env GOPROXY)) and serves these module
 versions and their checksums (GOSUMDB=$(go env GOSUMDB)). If one version is missing there, pick a Kubernetes
 version it serves: ci/build-control-plane.sh ${default_kube#v} is the pinned one."
-
-# Runs "$@" in the background; prints a line every 30 s while it runs so that a
-# long compile is visibly alive, and its output only on failure.
-run_step() {
-  local what="$1" started="${SECONDS}" next_beat=$((SECONDS + 30)) pid rc=0
-  shift
-  log "${what} ..."
-  "$@" >"${work}/step.log" 2>&1 &
-  pid=$!
-  while kill -0 "${pid}" 2>/dev/null; do
-    sleep 1
-    if ((SECONDS >= next_beat)); then
-      log "  still ${what} ($((SECONDS - started))s)"
-      next_beat=$((next_beat + 30))
-    fi
-  done
-  wait "${pid}" || rc=$?
-  if ((rc != 0)); then
-    cat "${work}/step.log" >&2
-    return "${rc}"
-  fi
-  log "  done: ${what} in $((SECONDS - started))s"
-}
 
 # go_in DIR ARGS...: runs `go ARGS...` in DIR.
 go_in() {

@@ -45,7 +45,8 @@ die() {
   echo "build-controllers: ERROR: $*" >&2
   exit 1
 }
-log() { printf '[%4ss] %s\n' "${SECONDS}" "$*" >&2; }
+# log and run_step: progress lines and long steps that show they are alive.
+source "${script_dir}/lib/steps.sh"
 
 pinned_version() { # go.mod module
   sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${2//./\\.} (v[0-9][^ ]*).*#\\2#p" "$1" | head -n 1
@@ -100,28 +101,6 @@ log "building ${missing[*]} with $(go version | cut -d' ' -f3) (GOPROXY=$(go env
 
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
-
-# run_step WHAT CMD...: runs CMD, prints a line every 30 s while it runs and its output only on failure.
-run_step() {
-  local what="$1" started="${SECONDS}" next_beat=$((SECONDS + 30)) pid rc=0
-  shift
-  log "${what} ..."
-  "$@" >"${work}/step.log" 2>&1 &
-  pid=$!
-  while kill -0 "${pid}" 2>/dev/null; do
-    sleep 1
-    if ((SECONDS >= next_beat)); then
-      log "  still ${what} ($((SECONDS - started))s)"
-      next_beat=$((next_beat + 30))
-    fi
-  done
-  wait "${pid}" || rc=$?
-  if ((rc != 0)); then
-    cat "${work}/step.log" >&2
-    return "${rc}"
-  fi
-  log "  done: ${what} in $((SECONDS - started))s"
-}
 
 # module_dir M@V: prints the module's directory in the module cache, downloading it if needed.
 module_dir() {

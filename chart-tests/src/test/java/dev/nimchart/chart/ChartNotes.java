@@ -7,10 +7,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * NOTES.txt as a user sees it after install. helm-java's template leaves NOTES out, so this renders a copy of the
@@ -43,17 +41,7 @@ final class ChartNotes {
     }
 
     private static Path copyWithNotesAsATemplate(Path chart) throws IOException {
-        Path copy = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "chart-with-notes-");
-        try (Stream<Path> files = Files.walk(chart)) {
-            for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
-                Path target = copy.resolve(chart.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(source, target);
-                }
-            }
-        }
+        Path copy = ChartCopy.of(chart, "chart-with-notes-", f -> false);
         Path notes = copy.resolve("templates/NOTES.txt");
         Files.writeString(copy.resolve("templates/_notes-under-test.tpl"),
                 "{{- define \"notes-under-test\" -}}\n" + Files.readString(notes) + "\n{{- end -}}\n");

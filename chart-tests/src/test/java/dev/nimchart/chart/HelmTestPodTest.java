@@ -13,11 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -104,18 +102,7 @@ class HelmTestPodTest {
     private static synchronized ChartRenderer renderer() {
         if (renderer == null) {
             try {
-                Path chart = NimChart.chartDir();
-                Path copy = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "chart-with-test-pod-");
-                try (Stream<Path> files = Files.walk(chart)) {
-                    for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
-                        Path target = copy.resolve(chart.relativize(source).toString());
-                        if (Files.isDirectory(source)) {
-                            Files.createDirectories(target);
-                        } else {
-                            Files.copy(source, target);
-                        }
-                    }
-                }
+                Path copy = ChartCopy.of(NimChart.chartDir(), "chart-with-test-pod-", f -> false);
                 Path testPod = copy.resolve("templates/tests/test-connection.yaml");
                 List<String> lines = Files.readAllLines(testPod).stream().filter(l -> !l.contains("helm.sh/hook")).toList();
                 assertThat(lines).as("the hook annotations were removed").hasSizeLessThan(Files.readAllLines(testPod).size());

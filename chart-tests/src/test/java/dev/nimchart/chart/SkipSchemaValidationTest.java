@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -97,23 +96,8 @@ class SkipSchemaValidationTest {
 
     private static synchronized ChartRenderer renderer() {
         if (withoutSchema == null) {
-            try {
-                Path chart = NimChart.chartDir();
-                Path copy = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "chart-without-schema-");
-                try (Stream<Path> files = Files.walk(chart)) {
-                    for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
-                        Path target = copy.resolve(chart.relativize(source).toString());
-                        if (Files.isDirectory(source)) {
-                            Files.createDirectories(target);
-                        } else if (!source.getFileName().toString().equals("values.schema.json")) {
-                            Files.copy(source, target);
-                        }
-                    }
-                }
-                withoutSchema = new ChartRenderer(copy);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            withoutSchema = new ChartRenderer(ChartCopy.of(NimChart.chartDir(), "chart-without-schema-",
+                    f -> f.getFileName().toString().equals("values.schema.json")));
         }
         return withoutSchema;
     }
