@@ -20,9 +20,15 @@ final class ExplainedWarnings {
             new Explained("Service/\\S+ ClusterIPNotAllocated: Cluster IP \\[IPv4\\]: \\S+ is not allocated; repairing \\(ipallocator-repair-controller\\)",
                     "kube-apiserver's ClusterIP repair loop (every 3 minutes) can read a new Service before its IP"
                             + " allocation is visible and reports it; an upstream race, kubernetes/kubernetes#37488"),
-            new Explained("Pod/\\S+ FailedScheduling: running Bind plugin \"DefaultBinder\": pods \"\\S+\" not found \\(default-scheduler\\)",
-                    "during a rollout the workload's controller deleted the pod while kube-scheduler was binding it (the"
-                            + " replacement pod is scheduled normally); seen on LeaderWorkerSet group recreation"));
+            new Explained("Pod/\\S+ FailedScheduling: running Bind plugin \"DefaultBinder\": (pods \"\\S+\" not found"
+                    + "|Operation cannot be fulfilled on pods/binding \"\\S+\": pod \\S+ is being deleted, cannot be assigned to a host)"
+                    + " \\(default-scheduler\\)",
+                    "during a rollout or a replacement the workload's controller deleted the pod while kube-scheduler was"
+                            + " binding it (the replacement pod is scheduled normally); seen on LeaderWorkerSet group recreation"),
+            new Explained("Endpoints/\\S+ FailedToUpdateEndpoint: Failed to update endpoint \\S+: Operation cannot be fulfilled on"
+                    + " endpoints \"\\S+\": StorageError: invalid object, .*Precondition failed: UID in precondition: .* \\(endpoint-controller\\)",
+                    "the legacy Endpoints controller updated the Endpoints of a Service that was being deleted (an MPIJob"
+                            + " replaced by an upgrade takes its headless Service with it); the Service and its Endpoints are gone"));
 
     private ExplainedWarnings() {
     }
