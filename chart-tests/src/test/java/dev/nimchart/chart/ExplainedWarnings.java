@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The only Warning events the controller tier accepts, each with why it says nothing about the chart (README, "What
- * the controller tier does not prove"). Any other Warning event of a release fails its example.
+ * the controller tier does not prove"). All are transient: a state they would leave behind (a pod never scheduled, a
+ * claim never bound) still fails the example's desired state. Any other Warning event of a release fails its example.
  */
 final class ExplainedWarnings {
 
@@ -28,7 +29,12 @@ final class ExplainedWarnings {
             new Explained("Endpoints/\\S+ FailedToUpdateEndpoint: Failed to update endpoint \\S+: Operation cannot be fulfilled on"
                     + " endpoints \"\\S+\": StorageError: invalid object, .*Precondition failed: UID in precondition: .* \\(endpoint-controller\\)",
                     "the legacy Endpoints controller updated the Endpoints of a Service that was being deleted (an MPIJob"
-                            + " replaced by an upgrade takes its headless Service with it); the Service and its Endpoints are gone"));
+                            + " replaced by an upgrade takes its headless Service with it); the Service and its Endpoints are gone"),
+            new Explained("Pod/\\S+ FailedScheduling: 0/\\d+ nodes are available: pod has unbound immediate PersistentVolumeClaims\\."
+                    + "( not found)? \\(default-scheduler\\)",
+                    "kube-scheduler saw the pod before the claim that the same helm install created was bound (or in its"
+                            + " cache); it retries once the claim binds. A claim that never binds leaves the pod Pending, which"
+                            + " fails the example's desired state"));
 
     private ExplainedWarnings() {
     }

@@ -22,7 +22,9 @@ class ExplainedWarningsTest {
             "Endpoints/nim-0-c314e FailedToUpdateEndpoint: Failed to update endpoint life/nim-0-c314e: Operation cannot be fulfilled on"
                     + " endpoints \"nim-0-c314e\": StorageError: invalid object, Code: 4, Key: /registry/services/endpoints/life/nim-0-c314e,"
                     + " ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: 9cb893ae, UID in object meta:"
-                    + "  (endpoint-controller)");
+                    + "  (endpoint-controller)",
+            "Pod/nim-77f6cdc6d9-t828g FailedScheduling: 0/16 nodes are available: pod has unbound immediate PersistentVolumeClaims."
+                    + " not found (default-scheduler)");
 
     /** Warnings a chart bug causes (seen while the tier found the chart's bugs), which must never be explained away. */
     private static final List<String> CHART_BUGS = List.of(
