@@ -71,6 +71,7 @@ public final class PodGroupRun implements AutoCloseable {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir);
         try {
+            deleteTree(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
             Path sandbox = resource("pod-sandbox.sh", workDir.resolve("pod-sandbox.sh"));
             Path standin = resource("nim-standin.py", workDir.resolve("nim-standin.py"));
