@@ -34,8 +34,16 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
   value: {{ $V.model.openaiPort | int64 | toString | quote }}
 - name: NIM_LOG_LEVEL
   value: {{ $V.model.logLevel | upper | quote }}
+{{- /* JSON lines logging stays off in multi-node, as NVIDIA's NIM documentation advises for multi-node (its own
+multi-node examples set jsonLogging: false); an env entry NIM_JSONL_LOGGING still wins. */}}
 - name: NIM_JSONL_LOGGING
-  value: {{ ternary "1" "0" $V.model.jsonLogging | quote }}
+  value: {{ ternary "1" "0" (and $V.model.jsonLogging (not $V.multiNode.enabled)) | quote }}
+{{- if ne $role "launcher" }}
+- name: NGC_HOME
+  value: {{ printf "%s/ngc" (trimSuffix "/" $V.model.nimCache) | quote }}
+- name: HF_HOME
+  value: {{ printf "%s/huggingface" (trimSuffix "/" $V.model.nimCache) | quote }}
+{{- end }}
 {{- if $V.multiNode.enabled }}
 - name: NIM_MULTI_NODE
   value: "1"
@@ -56,8 +64,15 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
   valueFrom:
     fieldRef:
       fieldPath: metadata.labels['leaderworkerset.sigs.k8s.io/worker-index']
-- name: NIM_LEADER_ADDRESS
+{{- /* The leader's address under the name NVIDIA's multi-node recipes give it (a DNS name here, which the NIM
+resolves); LWS_LEADER_ADDRESS is injected by the LeaderWorkerSet webhook before the chart's entries. */}}
+- name: NIM_LEADER_IP_ADDRESS
   value: $(LWS_LEADER_ADDRESS)
+{{- else if eq $role "mpi-worker" }}
+- name: NIM_NODE_RANK
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.labels['training.kubeflow.org/replica-index']
 {{- end }}
 {{- if include "nim-llm.usesMPI" $root }}
 - name: NIM_MPI_SSH_PORT

@@ -33,6 +33,27 @@ mpi
 {{- end -}}
 {{- end -}}
 
+{{/* The command mpirun runs on every rank, by the start-up contract of the user's NIM version
+(multiNode.nimStartContract; auto decides by image.tag as NVIDIA's nim-llm chart 1.1.2 did): NIM 1.1.2 and earlier
+run the API server module of the image's virtual environment; later NIM (and a tag that is not a version, such as
+latest) run the image's /opt/nim/start-mpi-cluster.sh. A YAML list. */}}
+{{- define "nim-llm.rankCommand" -}}
+{{- $contract := .Values.multiNode.nimStartContract -}}
+{{- if eq $contract "auto" -}}
+{{- $tag := toString (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- $contract = "start-mpi-cluster" -}}
+{{- if regexMatch "^v?[0-9]+\\.[0-9]+\\.[0-9]+" $tag -}}
+{{- $version := regexReplaceAll "^v?([0-9]+\\.[0-9]+\\.[0-9]+).*$" $tag "${1}" -}}
+{{- if semverCompare "<=1.1.2" $version -}}{{- $contract = "api-server-module" -}}{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if eq $contract "api-server-module" -}}
+{{- toYaml (list "/opt/nim/llm/.venv/bin/python3" "-m" "vllm_nvext.entrypoints.openai.api_server") -}}
+{{- else -}}
+{{- toYaml (list "/opt/nim/start-mpi-cluster.sh") -}}
+{{- end -}}
+{{- end -}}
+
 {{/* "true" when the release uses MPI over SSH between pods. */}}
 {{- define "nim-llm.usesMPI" -}}
 {{- if and .Values.multiNode.enabled (eq (include "nim-llm.launchMode" .) "mpi") -}}true{{- end -}}

@@ -72,7 +72,8 @@ nvidia.com/mlnxnics: {{ $count }}
 {{- else if eq $provider "gcp" -}}
 {{- $vars = dict "LD_LIBRARY_PATH" "/usr/local/nvidia/lib64" "NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY" "/dev/aperture_devices" "NCCL_FASTRAK_CTRL_DEV" "eth0" "NCCL_FASTRAK_IFNAME" "eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_CROSS_NIC" "0" "NCCL_DYNAMIC_CHUNK_SIZE" "524288" "NCCL_P2P_NET_CHUNKSIZE" "524288" "NCCL_P2P_PCI_CHUNKSIZE" "524288" "NCCL_P2P_NVL_CHUNKSIZE" "1048576" "NCCL_FASTRAK_NUM_FLOWS" "2" "NCCL_FASTRAK_USE_SNAP" "1" "NCCL_FASTRAK_PLUGIN_ACCEPT_TIMEOUT_MS" "600000" "NCCL_FASTRAK_ENABLE_CONTROL_CHANNEL" "0" "NCCL_BUFFSIZE" "8388608" "NCCL_NET_GDR_LEVEL" "PIX" "NCCL_FASTRAK_ENABLE_HOTPATH_LOGGING" "0" "NCCL_FASTRAK_USE_LLCM" "1" -}}
 {{- else if eq $provider "oci" -}}
-{{- $vars = dict "NCCL_IB_HCA" "=mlx5" "NCCL_IB_GID_INDEX" "3" "NCCL_IB_TC" "41" "NCCL_IB_SL" "0" "NCCL_IB_TIMEOUT" "22" "NCCL_IB_QPS_PER_CONNECTION" "4" "NCCL_IB_SPLIT_DATA_ON_QPS" "0" "NCCL_CUMEM_ENABLE" "0" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_IGNORE_CPU_AFFINITY" "1" -}}
+{{- /* NCCL_IB_HCA "mlx5" is a prefix match (every mlx5_N VF); "=mlx5" would be an exact match on the whole name and match no device. */ -}}
+{{- $vars = dict "NCCL_IB_HCA" "mlx5" "NCCL_IB_GID_INDEX" "3" "NCCL_IB_TC" "41" "NCCL_IB_SL" "0" "NCCL_IB_TIMEOUT" "22" "NCCL_IB_QPS_PER_CONNECTION" "4" "NCCL_IB_SPLIT_DATA_ON_QPS" "0" "NCCL_CUMEM_ENABLE" "0" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_IGNORE_CPU_AFFINITY" "1" -}}
 {{- end -}}
 {{- range $name := keys $vars | sortAlpha }}
 - name: {{ $name }}

@@ -51,6 +51,12 @@ spec:
   {{- with $V.priorityClassName }}
   priorityClassName: {{ . | quote }}
   {{- end }}
+  {{- with $V.schedulerName }}
+  schedulerName: {{ . | quote }}
+  {{- end }}
+  {{- with $V.runtimeClassName }}
+  runtimeClassName: {{ . | quote }}
+  {{- end }}
   terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds | int64 }}
   {{- $initContainers := list -}}
   {{- if $gpuPod -}}
@@ -136,7 +142,7 @@ spec:
   {{- $args = $V.customArgs -}}
   {{- if and (eq .role "leader") $mpi (not $V.customCommand) -}}
     {{- $command = list "/bin/bash" "/opt/nim-llm/mpi/leader.sh" -}}
-    {{- $args = $V.customArgs | default (list "/opt/nim/start_server.sh") -}}
+    {{- $args = $V.customArgs | default (include "nim-llm.rankCommand" .root | fromYamlArray) -}}
   {{- end -}}
 {{- else if eq .role "worker" -}}
   {{- $command = $V.multiNode.workerCustomCommand -}}
@@ -147,7 +153,7 @@ spec:
   {{- $command = list "/bin/bash" "/opt/nim-llm/mpi/worker.sh" -}}
 {{- else if eq .role "launcher" -}}
   {{- $command = $V.customCommand | default (list "/bin/bash" "/opt/nim-llm/mpi/launcher.sh") -}}
-  {{- $args = $V.customArgs | default (list "/opt/nim/start_server.sh") -}}
+  {{- $args = $V.customArgs | default (include "nim-llm.rankCommand" .root | fromYamlArray) -}}
 {{- end -}}
 {{- with $command }}
 command:
@@ -212,6 +218,20 @@ an sshd readiness probe on MPI workers (MPIJob waits for ready workers); none on
   failureThreshold: {{ $p.failureThreshold | int64 }}
 {{- end -}}
 {{- end -}}
+{{- else if eq .role "mpi-worker" }}
+{{- /* The MPI operator publishes a worker's DNS name only while it is Ready and starts the launcher when all are:
+ready.sh says Ready while sshd listens, and on worker 0 (MPI rank 0 serves the API), once mpirun's daemon runs
+there, only while the server answers readinessProbe.path. */}}
+{{- $p := $V.readinessProbe }}
+readinessProbe:
+  exec:
+    command:
+      - /bin/bash
+      - /opt/nim-llm/mpi/ready.sh
+      - {{ ternary $p.path "" (and $p.enabled true) | quote }}
+  periodSeconds: {{ ternary $p.periodSeconds 5 (and $p.enabled true) | int64 }}
+  timeoutSeconds: {{ ternary (max $p.timeoutSeconds 5) 5 (and $p.enabled true) | int64 }}
+  failureThreshold: {{ ternary $p.failureThreshold 3 (and $p.enabled true) | int64 }}
 {{- else if include "nim-llm.runsSshd" . }}
 readinessProbe:
   tcpSocket:

@@ -230,6 +230,15 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 {{- include "nim-llm.fail" "multiNode.launchMode is native, but an MPIJob always starts through mpirun: set multiNode.launchMode: auto (or mpi), or use LeaderWorkerSet for native start-up." -}}
 {{- end -}}
 {{- end -}}
+{{- /* Start-up combinations that can never come up. */ -}}
+{{- if and (eq $mode "leaderworkerset") (include "nim-llm.usesMPI" .) -}}
+{{- if eq (toString $M.leaderWorkerSet.startupPolicy) "LeaderReady" -}}
+{{- include "nim-llm.fail" "multiNode.leaderWorkerSet.startupPolicy is LeaderReady, but the group starts in mpi launch mode: LeaderReady creates the workers only once the leader is Ready, and an mpi leader serves (becomes Ready) only after mpirun has started ranks on every worker, so the group would wait for itself until multiNode.clusterStartTimeout: set multiNode.leaderWorkerSet.startupPolicy: LeaderCreated (or multiNode.launchMode: native)." -}}
+{{- end -}}
+{{- if $M.workerCustomCommand -}}
+{{- include "nim-llm.fail" "multiNode.workerCustomCommand is set, but the group starts in mpi launch mode, where every worker must run the chart's sshd for the leader's mpirun; with another command the leader waits for sshd until multiNode.clusterStartTimeout and fails: remove multiNode.workerCustomCommand, or set multiNode.launchMode: native (every pod runs its own server with its rank)." -}}
+{{- end -}}
+{{- end -}}
 {{- if and (eq $mode "leaderworkerset") $M.leaderWorkerSet.subGroupSize -}}
 {{- if mod (int $M.workers) (int $M.leaderWorkerSet.subGroupSize) -}}
 {{- include "nim-llm.fail" (printf "multiNode.leaderWorkerSet.subGroupSize (%d) must divide multiNode.workers (%d): set it to a divisor of %d, or 0 for no subgroups." (int $M.leaderWorkerSet.subGroupSize) (int $M.workers) (int $M.workers)) -}}

@@ -54,7 +54,7 @@ emptyDir: {}
 {{- if ne $role "launcher" -}}
 {{- with include "nim-llm.cacheVolume" $root | fromYaml -}}{{- $vols = append $vols . -}}{{- end -}}
 {{- if $V.shm.enabled -}}
-{{- $vols = append $vols (dict "name" "dshm" "emptyDir" (dict "medium" "Memory" "sizeLimit" ($V.shm.sizeLimit | toString))) -}}
+{{- $vols = append $vols (dict "name" "dshm" "emptyDir" (dict "medium" "Memory" "sizeLimit" (include "nim-llm.quantityText" $V.shm.sizeLimit))) -}}
 {{- end -}}
 {{- end -}}
 {{- if include "nim-llm.usesMPI" $root -}}
@@ -108,4 +108,10 @@ storageClassName: {{ $class | quote }}
 resources:
   requests:
     storage: {{ .Values.persistence.size | toString | quote }}
+{{- end -}}
+
+{{/* A quantity as text: a whole number written as a YAML number stays in base 10 ("357194861", never Go's
+3.57194861e+08); a string as written. */}}
+{{- define "nim-llm.quantityText" -}}
+{{- if and (kindIs "float64" .) (eq (float64 (int64 .)) .) -}}{{- int64 . -}}{{- else -}}{{- toString . -}}{{- end -}}
 {{- end -}}

@@ -3,18 +3,9 @@
 
 log() { echo "nim-llm[$(date -u +%H:%M:%S)] $*" >&2; }
 
-# Variables of this container that mpirun forwards to every rank (-x NAME ...).
-# Everything except shell and pod bookkeeping, and values that span lines.
-mpi_export_args() {
-  local name
-  while IFS= read -r name; do
-    case "$name" in
-      HOSTNAME|HOME|PWD|OLDPWD|SHLVL|_|TERM|KUBERNETES_*|LWS_*|OMPI_*|PMIX_*) continue ;;
-    esac
-    [[ "${!name}" == *$'\n'* ]] && continue
-    printf -- '-x\n%s\n' "$name"
-  done < <(compgen -e)
-}
+# mpirun forwards none of the launching container's variables (no -x): a rank started on another pod gets that pod's
+# own environment (worker.sh hands it to sshd's sessions), a rank on the leader's pod the leader's. So every rank sees
+# its own pod's NIM_NODE_RANK, NIM_LEADER_ROLE, GPU and network variables, never the leader's or the launcher's.
 
 # require_count NAME...: each variable holds a whole number. These reach bash arithmetic, which evaluates any
 # other text as an expression (a[$(cmd)] would run cmd): refuse them before any arithmetic.
@@ -87,4 +78,37 @@ wait_for_ssh() {
     done
     log "worker ${host} is reachable"
   done
+}
+
+# sshd_setenv_line: one sshd_config "SetEnv" line carrying every variable of this container (sshd honours only the
+# first SetEnv line of a config, and one line may hold many NAME=value pairs). Each pair is double-quoted, with '\'
+# and '"' escaped as sshd's argument splitting reads them. Shell bookkeeping is left out, and values spanning lines
+# (sshd_config has no way to write them) are left out with a log line.
+sshd_setenv_line() {
+  local name value
+  local -a pairs=()
+  while IFS= read -r name; do
+    case "$name" in
+      HOSTNAME|HOME|PWD|OLDPWD|SHLVL|_|TERM) continue ;;
+    esac
+    value=${!name}
+    if [[ "$value" == *[$'\n\r']* ]]; then
+      log "not handed to MPI ranks: ${name} spans lines"
+      continue
+    fi
+    value=${value//\\/\\\\}
+    value=${value//\"/\\\"}
+    pairs+=("\"${name}=${value}\"")
+  done < <(compgen -e)
+  (( ${#pairs[@]} > 0 )) && echo "SetEnv ${pairs[*]}"
+  return 0
+}
+
+# hostfile_hosts FILE: the host names of an MPI hostfile (first word of each line that is not a comment).
+hostfile_hosts() {
+  local host rest
+  while read -r host rest; do
+    [[ -z "$host" || "$host" == \#* ]] && continue
+    echo "$host"
+  done < "$1"
 }

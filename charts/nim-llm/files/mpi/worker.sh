@@ -1,7 +1,8 @@
 #!/bin/bash
-# Worker in MPI launch mode: runs sshd (as the pod's user, on NIM_MPI_SSH_PORT) accepting the
-# group's key, so the leader's (or launcher's) mpirun can start ranks here. The container's own
-# environment (device and NCCL variables of this pod) is handed to those ranks with SetEnv.
+# Worker in MPI launch mode: runs sshd (as the pod's user, on NIM_MPI_SSH_PORT) accepting the group's key, so the
+# leader's (or launcher's) mpirun can start ranks here. sshd hands this container's own environment (this pod's
+# NIM_NODE_RANK, NIM_LEADER_ROLE, device and network variables) to every session, so to every rank started here,
+# with ONE SetEnv line (sshd honours only the first SetEnv line of a config).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 : "${NIM_MPI_SSH_KEY:?}"
@@ -20,14 +21,7 @@ chmod 600 "$dir/authorized_keys"
   echo "KbdInteractiveAuthentication no"
   echo "StrictModes no"
   echo "UsePAM no"
-  while IFS= read -r name; do
-    case "$name" in
-      HOSTNAME|HOME|PWD|OLDPWD|SHLVL|_|TERM) continue ;;
-    esac
-    value=${!name}
-    [[ "$value" == *$'\n'* || "$value" == *'"'* ]] && continue
-    echo "SetEnv \"${name}=${value}\""
-  done < <(compgen -e)
+  sshd_setenv_line
 } > "$dir/sshd_config"
 log "sshd listening on port ${NIM_MPI_SSH_PORT:-2222}"
 exec /usr/sbin/sshd -D -e -f "$dir/sshd_config"

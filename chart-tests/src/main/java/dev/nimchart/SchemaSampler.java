@@ -119,7 +119,9 @@ final class SchemaSampler {
         }
         if (type instanceof List<?> types) {
             List<?> nonNull = types.stream().filter(t -> !"null".equals(t)).toList();
-            List<?> pool = nonNull.isEmpty() || random.nextInt(10) == 0 ? types : nonNull;
+            // Never null where the schema also takes another type: Helm reads a null as "delete the chart's default",
+            // so a sampled null removes a key the merged values require (nulls are one of the mutations instead).
+            List<?> pool = nonNull.isEmpty() ? types : nonNull;
             return (String) pool.get(random.nextInt(pool.size()));
         }
         return s.containsKey("properties") || s.containsKey("additionalProperties") ? "object" : "string";

@@ -58,10 +58,18 @@ class MultiNodeTest {
             expectValue(env, user, "NIM_TENSOR_PARALLEL_SIZE", e.text("multiNode.gpusPerNode"), where);
             expectValue(env, user, "NIM_PIPELINE_PARALLEL_SIZE", e.text("multiNode.workers"), where);
             expectValue(env, user, "CLUSTER_START_TIMEOUT", e.text("multiNode.clusterStartTimeout"), where);
+            expectValue(env, user, "NIM_JSONL_LOGGING", "0", where);
+            expectValue(env, user, "NGC_HOME", e.text("model.nimCache").replaceAll("/$", "") + "/ngc", where);
+            expectValue(env, user, "HF_HOME", e.text("model.nimCache").replaceAll("/$", "") + "/huggingface", where);
+            if (e.mode().equals("mpijob")) {
+                assertThat(env.get("NIM_NODE_RANK").at("valueFrom.fieldRef.fieldPath")).as(where)
+                        .isEqualTo("metadata.labels['training.kubeflow.org/replica-index']");
+            }
             if (e.mode().equals("leaderworkerset")) {
                 assertThat(env.get("NIM_NODE_RANK").at("valueFrom.fieldRef.fieldPath")).as(where)
                         .isEqualTo("metadata.labels['leaderworkerset.sigs.k8s.io/worker-index']");
-                expectValue(env, user, "NIM_LEADER_ADDRESS", "$(LWS_LEADER_ADDRESS)", where);
+                expectValue(env, user, "NIM_LEADER_IP_ADDRESS", "$(LWS_LEADER_ADDRESS)", where);
+                assertThat(env).as("%s: NIM_LEADER_ADDRESS appears in no NVIDIA source", where).doesNotContainKey("NIM_LEADER_ADDRESS");
                 expectValue(env, user, "NIM_LEADER_ROLE", t.role().equals("leader") ? "1" : "0", where);
             }
             int tp = Integer.parseInt((String) env.get("NIM_TENSOR_PARALLEL_SIZE").at("value"));

@@ -68,7 +68,7 @@ class MultiNodeWiringTest {
     @Test
     void customCommandsReplaceTheLeaderAndWorkerCommands() {
         RenderedManifest m = NimChart.render(LWS, Map.of(
-                "customCommand[0]", "/opt/nim/start_server.sh",
+                "customCommand[0]", "/opt/nim/start_server.sh", "multiNode.launchMode", "native",
                 "multiNode.workerCustomCommand[0]", "sh", "multiNode.workerCustomCommand[1]", "-c",
                 "multiNode.workerCustomCommand[2]", "sleep infinity"));
         Map<String, PodTemplate> byRole = byRole(m);

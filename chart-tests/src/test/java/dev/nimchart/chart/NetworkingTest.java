@@ -100,7 +100,7 @@ class NetworkingTest {
                             .containsOnly(e.text("multinodeNetworking.oci.networkName"));
                     assertMount(t, "/dev/infiniband", "hostPath.path", "/dev/infiniband", where);
                     assertThat(env).as(where).containsKeys("NCCL_IB_GID_INDEX", "NCCL_IB_TC", "NCCL_IB_SL", "NCCL_IB_TIMEOUT");
-                    assertThat(env.get("NCCL_IB_HCA").at("value")).as(where).isEqualTo(userOr(e, "NCCL_IB_HCA", "=mlx5"));
+                    assertThat(env.get("NCCL_IB_HCA").at("value")).as(where).isEqualTo(userOr(e, "NCCL_IB_HCA", "mlx5"));
                     assertThat(capabilities(nim)).as(where).containsExactly("IPC_LOCK");
                 }
                 default -> throw new AssertionError(where);

@@ -1,0 +1,377 @@
+package dev.nimchart.startup;
+
+import dev.nimchart.KubeObject;
+import dev.nimchart.controllers.KubeletEnv;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.controllers.ObjectDns;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The main container process of each of some reconciled pods, started on this machine as a container runtime would:
+ * each pod in a network namespace of its own with its pod IP (all from the tier's 198.18.0.0/17; the namespaces are
+ * joined by a bridge inside one more namespace, and none has a route anywhere else), the host names the headless
+ * Services publish in its /etc/hosts, its host name, its volumes (ConfigMap and Secret files as the kubelet writes
+ * them, one shared directory per claim, hostPath or NFS volume, emptyDirs), its user, and exactly the environment the kubelet gives it plus
+ * what the runtime adds (PATH, HOME, HOSTNAME, and the GPU device plugin's NVIDIA_VISIBLE_DEVICES). The image's own
+ * files are a stand-in for NIM's server ({@code nim-standin.py}). Everything is named after this JVM's PID and
+ * removed by name and PID on {@link #close()}.
+ */
+public final class PodGroupRun implements AutoCloseable {
+
+    /** The image's PATH (a CUDA/NIM image is Debian-based; its PATH includes these). */
+    static final String IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+    /** The NIM image's entrypoint, run when the pod sets no command. */
+    public static final String IMAGE_ENTRYPOINT = "/opt/nim/start_server.sh";
+    /** Where the stand-in stands in for the image's programs. */
+    static final List<String> STANDIN_PATHS = List.of("nim/start_server.sh", "nim/start-mpi-cluster.sh", "nim/llm/.venv/bin/python3");
+
+    private static final AtomicInteger RUNS = new AtomicInteger();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** One started pod. */
+    public record PodRun(KubeObject pod, String netns, String ip, Path dir, Process process, Path log, Map<String, String> env) {
+        public String logText() {
+            try {
+                return Files.readString(log);
+            } catch (IOException e) {
+                return "(no log: " + e.getMessage() + ")";
+            }
+        }
+    }
+
+    private final String base;
+    private final Path workDir;
+    private final List<PodRun> runs = new ArrayList<>();
+    private final List<String> namespaces = new ArrayList<>();
+
+    private PodGroupRun(String base, Path workDir) {
+        this.base = base;
+        this.workDir = workDir;
+    }
+
+    /**
+     * Starts the nim container of each pod (in order). {@code overrides} replaces environment entries after the
+     * kubelet's expansion (empty for a faithful run).
+     */
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides) {
+        String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
+        PodGroupRun run = new PodGroupRun(base, workDir);
+        try {
+            deleteTree(workDir); // records of an earlier run must not count as ranks of this one
+            Files.createDirectories(workDir);
+            Path sandbox = resource("pod-sandbox.sh", workDir.resolve("pod-sandbox.sh"));
+            Path standin = resource("nim-standin.py", workDir.resolve("nim-standin.py"));
+            String fabric = base + "f";
+            StartupHost.must(List.of("ip", "netns", "add", fabric));
+            run.namespaces.add(fabric);
+            StartupHost.must(List.of("ip", "-n", fabric, "link", "add", "br0", "type", "bridge"));
+            StartupHost.must(List.of("ip", "-n", fabric, "link", "set", "br0", "up"));
+            String hosts = hostsFile(state);
+            int i = 0;
+            for (KubeObject pod : pods) {
+                run.runs.add(run.startPod(state, pod, i++, fabric, hosts, sandbox, standin, overrides));
+            }
+            return run;
+        } catch (IOException | RuntimeException e) {
+            run.close();
+            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+        }
+    }
+
+    public List<PodRun> pods() {
+        return runs;
+    }
+
+    public PodRun pod(String name) {
+        return runs.stream().filter(r -> r.pod().name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** /etc/hosts of every pod: each pod IP with the names the namespace's headless Services publish for it. */
+    static String hostsFile(NamespaceState state) {
+        ObjectDns dns = new ObjectDns(state);
+        StringBuilder out = new StringBuilder("127.0.0.1\tlocalhost\n");
+        for (KubeObject pod : state.livePods()) {
+            Object ip = pod.at("status.podIP");
+            Object subdomain = pod.at("spec.subdomain");
+            if (ip == null || subdomain == null) {
+                continue;
+            }
+            String host = pod.at("spec.hostname") == null ? pod.name() : pod.at("spec.hostname").toString();
+            List<String> names = new ArrayList<>();
+            for (String suffix : List.of(".svc.cluster.local", ".svc", "")) {
+                String name = host + "." + subdomain + "." + pod.namespace() + suffix;
+                if (dns.resolve(name).filter(("Pod/" + pod.name())::equals).isPresent()) {
+                    names.add(name);
+                }
+            }
+            if (!names.isEmpty()) {
+                out.append(ip).append('\t').append(String.join(" ", names)).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private PodRun startPod(NamespaceState state, KubeObject pod, int index, String fabric, String hosts, Path sandbox,
+            Path standin, Map<String, String> overrides) throws IOException {
+        KubeObject nim = pod.list("spec.containers").stream().filter(c -> "nim".equals(c.at("name"))).findFirst()
+                .orElse(pod.list("spec.containers").get(0));
+        String ip = String.valueOf(pod.at("status.podIP"));
+        if (!ip.startsWith("198.18.") || Integer.parseInt(ip.split("\\.")[2]) >= 128) {
+            throw new IllegalStateException("pod " + pod.name() + " has IP " + ip + ", outside the tier's 198.18.0.0/17");
+        }
+        String host = pod.at("spec.hostname") == null ? pod.name() : pod.at("spec.hostname").toString();
+        long uid = number(pod.at("spec.securityContext.runAsUser"), nim.at("securityContext.runAsUser"), 1000);
+        long gid = number(pod.at("spec.securityContext.runAsGroup"), nim.at("securityContext.runAsGroup"), uid);
+        long fsGroup = number(pod.at("spec.securityContext.fsGroup"), null, gid);
+
+        Path dir = workDir.resolve(pod.name());
+        deleteTree(dir);
+        Path etc = Files.createDirectories(dir.resolve("etc-upper"));
+        Files.createDirectories(dir.resolve("etc-work"));
+        Files.writeString(etc.resolve("hosts"), hosts + "127.0.1.1\t" + host + "\n");
+        Files.writeString(etc.resolve("resolv.conf"), "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
+        StringBuilder passwd = new StringBuilder();
+        for (String line : Files.readAllLines(Path.of("/etc/passwd"))) {
+            String[] f = line.split(":");
+            if (f.length > 2 && !f[2].equals(Long.toString(uid))) {
+                passwd.append(line).append('\n');
+            }
+        }
+        passwd.append("nim:x:").append(uid).append(':').append(gid).append("::/tmp:/bin/bash\n");
+        Files.writeString(etc.resolve("passwd"), passwd.toString());
+        Files.writeString(etc.resolve("group"), Files.readString(Path.of("/etc/group")) + "nim:x:" + gid + ":\n");
+        for (String path : STANDIN_PATHS) {
+            Path target = dir.resolve("opt").resolve(path);
+            Files.createDirectories(target.getParent());
+            Files.copy(standin, target);
+            Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+
+        StringBuilder mounts = new StringBuilder();
+        Map<String, KubeObject> volumes = new LinkedHashMap<>();
+        pod.list("spec.volumes").forEach(v -> volumes.put(v.at("name").toString(), v));
+        for (KubeObject mount : nim.list("volumeMounts")) {
+            KubeObject volume = volumes.get(mount.at("name").toString());
+            String target = mount.at("mountPath").toString();
+            Path source = volumeSource(state, pod, volume, dir, fsGroup);
+            if (source != null && !target.startsWith("/dev/")) {
+                mounts.append(source).append('\t').append(target).append('\n');
+            }
+        }
+        Files.writeString(dir.resolve("mounts"), mounts.toString());
+
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PATH", IMAGE_PATH);
+        env.put("HOSTNAME", host);
+        env.put("HOME", "/tmp");
+        Object gpus = nim.at("resources.limits[nvidia.com/gpu]");
+        if (gpus != null) {
+            List<String> devices = new ArrayList<>();
+            for (int g = 0; g < Integer.parseInt(gpus.toString()); g++) {
+                devices.add("GPU-" + pod.name() + "-" + g);
+            }
+            env.put("NVIDIA_VISIBLE_DEVICES", String.join(",", devices));
+        }
+        env.putAll(KubeletEnv.of(pod, nim, state));
+        env.putAll(overrides);
+        StringBuilder envFile = new StringBuilder();
+        env.forEach((k, v) -> envFile.append(k).append('=').append(v).append('\0'));
+        Files.writeString(dir.resolve("env"), envFile.toString());
+
+        String netns = base + "p" + index;
+        String veth = base + "v" + index;
+        StartupHost.must(List.of("ip", "netns", "add", netns));
+        namespaces.add(netns);
+        StartupHost.must(List.of("ip", "link", "add", veth, "netns", fabric, "type", "veth", "peer", "name", "eth0", "netns", netns));
+        StartupHost.must(List.of("ip", "-n", fabric, "link", "set", veth, "master", "br0", "up"));
+        StartupHost.must(List.of("ip", "-n", netns, "addr", "add", ip + "/17", "dev", "eth0"));
+        StartupHost.must(List.of("ip", "-n", netns, "link", "set", "eth0", "up"));
+        StartupHost.must(List.of("ip", "-n", netns, "link", "set", "lo", "up"));
+
+        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", netns, "unshare", "--uts", "bash", sandbox.toString(),
+                dir.toString(), host, Long.toString(uid), Long.toString(gid), "--"));
+        command.addAll(containerCommand(nim));
+        Path log = dir.resolve("main.log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new PodRun(pod, netns, ip, dir, process, log, env);
+    }
+
+    /** The container's command and args as the runtime runs them: no command means the image's entrypoint. */
+    public static List<String> containerCommand(KubeObject container) {
+        List<String> command = new ArrayList<>();
+        Object cmd = container.at("command");
+        if (cmd instanceof List<?> list && !list.isEmpty()) {
+            list.forEach(c -> command.add(String.valueOf(c)));
+        } else {
+            command.add(IMAGE_ENTRYPOINT);
+        }
+        if (container.at("args") instanceof List<?> args) {
+            args.forEach(a -> command.add(String.valueOf(a)));
+        }
+        return command;
+    }
+
+    private Path volumeSource(NamespaceState state, KubeObject pod, KubeObject volume, Path dir, long fsGroup) throws IOException {
+        if (volume == null) {
+            return null;
+        }
+        String name = volume.at("name").toString();
+        if (volume.at("configMap") != null || volume.at("secret") != null) {
+            boolean secret = volume.at("secret") != null;
+            String prefix = secret ? "secret" : "configMap";
+            String objectName = String.valueOf(volume.at(secret ? "secret.secretName" : "configMap.name"));
+            KubeObject object = state.named(secret ? "Secret" : "ConfigMap", objectName)
+                    .orElseThrow(() -> new IllegalStateException("pod " + pod.name() + " mounts missing " + prefix + " " + objectName));
+            Object modeValue = volume.at(prefix + ".defaultMode");
+            int defaultMode = modeValue == null ? 0644 : Integer.parseInt(modeValue.toString());
+            Map<String, String[]> files = new LinkedHashMap<>();
+            Object data = object.at("data");
+            List<KubeObject> items = volume.list(prefix + ".items");
+            if (data instanceof Map<?, ?> map) {
+                for (Map.Entry<?, ?> e : map.entrySet()) {
+                    String value = secret ? new String(Base64.getDecoder().decode(e.getValue().toString()), StandardCharsets.UTF_8)
+                            : e.getValue().toString();
+                    files.put(e.getKey().toString(), new String[] {e.getKey().toString(), value, Integer.toString(defaultMode)});
+                }
+            }
+            if (!items.isEmpty()) {
+                Map<String, String[]> chosen = new LinkedHashMap<>();
+                for (KubeObject item : items) {
+                    String[] f = files.get(item.at("key").toString());
+                    if (f != null) {
+                        Object mode = item.at("mode");
+                        chosen.put(f[0], new String[] {item.at("path").toString(), f[1], mode == null ? f[2] : mode.toString()});
+                    }
+                }
+                files = chosen;
+            }
+            Path target = Files.createDirectories(dir.resolve("volumes").resolve(name));
+            for (String[] f : files.values()) {
+                Path file = target.resolve(f[0]);
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, f[1]);
+                int mode = Integer.parseInt(f[2]);
+                // As the kubelet with fsGroup: owned by root, the group fsGroup, group-readable when the owner may read.
+                mode |= (mode & 0400) != 0 ? 0040 : 0;
+                StartupHost.must(List.of("chown", "0:" + fsGroup, file.toString()));
+                StartupHost.must(List.of("chmod", Integer.toOctalString(mode), file.toString()));
+            }
+            return target;
+        }
+        if (volume.at("persistentVolumeClaim") != null) {
+            Path claim = Files.createDirectories(workDir.resolve("claims").resolve(String.valueOf(volume.at("persistentVolumeClaim.claimName"))));
+            StartupHost.must(List.of("chmod", "1777", claim.toString()));
+            return claim;
+        }
+        if (volume.at("hostPath") != null || volume.at("nfs") != null) {
+            // A node directory or an NFS export: one directory of this run per volume, shared by the group's pods (as
+            // an NFS export, or a pre-filled hostPath cache on every node, would be).
+            Path shared = Files.createDirectories(workDir.resolve("claims").resolve("volume-" + name));
+            StartupHost.must(List.of("chmod", "1777", shared.toString()));
+            return shared;
+        }
+        if (volume.at("emptyDir") != null) {
+            Path empty = Files.createDirectories(dir.resolve("volumes").resolve(name));
+            StartupHost.must(List.of("chmod", "1777", empty.toString()));
+            return empty;
+        }
+        return null;
+    }
+
+    /** What every rank the stand-in ran as recorded (from the claims' shared directories). */
+    public List<Map<String, Object>> records() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        Path claims = workDir.resolve("claims");
+        if (!Files.isDirectory(claims)) {
+            return out;
+        }
+        try (Stream<Path> files = Files.walk(claims)) {
+            for (Path f : files.filter(p -> p.getParent().getParent().getFileName().toString().equals(".nim-standin") && p.toString().endsWith(".json")).toList()) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> record = JSON.readValue(Files.readString(f), Map.class);
+                out.add(record);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** HTTP status of GET path on the pod's IP and port, asked from inside the pod's network namespace (0: no answer). */
+    public int httpStatus(PodRun run, int port, String path) {
+        StartupHost.Result r = StartupHost.run(List.of("ip", "netns", "exec", run.netns(), "bash", "-c",
+                "exec 3<>\"/dev/tcp/$1/$2\" || exit 1; printf 'GET %s HTTP/1.0\\r\\nHost: x\\r\\n\\r\\n' \"$3\" >&3; IFS= read -r -t 5 s <&3; echo \"$s\"",
+                "probe", run.ip(), Integer.toString(port), path), 10);
+        String[] words = r.output().split(" ");
+        return r.exit() == 0 && words.length > 1 && words[1].matches("\\d{3}") ? Integer.parseInt(words[1]) : 0;
+    }
+
+    /** Exit code of a command run in the pod's namespaces, as its user, with its environment (an exec probe). */
+    public int exec(PodRun run, List<String> command) {
+        List<String> full = new ArrayList<>(List.of("nsenter", "-t", Long.toString(run.process().pid()), "-m", "-n", "-u", "--",
+                "setpriv", "--reuid=" + uidOf(run), "--regid=" + uidOf(run), "--clear-groups", "--", "env", "-i"));
+        run.env().forEach((k, v) -> full.add(k + "=" + v));
+        full.addAll(command);
+        return StartupHost.run(full, 20).exit();
+    }
+
+    private static String uidOf(PodRun run) {
+        return Long.toString(number(run.pod().at("spec.securityContext.runAsUser"), null, 1000));
+    }
+
+    @Override
+    public void close() {
+        for (PodRun r : runs) {
+            r.process().descendants().forEach(ProcessHandle::destroyForcibly);
+            r.process().destroyForcibly();
+        }
+        for (PodRun r : runs) {
+            try {
+                r.process().waitFor(java.util.concurrent.TimeUnit.SECONDS.toMillis(10), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (int i = namespaces.size() - 1; i >= 0; i--) {
+            StartupHost.run(List.of("ip", "netns", "delete", namespaces.get(i)), 30);
+        }
+        namespaces.clear();
+    }
+
+    private static long number(Object first, Object second, long fallback) {
+        Object v = first != null ? first : second;
+        return v == null ? fallback : Long.parseLong(v.toString());
+    }
+
+    private static Path resource(String name, Path target) throws IOException {
+        try (InputStream in = PodGroupRun.class.getResourceAsStream(name)) {
+            Files.write(target, in.readAllBytes());
+        }
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return target;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/python3
+# Stand-in for a NIM image's server, installed by the start-up tier at the paths the NIM start-up contract runs
+# (/opt/nim/start_server.sh, /opt/nim/start-mpi-cluster.sh, /opt/nim/llm/.venv/bin/python3). It records how it was
+# started (argv, environment, host name) in <NIM_CACHE_PATH>/.nim-standin/ (the model cache every pod of a group
+# shares, one directory per group), and the rank that serves (MPI rank 0, or the native leader) answers /v1/health/live at once and
+# /v1/health/ready with 200 only once every rank of the group has recorded itself (503 before).
+import http.server, json, os, socket, sys, time, urllib.request
+
+env = dict(os.environ)
+mpi_rank = env.get("OMPI_COMM_WORLD_RANK")
+if mpi_rank is not None:
+    rank, size, serving = int(mpi_rank), int(env["OMPI_COMM_WORLD_SIZE"]), mpi_rank == "0"
+else:
+    rank = int(env.get("NIM_NODE_RANK") or 0)
+    size = int(env.get("NIM_NUM_COMPUTE_NODES") or 1)
+    serving = env.get("NIM_LEADER_ROLE", "1" if rank == 0 else "0") == "1"
+port = int(env.get("NIM_SERVER_PORT") or 8000)
+# A group's ranks share one directory (several groups may share the cache): the LeaderWorkerSet leader address of the
+# group, else the MPI job's PMIx namespace.
+group = env.get("LWS_LEADER_ADDRESS") or env.get("PMIX_NAMESPACE") or env.get("OMPI_MCA_ess_base_jobid") or "group"
+records = os.path.join(env.get("NIM_CACHE_PATH") or "/tmp", ".nim-standin", "".join(c if c.isalnum() or c in "-." else "_" for c in group))
+os.makedirs(records, exist_ok=True)
+
+leader_reached = None
+if mpi_rank is None and not serving:
+    # A native worker joins its leader over the network, by the address its environment gives.
+    leader = env.get("NIM_LEADER_IP_ADDRESS", "")
+    leader_reached = False
+    deadline = time.time() + int(env.get("CLUSTER_START_TIMEOUT") or 60)
+    while time.time() < deadline and leader:
+        try:
+            urllib.request.urlopen("http://%s:%d/v1/health/live" % (leader, port), timeout=2).read()
+            leader_reached = True
+            break
+        except Exception:
+            time.sleep(0.5)
+
+record = {"group": group, "argv": sys.argv, "executable": sys.argv[0], "env": env, "hostname": socket.gethostname(), "rank": rank,
+          "size": size, "serving": serving, "mpi": mpi_rank is not None, "leaderReached": leader_reached}
+tmp = os.path.join(records, ".%s-%d.tmp" % (socket.gethostname(), rank))
+with open(tmp, "w") as f:
+    json.dump(record, f)
+os.rename(tmp, os.path.join(records, "%s-%d.json" % (socket.gethostname(), rank)))
+print("nim-standin: rank %d of %d on %s joined%s" % (rank, size, socket.gethostname(), " (serving)" if serving else ""), flush=True)
+
+if not serving:
+    while True:
+        time.sleep(3600)
+
+def joined():
+    return len([n for n in os.listdir(records) if n.endswith(".json")])
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/v1/health/live":
+            code = 200
+        elif self.path == "/v1/health/ready":
+            code = 200 if joined() >= size else 503
+        else:
+            code = 404
+        body = json.dumps({"joined": joined(), "size": size}).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+http.server.ThreadingHTTPServer(("0.0.0.0", port), Handler).serve_forever()

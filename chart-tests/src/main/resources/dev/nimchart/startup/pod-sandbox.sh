@@ -1,0 +1,25 @@
+#!/bin/bash
+# Runs one pod's main container process the way a container runtime would, inside the network namespace that
+# `ip netns exec` entered and a UTS namespace of its own: the pod's host name, /etc as an overlay whose upper layer holds
+# the pod's hosts, resolv.conf, passwd and group files, a private /tmp, /opt from the pod directory (the image's files:
+# the NIM stand-in), the pod's volumes bound at their mount paths, then the command as the pod's user with exactly the
+# pod's environment. Nothing here reaches the host's mounts (ip netns exec made the mount namespace private).
+# Usage: pod-sandbox.sh POD_DIR HOSTNAME UID GID -- COMMAND [ARG...]   (environment: POD_DIR/env, NUL-separated)
+set -euo pipefail
+pod=$1 host=$2 uid=$3 gid=$4
+shift 4
+[[ "${1:-}" == -- ]] && shift
+hostname "$host"
+mount -t overlay overlay -o "lowerdir=/etc,upperdir=${pod}/etc-upper,workdir=${pod}/etc-work" /etc
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mount -t tmpfs -o mode=755 tmpfs /opt
+cp -a "${pod}/opt/." /opt/
+while IFS=$'\t' read -r source target; do
+  [[ -z "$source" ]] && continue
+  if [[ -d "$source" ]]; then mkdir -p "$target"; else mkdir -p "$(dirname "$target")"; touch "$target"; fi
+  mount --bind "$source" "$target"
+done < "${pod}/mounts"
+env_args=()
+while IFS= read -r -d '' kv; do env_args+=("$kv"); done < "${pod}/env"
+cd /
+exec setpriv --reuid="$uid" --regid="$gid" --clear-groups --inh-caps=-all -- env -i "${env_args[@]}" "$@"

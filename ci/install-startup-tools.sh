@@ -1,0 +1,39 @@
+#!/bin/bash
+# Installs what the start-up tier runs: OpenSSH's sshd and client, Open MPI's mpirun, and iproute2 (ip netns),
+# from the distribution's packages (Debian: openssh-server, openssh-client, openmpi-bin, iproute2).
+# Idempotent: does nothing when every binary is there. Needs root (apt-get). Never starts a service: packages'
+# maintainer scripts are kept from starting sshd on this machine with a temporary policy-rc.d.
+set -euo pipefail
+
+need=()
+command -v /usr/sbin/sshd >/dev/null 2>&1 || need+=(openssh-server)
+command -v ssh >/dev/null 2>&1 || need+=(openssh-client)
+command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
+command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
+if (( ${#need[@]} == 0 )); then
+  echo "install-startup-tools: sshd, ssh, mpirun and ip are installed"
+  exit 0
+fi
+if [[ "$(id -u)" != 0 ]]; then
+  echo "install-startup-tools: missing ${need[*]} and not root: run this script as root" >&2
+  exit 1
+fi
+command -v apt-get >/dev/null 2>&1 || { echo "install-startup-tools: no apt-get here; install ${need[*]} yourself" >&2; exit 1; }
+
+policy=/usr/sbin/policy-rc.d
+made_policy=""
+if [[ ! -e "$policy" ]]; then
+  printf '#!/bin/sh\nexit 101\n' > "$policy"
+  chmod 755 "$policy"
+  made_policy=1
+fi
+trap '[[ -n "$made_policy" ]] && rm -f "$policy"' EXIT
+
+mapfile -t pkgs < <(printf '%s\n' "${need[@]}" | sort -u)
+echo "install-startup-tools: installing ${pkgs[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${pkgs[@]}"
+/usr/sbin/sshd -V 2>&1 | head -1 || true
+mpirun --version | head -1
