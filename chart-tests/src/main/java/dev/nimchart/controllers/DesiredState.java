@@ -44,6 +44,13 @@ public final class DesiredState {
             missing.add(pods.size() + " pods, expected " + expectedPods);
         }
         for (KubeObject pod : pods) {
+            for (KubeObject owner : pod.list("metadata.ownerReferences")) {
+                if (Boolean.TRUE.equals(owner.at("controller")) && state.reads(owner.at("kind").toString())
+                        && state.named(owner.at("kind").toString(), owner.at("name").toString()).isEmpty()) {
+                    missing.add("pod " + pod.name() + " is left from " + owner.at("kind") + "/" + owner.at("name")
+                            + ", which is gone (garbage collection pending)");
+                }
+            }
             if (pod.at("spec.nodeName") == null) {
                 missing.add("pod " + pod.name() + " is not scheduled");
             } else if (!NamespaceState.ready(pod)) {

@@ -30,6 +30,7 @@ public final class NamespaceState {
         KINDS.put("LeaderWorkerSet", "/apis/leaderworkerset.x-k8s.io/v1/namespaces/%s/leaderworkersets");
         KINDS.put("MPIJob", "/apis/kubeflow.org/v2beta1/namespaces/%s/mpijobs");
         KINDS.put("Job", "/apis/batch/v1/namespaces/%s/jobs");
+        KINDS.put("ReplicaSet", "/apis/apps/v1/namespaces/%s/replicasets");
         KINDS.put("PodDisruptionBudget", "/apis/policy/v1/namespaces/%s/poddisruptionbudgets");
         KINDS.put("HorizontalPodAutoscaler", "/apis/autoscaling/v2/namespaces/%s/horizontalpodautoscalers");
         KINDS.put("NetworkPolicy", "/apis/networking.k8s.io/v1/namespaces/%s/networkpolicies");
@@ -72,6 +73,11 @@ public final class NamespaceState {
             throw new IllegalArgumentException("a namespace snapshot holds no " + kind);
         }
         return list;
+    }
+
+    /** Whether snapshots read this kind. */
+    public boolean reads(String kind) {
+        return objects.containsKey(kind);
     }
 
     public Optional<KubeObject> named(String kind, String name) {
