@@ -16,7 +16,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The chart as users receive it, with the Helm CLI ci/build-tools.sh builds: {@code helm lint --strict},
@@ -30,13 +29,14 @@ class ChartPackageIT {
     private static final Path CHART = NimChart.chartDir();
     private static final String KEY = "nim-llm chart test key";
 
-    @TempDir
-    Path work;
+    /** Under target/ (a @TempDir field is not injected before a per-class @BeforeAll). */
+    private Path work;
     private Path helm;
     private Path gnupg;
 
     @BeforeAll
     void helmAndAKey() throws Exception {
+        work = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "chart-package-").toAbsolutePath();
         helm = CiScript.builtTool("helm", line -> System.err.println("[build-tools] " + line));
         gnupg = Files.createDirectories(work.resolve("gnupg"));
         Files.setPosixFilePermissions(gnupg, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
