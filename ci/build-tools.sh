@@ -3,15 +3,20 @@
 # processes, from their upstream Go modules through the Go module proxy:
 #
 #   helm         the Helm CLI at the version helm-java embeds (v3.21.0), for
-#                what helm-java cannot do (`helm rollback`) and for the
-#                `helm template` side of the benchmark
+#                what helm-java cannot do (`helm rollback`, `helm package
+#                --sign`, `helm lint --strict`) and for the `helm template`
+#                side of the benchmark. Stamped like the upstream Makefile
+#                does: `helm version` reports the release, and the default
+#                Kubernetes version of `helm template`/`helm lint` is the one
+#                of its client-go pin (v0.35 -> 1.35), not Go's 1.20 fallback
 #   kubeconform  the manifest validator the usual chart CI pipes `helm template` into
 #
 #   ci/build-tools.sh [--print-path] [TOOL...]     default: all tools
 #
 # Each tool's version is pinned in ci/tools/<tool>/go.mod (with go.sum), built
 # read-only. Output, cached outside the repo and keyed by the pinned version:
-#   ${NIM_TOOLS_DIR:-$HOME/.cache/nim-llm-chart/tools}/<tool>-<version>/<tool>
+#   ${NIM_TOOLS_DIR:-$HOME/.cache/nim-llm-chart/tools}/<tool>-<version>[<stamp>]/<tool>
+# (helm's stamp is -k8s<major>.<minor>: a binary built without it is rebuilt).
 # A cached binary is reused as is (no Go, no network). With --print-path the
 # script prints only the binaries' paths on stdout (progress goes to stderr).
 #
@@ -57,7 +62,21 @@ for tool in "${tools[@]}"; do
   mod_dir="${tools_dir}/${tool}"
   version="$(pinned_version "${mod_dir}/go.mod" "${module[${tool}]}")"
   [[ -n "${version}" ]] || die "cannot read the ${module[${tool}]} pin from ${mod_dir}/go.mod"
-  dest="${cache}/${tool}-${version}"
+  ldflags="-s -w"
+  stamp=""
+  if [[ "${tool}" == helm ]]; then
+    # As helm's Makefile: client-go v0.<minor>.x is Kubernetes 1.<minor> (major = 0 + 1).
+    client_go="$(pinned_version "${mod_dir}/go.mod" k8s.io/client-go)"
+    [[ "${client_go}" =~ ^v0\.([0-9]+)\. ]] || die "cannot read the k8s.io/client-go pin from ${mod_dir}/go.mod"
+    k8s_minor="${BASH_REMATCH[1]}"
+    stamp="-k8s1.${k8s_minor}"
+    # `helm version` reports the release; template, install and lint default to Kubernetes 1.<minor>.
+    ldflags+=" -X helm.sh/helm/v3/internal/version.version=${version} -X helm.sh/helm/v3/internal/version.gitTreeState=clean"
+    for pkg in helm.sh/helm/v3/pkg/chartutil helm.sh/helm/v3/pkg/lint/rules; do
+      ldflags+=" -X ${pkg}.k8sVersionMajor=1 -X ${pkg}.k8sVersionMinor=${k8s_minor}"
+    done
+  fi
+  dest="${cache}/${tool}-${version}${stamp}"
   bin="${dest}/${tool}"
   # A binary is only ever moved into place complete (below), so its presence is the cache check.
   if [[ -x "${bin}" ]]; then
@@ -68,9 +87,6 @@ for tool in "${tools[@]}"; do
     mkdir -p "${cache}"
     tmp="$(mktemp -d "${cache}/.tmp-${tool}.XXXXXX")"
     trap 'rm -rf "${tmp}"' EXIT
-    ldflags="-s -w"
-    # `helm version` reports the release, as the upstream Makefile stamps it.
-    [[ "${tool}" == helm ]] && ldflags+=" -X helm.sh/helm/v3/internal/version.version=${version} -X helm.sh/helm/v3/internal/version.gitTreeState=clean"
     log "building ${tool} ${version} from ${module[${tool}]} (GOPROXY=$(go env GOPROXY)) ..."
     started="${SECONDS}"
     (cd "${mod_dir}" && go mod download && go build -trimpath -ldflags "${ldflags}" -o "${tmp}/${tool}" "${main_pkg[${tool}]}") >&2 ||

@@ -24,6 +24,8 @@ look): a null deletes the chart's defaults of the whole block, and every templat
 {{- include "nim-llm.fail" (printf "%s is %s, but the chart reads the keys of %s: a null deletes all of the chart's defaults for the block. Remove that line, or set only the keys of %s you mean to change." $path $what $path $path) -}}
 {{- end -}}
 {{- end -}}
+{{- /* Keys of NVIDIA's upstream nim-deploy chart that this chart renamed or removed: each refusal names what to write. */ -}}
+{{- include "nim-llm.preflight.upstreamKeys" . -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- $gpus := include "nim-llm.gpuLimit" . | int -}}
 
@@ -456,5 +458,38 @@ Usage: (dict "env" list "gpus" int) */ -}}
 {{- if gt (mul (first $tp) (first $pp)) $gpus -}}
 {{- include "nim-llm.fail" (printf "NIM_TENSOR_PARALLEL_SIZE (%d, env[%d]) x NIM_PIPELINE_PARALLEL_SIZE (%d, env[%d]) = %d, more than the %d GPUs of a single-node pod (resources.limits.nvidia.com/gpu): make the product at most %d." (first $tp) (last $tp) (first $pp) (last $pp) (mul (first $tp) (first $pp)) $gpus $gpus) -}}
 {{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Upstream nim-deploy (helm/nim-llm) keys. Renamed ones are refused naming the new key; keys of pre-1.0 NIM
+containers (upstream legacyCompat) are refused saying what NIM 1.x does instead; keys with a clear meaning that can be
+mapped safely are accepted (autoscaling.scaleDownStabilizationSecs, in horizontalpodautoscaler.yaml;
+persistence.storageClass: null is the cluster default). */}}
+{{- define "nim-llm.preflight.upstreamKeys" -}}
+{{- $V := .Values -}}
+{{- range $block := list "model" "service" -}}
+{{- $values := index $V $block -}}
+{{- if hasKey $values "openai_port" -}}
+{{- include "nim-llm.fail" (printf "%s.openai_port is the upstream nim-deploy name of %s.openaiPort, which this chart reads instead: write %s.openaiPort: %v and remove %s.openai_port." $block $block $block (index $values "openai_port") $block) -}}
+{{- end -}}
+{{- end -}}
+{{- range $key := list "model.nemo_port" "service.nemo_port" "service.http_port" "service.grpc_port" "service.metrics_port" -}}
+{{- $parts := splitList "." $key -}}
+{{- if hasKey (index $V (first $parts)) (last $parts) -}}
+{{- include "nim-llm.fail" (printf "%s is a port of pre-1.0 NIM containers (the upstream chart's legacyCompat), which this chart does not run: NIM 1.x serves the OpenAI API, health and metrics (/v1/metrics) on one port, model.openaiPort, published as service.openaiPort. Remove %s." $key $key) -}}
+{{- end -}}
+{{- end -}}
+{{- range $key := list "numWorkers" "trtModelName" "tritonModelName" "tritonURL" "openai_host" "dataStoreURL" "customizationSource" -}}
+{{- if hasKey $V.model $key -}}
+{{- include "nim-llm.fail" (printf "model.%s is a command-line argument of pre-1.0 NIM containers (the upstream chart's legacyCompat), which this chart does not run: remove model.%s; NIM 1.x reads its settings from environment variables, set them in env (e.g. env: [{name: NIM_MAX_MODEL_LEN, value: \"8192\"}])." $key $key) -}}
+{{- end -}}
+{{- end -}}
+{{- if hasKey $V.autoscaling "targetCPUUtilizationPercentage" -}}
+{{- include "nim-llm.fail" (printf "autoscaling.targetCPUUtilizationPercentage is not a key of this chart: write the metric in autoscaling.metrics, e.g. autoscaling.metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: %v}}}], and set resources.requests.cpu (utilization is a share of the request); NIM scales better on custom metrics such as queue depth." $V.autoscaling.targetCPUUtilizationPercentage) -}}
+{{- end -}}
+{{- $window := $V.autoscaling.scaleDownStabilizationSecs | default 0 | int64 -}}
+{{- $scaleDown := (($V.autoscaling.behavior | default dict).scaleDown) | default dict -}}
+{{- if and (gt $window 0) (kindIs "map" $scaleDown) (hasKey $scaleDown "stabilizationWindowSeconds") (ne (toString $scaleDown.stabilizationWindowSeconds) (toString $window)) -}}
+{{- include "nim-llm.fail" (printf "autoscaling.scaleDownStabilizationSecs (the upstream name, %d) and autoscaling.behavior.scaleDown.stabilizationWindowSeconds (%v) disagree: keep only autoscaling.behavior.scaleDown.stabilizationWindowSeconds." $window $scaleDown.stabilizationWindowSeconds) -}}
 {{- end -}}
 {{- end -}}

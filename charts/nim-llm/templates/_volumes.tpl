@@ -54,7 +54,7 @@ emptyDir: {}
 {{- if ne $role "launcher" -}}
 {{- with include "nim-llm.cacheVolume" $root | fromYaml -}}{{- $vols = append $vols . -}}{{- end -}}
 {{- if $V.shm.enabled -}}
-{{- $vols = append $vols (dict "name" "dshm" "emptyDir" (dict "medium" "Memory" "sizeLimit" (include "nim-llm.quantityText" $V.shm.sizeLimit))) -}}
+{{- $vols = append $vols (dict "name" "dshm" "emptyDir" (dict "medium" "Memory" "sizeLimit" (include "nim-llm.size" $V.shm.sizeLimit))) -}}
 {{- end -}}
 {{- end -}}
 {{- if include "nim-llm.usesMPI" $root -}}
@@ -107,11 +107,18 @@ storageClassName: {{ $class | quote }}
 {{- end }}
 resources:
   requests:
-    storage: {{ .Values.persistence.size | toString | quote }}
+    storage: {{ include "nim-llm.size" .Values.persistence.size | quote }}
 {{- end -}}
 
-{{/* A quantity as text: a whole number written as a YAML number stays in base 10 ("357194861", never Go's
-3.57194861e+08); a string as written. */}}
-{{- define "nim-llm.quantityText" -}}
-{{- if and (kindIs "float64" .) (eq (float64 (int64 .)) .) -}}{{- int64 . -}}{{- else -}}{{- toString . -}}{{- end -}}
+{{/* A size (shm.sizeLimit, persistence.size) as the string Kubernetes reads: a YAML number printed as written (an
+integer, never 6.26209778e+08; a fraction, reachable only with --skip-schema-validation, with up to nine decimals). */}}
+{{- define "nim-llm.size" -}}
+{{- if and (kindIs "float64" .) (eq (float64 (int64 .)) .) -}}
+{{- int64 . | toString -}}
+{{- else if kindIs "float64" . -}}
+{{- regexReplaceAll "\\.?0+$" (printf "%.9f" .) "" -}}
+{{- else -}}
+{{- toString . -}}
 {{- end -}}
+{{- end -}}
+

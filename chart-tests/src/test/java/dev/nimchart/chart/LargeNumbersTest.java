@@ -31,6 +31,9 @@ class LargeNumbersTest {
         assertThat(nim.at("startupProbe.failureThreshold")).isEqualTo(1_000_000);
         assertThat(nim.at("startupProbe.periodSeconds")).isEqualTo(1_000_000);
         assertThat(m.one("PodDisruptionBudget").at("spec.minAvailable")).isEqualTo(1_000_000);
+        assertThat(PodTemplate.of(sts).get(0).volumes()).filteredOn(v -> "dshm".equals(v.at("name")))
+                .singleElement().satisfies(v -> assertThat(v.at("emptyDir.sizeLimit")).isEqualTo("626209778"));
+        assertThat(sts.at("spec.volumeClaimTemplates[0].spec.resources.requests.storage")).isEqualTo("53687091200");
     }
 
     @Test

@@ -14,11 +14,13 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** values.yaml documents every value where it is defined, and the README's table is generated from it. */
+/** values.yaml documents every value where it is defined, and both READMEs' tables are generated from it. */
 class ReadmeParametersTest {
 
     private static final Path VALUES = NimChart.chartDir().resolve("values.yaml");
     private static final Path README = NimChart.chartDir().resolve("../../README.md").normalize();
+    /** What {@code helm show readme} and Artifact Hub show. */
+    private static final Path CHART_README = NimChart.chartDir().resolve("README.md");
 
     @Test
     void theReadmeParametersTableIsGeneratedFromValuesYaml() throws IOException {
@@ -28,11 +30,30 @@ class ReadmeParametersTest {
     }
 
     @Test
+    void theChartReadmeParametersTableIsGeneratedFromValuesYaml() throws IOException {
+        String readme = Files.readString(CHART_README);
+        assertThat(ValuesDoc.updatedReadme(readme, VALUES)).as("charts/nim-llm/README.md is stale: run ci/readme-parameters.sh")
+                .isEqualTo(readme);
+        assertThat(readme).as("the chart README holds the table").contains("| `image.repository` |");
+    }
+
+    @Test
     void everyDocumentedKeyExistsInValuesYaml() {
         KubeObject values = new KubeObject(ValuesMerger.loadYaml(VALUES));
         for (ValuesDoc.Param p : ValuesDoc.params(VALUES)) {
-            assertThat(values.at(ValuesDoc.keyPath(p.key()))).as("@param %s names a key of values.yaml", p.key()).isNotNull();
+            Object value = p.key().contains("[]") ? null : values.at(ValuesDoc.keyPath(p.key()));
+            if (p.extra()) {
+                assertThat(value).as("@extra %s is for keys values.yaml does not set: make it an @param", p.key()).isNull();
+            } else {
+                assertThat(value).as("@param %s names a key of values.yaml", p.key()).isNotNull();
+            }
         }
+    }
+
+    @Test
+    void eachKeyIsDocumentedOnce() {
+        List<String> keys = ValuesDoc.params(VALUES).stream().map(ValuesDoc.Param::key).toList();
+        assertThat(keys).as("@param/@extra keys").doesNotHaveDuplicates();
     }
 
     @Test
