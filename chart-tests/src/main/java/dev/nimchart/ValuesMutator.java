@@ -36,7 +36,13 @@ final class ValuesMutator {
         List<ValuesTarget> targets = ValuesTarget.all(schema, doc);
         for (int attempt = 0; attempt < 50; attempt++) {
             Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
-            ValuesTarget target = targets.get(random.nextInt(targets.size()));
+            // A kind that fits few keys (an enum) draws among those, so every kind stays as likely as the others.
+            List<ValuesTarget> fitting = kind == Kind.BAD_ENUM
+                    ? targets.stream().filter(t -> t.schema().get("enum") instanceof List).toList() : targets;
+            if (fitting.isEmpty()) {
+                continue;
+            }
+            ValuesTarget target = fitting.get(random.nextInt(fitting.size()));
             String description = apply(kind, target, doc);
             if (description != null) {
                 return kind + " at " + description;
