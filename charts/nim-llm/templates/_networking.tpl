@@ -66,11 +66,13 @@ nvidia.com/mlnxnics: {{ $count }}
 {{- $provider := include "nim-llm.networking.provider" . -}}
 {{- $vars := dict -}}
 {{- if eq $provider "aws" -}}
+{{- /* FI_EFA_USE_HUGE_PAGE=0: libfabric allocates no hugepages (a forking process would otherwise hit ENOMEM), so pods need no hugepages request. */ -}}
 {{- $vars = dict "FI_PROVIDER" "efa" "FI_EFA_USE_DEVICE_RDMA" "1" "FI_EFA_USE_HUGE_PAGE" "0" "FI_EFA_FORK_SAFE" "1" -}}
+{{- with $.Values.multinodeNetworking.aws.ldLibraryPath -}}{{- $_ := set $vars "LD_LIBRARY_PATH" . -}}{{- end -}}
 {{- else if eq $provider "azure" -}}
 {{- $vars = dict "NCCL_IB_PCI_RELAXED_ORDERING" "1" "CUDA_DEVICE_ORDER" "PCI_BUS_ID" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_TOPO_FILE" "/etc/nccl/topology.xml" "UCX_IB_PCI_RELAXED_ORDERING" "on" "UCX_TLS" "rc" -}}
 {{- else if eq $provider "gcp" -}}
-{{- $vars = dict "LD_LIBRARY_PATH" "/usr/local/nvidia/lib64" "NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY" "/dev/aperture_devices" "NCCL_FASTRAK_CTRL_DEV" "eth0" "NCCL_FASTRAK_IFNAME" "eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_CROSS_NIC" "0" "NCCL_DYNAMIC_CHUNK_SIZE" "524288" "NCCL_P2P_NET_CHUNKSIZE" "524288" "NCCL_P2P_PCI_CHUNKSIZE" "524288" "NCCL_P2P_NVL_CHUNKSIZE" "1048576" "NCCL_FASTRAK_NUM_FLOWS" "2" "NCCL_FASTRAK_USE_SNAP" "1" "NCCL_FASTRAK_PLUGIN_ACCEPT_TIMEOUT_MS" "600000" "NCCL_FASTRAK_ENABLE_CONTROL_CHANNEL" "0" "NCCL_BUFFSIZE" "8388608" "NCCL_NET_GDR_LEVEL" "PIX" "NCCL_FASTRAK_ENABLE_HOTPATH_LOGGING" "0" "NCCL_FASTRAK_USE_LLCM" "1" -}}
+{{- $vars = dict "LD_LIBRARY_PATH" "/usr/local/nvidia/lib64" "NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY" "/dev/aperture_devices" "NCCL_FASTRAK_CTRL_DEV" "eth0" "NCCL_FASTRAK_IFNAME" "eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_CROSS_NIC" "0" "NCCL_DYNAMIC_CHUNK_SIZE" "524288" "NCCL_P2P_NET_CHUNKSIZE" "524288" "NCCL_P2P_PCI_CHUNKSIZE" "524288" "NCCL_P2P_NVL_CHUNKSIZE" "1048576" "NCCL_FASTRAK_NUM_FLOWS" "2" "NCCL_FASTRAK_USE_SNAP" "1" "NCCL_FASTRAK_PLUGIN_ACCEPT_TIMEOUT_MS" "600000" "NCCL_FASTRAK_ENABLE_CONTROL_CHANNEL" "0" "NCCL_BUFFSIZE" "8388608" "NCCL_NET_GDR_LEVEL" "PIX" "NCCL_FASTRAK_ENABLE_HOTPATH_LOGGING" "0" "NCCL_FASTRAK_USE_LLCM" "1" "NCCL_PROTO" "Simple,LL128" "NCCL_TUNER_PLUGIN" "libnccl-tuner.so" "NCCL_TUNER_CONFIG_PATH" "/usr/local/nvidia/lib64/a3plus_tuner_config.textproto" "NCCL_SHIMNET_GUEST_CONFIG_CHECKER_CONFIG_FILE" "/usr/local/nvidia/lib64/a3plus_guest_config.textproto" -}}
 {{- else if eq $provider "oci" -}}
 {{- /* NCCL_IB_HCA "mlx5" is a prefix match (every mlx5_N VF); "=mlx5" would be an exact match on the whole name and match no device. */ -}}
 {{- $vars = dict "NCCL_IB_HCA" "mlx5" "NCCL_IB_GID_INDEX" "3" "NCCL_IB_TC" "41" "NCCL_IB_SL" "0" "NCCL_IB_TIMEOUT" "22" "NCCL_IB_QPS_PER_CONNECTION" "4" "NCCL_IB_SPLIT_DATA_ON_QPS" "0" "NCCL_CUMEM_ENABLE" "0" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_IGNORE_CPU_AFFINITY" "1" -}}
@@ -153,9 +155,9 @@ k8s.v1.cni.cncf.io/networks: {{ join "," $nets | quote }}
 {{- define "nim-llm.networking.volumes" -}}
 {{- $provider := include "nim-llm.networking.provider" . -}}
 {{- if eq $provider "aws" -}}
-- name: efa-ofi
+- name: efa-libraries
   hostPath:
-    path: /opt/amazon-efa-ofi
+    path: {{ .Values.multinodeNetworking.aws.hostPath | quote }}
     type: Directory
 {{- else if eq $provider "azure" -}}
 - name: nccl-topology
@@ -188,8 +190,8 @@ k8s.v1.cni.cncf.io/networks: {{ join "," $nets | quote }}
 {{- define "nim-llm.networking.volumeMounts" -}}
 {{- $provider := include "nim-llm.networking.provider" . -}}
 {{- if eq $provider "aws" -}}
-- name: efa-ofi
-  mountPath: /opt/amazon-efa-ofi
+- name: efa-libraries
+  mountPath: {{ .Values.multinodeNetworking.aws.hostPath | quote }}
   readOnly: true
 {{- else if eq $provider "azure" -}}
 - name: nccl-topology
@@ -227,7 +229,7 @@ so no high-speed networking was injected (it only applies with multiNode.enabled
 Networking: AWS EFA ({{ include "nim-llm.networking.deviceCount" . }} vpc.amazonaws.com/efa per GPU pod).
 Cluster prerequisite: the EFA device plugin (aws-efa-k8s-device-plugin) on EFA-enabled instances,
 and a security group that allows all traffic between the nodes of the placement group.
-{{ include "nim-llm.networking.securityNote" "the NIM container adds IPC_LOCK (RDMA memory registration) and mounts the host's /opt/amazon-efa-ofi" }}
+{{ include "nim-llm.networking.securityNote" (printf "the NIM container adds IPC_LOCK (RDMA memory registration) and mounts the host's %s" .Values.multinodeNetworking.aws.hostPath) }}
 {{- else if eq $provider "azure" }}
 
 Networking: Azure InfiniBand ({{ include "nim-llm.networking.deviceCount" . }} rdma/{{ .Values.multinodeNetworking.azure.rdmaDeviceName }} per GPU pod, {{ .Values.multinodeNetworking.azure.vmGeneration }} NCCL topology).

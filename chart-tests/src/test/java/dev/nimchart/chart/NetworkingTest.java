@@ -62,9 +62,20 @@ class NetworkingTest {
             String where = e.name() + ": " + t;
             switch (e.networkingProvider()) {
                 case "aws" -> {
-                    assertMount(t, "/opt/amazon-efa-ofi", "hostPath.path", "/opt/amazon-efa-ofi", where);
+                    // NVIDIA's EFA fabric profile: the host's /opt/amazon, NCCL finding the aws-ofi-nccl plugin first.
+                    String hostPath = e.text("multinodeNetworking.aws.hostPath");
+                    assertMount(t, hostPath, "hostPath.path", hostPath, where);
+                    String ldLibraryPath = e.text("multinodeNetworking.aws.ldLibraryPath");
+                    if (!ldLibraryPath.isEmpty()) {
+                        assertThat(env.get("LD_LIBRARY_PATH").at("value")).as(where)
+                                .isEqualTo(userOr(e, "LD_LIBRARY_PATH", ldLibraryPath));
+                    }
                     assertThat(env.get("FI_PROVIDER").at("value")).as(where).isEqualTo(userOr(e, "FI_PROVIDER", "efa"));
                     assertThat(env).as(where).containsKeys("FI_EFA_USE_DEVICE_RDMA", "FI_EFA_USE_HUGE_PAGE");
+                    if ("0".equals(env.get("FI_EFA_USE_HUGE_PAGE").at("value"))) {
+                        assertThat(hugepages(nim)).as("%s: FI_EFA_USE_HUGE_PAGE=0 allocates no hugepages, so none are requested",
+                                where).isEmpty();
+                    }
                     assertThat(capabilities(nim)).as(where).containsExactly("IPC_LOCK");
                 }
                 case "azure" -> {
@@ -87,6 +98,16 @@ class NetworkingTest {
                     assertThat(env.get("NCCL_FASTRAK_IFNAME").at("value")).isEqualTo("eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8");
                     assertThat(env).containsKeys("NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "NCCL_FASTRAK_CTRL_DEV",
                             "NCCL_SOCKET_IFNAME", "LD_LIBRARY_PATH");
+                    // Google's gpudirect-tcpxo release notes: the tuner plugin and its configs, installed with NCCL in
+                    // the host's lib64 the chart mounts at /usr/local/nvidia/lib64; the default config expects LL128.
+                    assertMount(t, "/usr/local/nvidia/lib64", "hostPath.path", "/home/kubernetes/bin/nvidia/lib64", where);
+                    Map<String, String> tuner = Map.of("NCCL_TUNER_PLUGIN", "libnccl-tuner.so",
+                            "NCCL_TUNER_CONFIG_PATH", "/usr/local/nvidia/lib64/a3plus_tuner_config.textproto",
+                            "NCCL_SHIMNET_GUEST_CONFIG_CHECKER_CONFIG_FILE",
+                            "/usr/local/nvidia/lib64/a3plus_guest_config.textproto",
+                            "NCCL_PROTO", "Simple,LL128");
+                    tuner.forEach((name, value) -> assertThat(env.get(name)).as("%s: %s", where, name).isNotNull()
+                            .extracting(v -> v.at("value")).isEqualTo(userOr(e, name, value)));
                     String interfaces = (String) t.pod().annotations().get("networking.gke.io/interfaces");
                     for (Object network : (List<?>) e.values.at("multinodeNetworking.gcp.networks")) {
                         assertThat(interfaces).as(where).contains("\"network\":\"" + network + "\"");
@@ -105,6 +126,43 @@ class NetworkingTest {
                 }
                 default -> throw new AssertionError(where);
             }
+        }
+    }
+
+    /** Azure/azhpc-images topology/ndv4-topo.xml and ndv5-topo.xml (commit 4a4565a), byte for byte. */
+    private static final Map<String, String> AZURE_TOPOLOGY_SHA256 = Map.of(
+            "ndv4", "c3583efb0b6e53f52410e32643b46bb6af99f5f34dcebc1868c47c233f84d2cf",
+            "ndv5", "c26ff47f1decf03d44ee6e90c4a8afd3bddeec334c5545008f33af2a297e2834");
+
+    @Test
+    void theAzureTopologyIsAzuresPublishedFileForEachVmGeneration() throws Exception {
+        Path azure = Examples.named("multi-node-azure-infiniband-ndv5.yaml");
+        for (var generation : AZURE_TOPOLOGY_SHA256.entrySet()) {
+            Path file = NimChart.chartDir().resolve("files/azure/" + generation.getKey() + "-topology.xml");
+            byte[] bytes = java.nio.file.Files.readAllBytes(file);
+            String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+            assertThat(sha).as("%s differs from Azure/azhpc-images topology/%s-topo.xml", file, generation.getKey())
+                    .isEqualTo(generation.getValue());
+            RenderedManifest m = NimChart.render(azure, Map.of("multinodeNetworking.azure.vmGeneration", generation.getKey()));
+            KubeObject configMap = m.ofKind("ConfigMap").stream().filter(c -> c.name().endsWith("-nccl-topology"))
+                    .findFirst().orElseThrow();
+            assertThat(((String) configMap.at("data[topology.xml]")).strip()).as(generation.getKey())
+                    .isEqualTo(new String(bytes, java.nio.charset.StandardCharsets.UTF_8).strip());
+        }
+    }
+
+    @Test
+    void theEfaHostPathAndLibraryPathAreValues() {
+        Path p5 = Examples.named("multi-node-aws-efa-p5.yaml");
+        RenderedManifest m = NimChart.render(p5, Map.of("multinodeNetworking.aws.hostPath", "/opt/amazon-efa-ofi",
+                "multinodeNetworking.aws.ldLibraryPath", ""));
+        for (PodTemplate t : PodTemplate.of(m)) {
+            if (!t.gpuPod()) {
+                continue;
+            }
+            assertMount(t, "/opt/amazon-efa-ofi", "hostPath.path", "/opt/amazon-efa-ofi", t.toString());
+            assertThat(PodTemplate.env(t.nim())).as("%s: empty ldLibraryPath keeps the image's value", t)
+                    .doesNotContainKey("LD_LIBRARY_PATH");
         }
     }
 
@@ -165,6 +223,16 @@ class NetworkingTest {
         }
         return map.keySet().stream().map(Object::toString)
                 .filter(k -> DEVICE_RESOURCES.contains(k) || k.startsWith("rdma/")).toList();
+    }
+
+    private static List<String> hugepages(KubeObject container) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String section : List.of("resources.limits", "resources.requests")) {
+            if (container.at(section) instanceof Map<?, ?> map) {
+                map.keySet().stream().map(Object::toString).filter(k -> k.startsWith("hugepages-")).forEach(out::add);
+            }
+        }
+        return out;
     }
 
     private static List<String> capabilities(KubeObject container) {
