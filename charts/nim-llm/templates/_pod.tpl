@@ -102,7 +102,15 @@ spec:
   affinity:
     {{- toYaml . | nindent 4 }}
   {{- end }}
-  {{- with $V.tolerations }}
+  {{- /* The MPI launcher shares the GPU pods' node selector but asks for no GPU, so it does not get the toleration
+  of the GPU nodes' nvidia.com/gpu taint that GKE (and any cluster running the ExtendedResourceToleration admission)
+  gives pods requesting GPUs: it tolerates that taint itself, or it stays Pending on tainted GPU pools (GKE A3). */}}
+  {{- $tolerations := $V.tolerations | default list }}
+  {{- $gpuTaint := dict "key" "nvidia.com/gpu" "operator" "Exists" "effect" "NoSchedule" }}
+  {{- if and (eq $role "launcher") (not (has $gpuTaint $tolerations)) }}
+  {{- $tolerations = append $tolerations $gpuTaint }}
+  {{- end }}
+  {{- with $tolerations }}
   tolerations:
     {{- toYaml . | nindent 4 }}
   {{- end }}

@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * kube-apiserver with everything the controllers need: service-account token signing, the Service range of
- * {@link TierAddresses}, admission as on a real cluster (ServiceAccount, DefaultStorageClass, Pod Security, webhooks),
- * and no endpoint reconciler (the advertised address is not a real one).
+ * {@link TierAddresses}, admission as on a real cluster (ServiceAccount, DefaultStorageClass, Pod Security, webhooks,
+ * and ExtendedResourceToleration as GKE runs it), and no endpoint reconciler (the advertised address is not a real one).
  */
 final class ApiServerProcess {
 
@@ -27,6 +27,8 @@ final class ApiServerProcess {
                 "--service-account-key-file", pki.file("sa.pub").toString(),
                 "--service-account-signing-key-file", pki.file("sa.key").toString(),
                 "--authorization-mode", "Node,RBAC", "--allow-privileged=true",
+                // As GKE: pods requesting an extended resource (nvidia.com/gpu) tolerate the taint of that name.
+                "--enable-admission-plugins", "ExtendedResourceToleration",
                 "--cert-dir", runDir.resolve("apiserver-certs").toString()),
                 Map.of(), runDir.resolve("logs"));
         apiServer.awaitReady("/readyz answering", () -> HealthProbe.https(port, "/readyz"), Duration.ofSeconds(60));
