@@ -11,7 +11,6 @@ shift 4
 [[ "${1:-}" == -- ]] && shift
 hostname "$host"
 mount -t overlay overlay -o "lowerdir=/etc,upperdir=${pod}/etc-upper,workdir=${pod}/etc-work" /etc
-mount -t tmpfs -o mode=1777 tmpfs /tmp
 mount -t tmpfs -o mode=755 tmpfs /opt
 cp -a "${pod}/opt/." /opt/
 while IFS=$'\t' read -r source target; do
@@ -21,5 +20,8 @@ while IFS=$'\t' read -r source target; do
 done < "${pod}/mounts"
 env_args=()
 while IFS= read -r -d '' kv; do env_args+=("$kv"); done < "${pod}/env"
+# The private /tmp comes last: the pod directory may itself be under /tmp (a checkout there), and everything above
+# reads from it; the mounts made above keep their sources once /tmp is covered.
+mount -t tmpfs -o mode=1777 tmpfs /tmp
 cd /
 exec setpriv --reuid="$uid" --regid="$gid" --clear-groups --inh-caps=-all -- env -i "${env_args[@]}" "$@"
