@@ -83,17 +83,17 @@ public final class ClusterPreconditions {
                 }
             }
         }
+        Set<String> classes = new LinkedHashSet<>();
         Set<String> sharedClasses = new LinkedHashSet<>();
         for (KubeObject claim : claims) {
+            classes.add(className(claim));
             if (!List.of("ReadWriteOnce", "ReadWriteOncePod").containsAll((List<?>) claim.at("spec.accessModes"))) {
                 sharedClasses.add(className(claim));
             }
         }
+        classes.stream().filter(c -> !c.isEmpty()).forEach(c -> ensureClass(api, c, false, sharedClasses.contains(c)));
         for (KubeObject claim : claims) {
             String className = className(claim);
-            if (!className.isEmpty()) {
-                ensureClass(api, className, false, sharedClasses.contains(className));
-            }
             String name = "pv-" + namespace + "-";
             @SuppressWarnings("unchecked")
             List<String> modes = (List<String>) claim.at("spec.accessModes");
@@ -132,30 +132,30 @@ public final class ClusterPreconditions {
 
     /** A StorageClass of this name without a provisioner, unless one exists: immediate binding for shared storage. */
     private static void ensureClass(KubeApi api, String name, boolean isDefault, boolean shared) {
-        if (api.get("/apis/storage.k8s.io/v1/storageclasses/" + name).ok()) {
-            return;
-        }
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", name);
         if (isDefault) {
             metadata.put("annotations", Map.of("storageclass.kubernetes.io/is-default-class", "true"));
         }
-        KubeApi.Response r = api.post("/apis/storage.k8s.io/v1/storageclasses?fieldValidation=Strict", Map.of(
+        created(api, "/apis/storage.k8s.io/v1/storageclasses", Map.of(
                 "apiVersion", "storage.k8s.io/v1", "kind", "StorageClass", "metadata", metadata,
                 "provisioner", "kubernetes.io/no-provisioner", "volumeBindingMode", shared ? "Immediate" : "WaitForFirstConsumer"));
-        if (!r.ok() && r.code() != 409) {
-            throw new ControllerTierException("cannot create the StorageClass " + name + ": " + r.message());
-        }
     }
 
-    /** Creates a cluster-scoped object unless one of its name exists; whether it was created. */
+    /** Creates a cluster-scoped object unless one of its name exists (or appears meanwhile); whether it was created. */
     private static boolean created(KubeApi api, String collection, Map<String, Object> object) {
         @SuppressWarnings("unchecked")
         String name = ((Map<String, Object>) object.get("metadata")).get("name").toString();
         if (api.get(collection + "/" + name).ok()) {
             return false;
         }
-        KubeApi.require(api.post(collection + "?fieldValidation=Strict", object), "create " + object.get("kind") + " " + name);
+        KubeApi.Response r = api.post(collection + "?fieldValidation=Strict", object);
+        if (r.code() == 409) {
+            return false;
+        }
+        if (!r.ok()) {
+            throw new ControllerTierException("cannot create the " + object.get("kind") + " " + name + ": " + r.message());
+        }
         return true;
     }
 

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * Waiting until the controllers have reconciled a namespace: the expected number of pods exist, are scheduled and
@@ -20,20 +22,9 @@ public final class DesiredState {
 
     /** Polls until reached; returns the reconciled snapshot. {@code alive} throws when a tier process has died. */
     public static NamespaceState await(KubeApi api, String namespace, int expectedPods, Duration timeout, Runnable alive) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        NamespaceState state;
-        List<String> missing;
-        do {
-            alive.run();
-            state = NamespaceState.read(api, namespace);
-            missing = missing(state, expectedPods);
-            if (missing.isEmpty()) {
-                return state;
-            }
-            LocalProcess.sleep(100);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("namespace " + namespace + " did not reach its desired state within " + timeout.toSeconds()
-                + " s:\n  " + String.join("\n  ", missing) + "\n" + describe(state));
+        return poll(api, namespace, timeout, alive, state -> missing(state, expectedPods),
+                (state, missing) -> "namespace " + namespace + " did not reach its desired state within " + timeout.toSeconds()
+                        + " s:\n  " + String.join("\n  ", missing) + "\n" + describe(state));
     }
 
     /** What still differs from the desired state; empty when reached. */
@@ -144,16 +135,25 @@ public final class DesiredState {
 
     /** Waits until the namespace has no pods left (after an uninstall). */
     public static NamespaceState awaitNoPods(KubeApi api, String namespace, Duration timeout, Runnable alive) {
+        return poll(api, namespace, timeout, alive, state -> state.pods().isEmpty() ? List.of() : List.of("pods left"),
+                (state, missing) -> "pods left in " + namespace + " " + timeout.toSeconds() + " s after uninstall:\n" + describe(state));
+    }
+
+    /** Reads the namespace every 100 ms until {@code missing} finds nothing; on timeout fails with {@code failure}'s text. */
+    private static NamespaceState poll(KubeApi api, String namespace, Duration timeout, Runnable alive,
+            Function<NamespaceState, List<String>> missing, BiFunction<NamespaceState, List<String>, String> failure) {
         long deadline = System.nanoTime() + timeout.toNanos();
         NamespaceState state;
+        List<String> left;
         do {
             alive.run();
             state = NamespaceState.read(api, namespace);
-            if (state.pods().isEmpty()) {
+            left = missing.apply(state);
+            if (left.isEmpty()) {
                 return state;
             }
             LocalProcess.sleep(100);
         } while (System.nanoTime() < deadline);
-        throw new AssertionError("pods left in " + namespace + " " + timeout.toSeconds() + " s after uninstall:\n" + describe(state));
+        throw new AssertionError(failure.apply(state, left));
     }
 }

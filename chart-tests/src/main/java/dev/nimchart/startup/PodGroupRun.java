@@ -43,7 +43,8 @@ public final class PodGroupRun implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** One started pod. */
-    public record PodRun(KubeObject pod, String netns, String ip, Path dir, Process process, Path log, Map<String, String> env) {
+    public record PodRun(KubeObject pod, String netns, String ip, Path dir, Process process, Path log, Map<String, String> env,
+            long uid, long gid) {
         public String logText() {
             try {
                 return Files.readString(log);
@@ -207,7 +208,7 @@ public final class PodGroupRun implements AutoCloseable {
         command.addAll(containerCommand(nim));
         Path log = dir.resolve("main.log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        return new PodRun(pod, netns, ip, dir, process, log, env);
+        return new PodRun(pod, netns, ip, dir, process, log, env, uid, gid);
     }
 
     /** The container's command and args as the runtime runs them: no command means the image's entrypoint. */
@@ -323,14 +324,10 @@ public final class PodGroupRun implements AutoCloseable {
     /** Exit code of a command run in the pod's namespaces, as its user, with its environment (an exec probe). */
     public int exec(PodRun run, List<String> command) {
         List<String> full = new ArrayList<>(List.of("nsenter", "-t", Long.toString(run.process().pid()), "-m", "-n", "-u", "--",
-                "setpriv", "--reuid=" + uidOf(run), "--regid=" + uidOf(run), "--clear-groups", "--", "env", "-i"));
+                "setpriv", "--reuid=" + run.uid(), "--regid=" + run.gid(), "--clear-groups", "--", "env", "-i"));
         run.env().forEach((k, v) -> full.add(k + "=" + v));
         full.addAll(command);
         return StartupHost.run(full, 20).exit();
-    }
-
-    private static String uidOf(PodRun run) {
-        return Long.toString(number(run.pod().at("spec.securityContext.runAsUser"), null, 1000));
     }
 
     @Override
