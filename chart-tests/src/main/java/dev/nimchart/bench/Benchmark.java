@@ -1,10 +1,10 @@
 package dev.nimchart.bench;
 
-import dev.nimchart.ExampleValuesFiles;
-import dev.nimchart.HarnessPaths;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.values.ExampleValuesFiles;
+import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.ClusterSession;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -111,7 +111,7 @@ public final class Benchmark {
         report.line("");
         UsualPipeline pipeline;
         try {
-            pipeline = UsualPipeline.prepare(NimChart.chartDir(), OUT.resolve("usual-pipeline"), OUT.resolve("kubeconform-schemas"),
+            pipeline = UsualPipeline.prepare(ChartUnderTest.chartDir(), OUT.resolve("usual-pipeline"), OUT.resolve("kubeconform-schemas"),
                     line -> System.err.println("  [pipeline] " + line));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -177,7 +177,7 @@ public final class Benchmark {
     }
 
     private static ClusterSession start() {
-        return ClusterSession.start(NimChart.chartDir(), OUT.resolve("cluster"), line -> System.err.println("  [cluster] " + line));
+        return ClusterSession.start(ChartUnderTest.chartDir(), OUT.resolve("cluster"), line -> System.err.println("  [cluster] " + line));
     }
 
     private void installs(ClusterSession s) {
@@ -188,7 +188,7 @@ public final class Benchmark {
         report.line("|---|---|---|---|");
         long total = 0;
         for (Path f : examples) {
-            String release = NimChart.releaseName(f);
+            String release = ChartUnderTest.releaseName(f);
             String ns = s.restrictedNamespace("bench-" + release);
             long t0 = System.nanoTime();
             s.releases().install(release, ns, List.of(f), Map.of());

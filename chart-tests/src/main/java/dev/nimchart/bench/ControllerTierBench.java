@@ -1,6 +1,6 @@
 package dev.nimchart.bench;
 
-import dev.nimchart.NimChart;
+import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -56,16 +56,16 @@ final class ControllerTierBench {
         report.line("| example | pods | install to all Ready |");
         report.line("|---|---|---|");
         try (ControllerEnvironment env = start()) {
-            HelmReleases releases = new HelmReleases(NimChart.chartDir(), env.kubeConfigYaml(), out.resolve("controllers-helm"));
+            HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), out.resolve("controllers-helm"));
             KubeApi api = env.api();
             long total = 0;
             for (Path f : examples) {
-                String release = NimChart.releaseName(f);
+                String release = ChartUnderTest.releaseName(f);
                 String ns = "bench-" + release;
                 KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                         "metadata", Map.of("name", ns))), "create " + ns);
-                ClusterPreconditions.prepare(api, ns, NimChart.renderIn(ns, f).objects());
-                int pods = ExpectedPods.of(NimChart.values(f));
+                ClusterPreconditions.prepare(api, ns, ChartUnderTest.renderIn(ns, f).objects());
+                int pods = ExpectedPods.of(ChartUnderTest.values(f));
                 long t0 = System.nanoTime();
                 releases.install(release, ns, List.of(f), Map.of());
                 DesiredState.await(api, ns, pods, Duration.ofSeconds(120), env::requireAllRunning);

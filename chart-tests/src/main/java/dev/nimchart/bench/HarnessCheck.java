@@ -1,12 +1,12 @@
 package dev.nimchart.bench;
 
-import dev.nimchart.CrdSchemaValidator;
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.RenderedManifest;
-import dev.nimchart.StrictModelCheck;
-import dev.nimchart.ValuesMerger;
-import dev.nimchart.ValuesSchemaValidator;
+import dev.nimchart.checks.CrdSchemaValidator;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.checks.StrictModelCheck;
+import dev.nimchart.values.ValuesMerger;
+import dev.nimchart.values.ValuesSchemaValidator;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -18,16 +18,16 @@ import java.util.Map;
  */
 public final class HarnessCheck {
 
-    private final ValuesSchemaValidator schema = new ValuesSchemaValidator(NimChart.chartDir());
+    private final ValuesSchemaValidator schema = new ValuesSchemaValidator(ChartUnderTest.chartDir());
     private final StrictModelCheck strict = new StrictModelCheck().withCustomResourceValidator(CrdSchemaValidator.load()::validate);
 
     /** Checks values files (merged in order); returns the manifest; throws on any problem. */
     public RenderedManifest check(List<Path> valuesFiles) {
-        List<String> problems = schema.validate(ValuesMerger.mergedValues(NimChart.chartDir(), valuesFiles));
+        List<String> problems = schema.validate(ValuesMerger.mergedValues(ChartUnderTest.chartDir(), valuesFiles));
         if (!problems.isEmpty()) {
             throw new IllegalStateException(valuesFiles + " fail the values schema: " + problems);
         }
-        RenderedManifest manifest = NimChart.render(valuesFiles, Map.of());
+        RenderedManifest manifest = ChartUnderTest.render(valuesFiles, Map.of());
         for (KubeObject o : manifest.objects()) {
             strict.check(o);
         }

@@ -1,7 +1,7 @@
 package dev.nimchart.bench;
 
-import dev.nimchart.ChartRenderer;
-import dev.nimchart.NimChart;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.cluster.CiScript;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class UsualPipeline {
 
     /** The namespace every release is rendered in, as in the harness. */
-    public static final String NAMESPACE = NimChart.NAMESPACE;
+    public static final String NAMESPACE = ChartUnderTest.NAMESPACE;
 
     /**
      * One run: the values file (or "stdin"), wall time of the processes, kubeconform's JSON summary and what went
@@ -95,7 +95,7 @@ public final class UsualPipeline {
                 KubeconformSchemas.schemaLocation(schemasDir), workDir);
     }
 
-    /** Runs {@code helm template ... | kubeconform ...} for one values file, as release {@link NimChart#releaseName}. */
+    /** Runs {@code helm template ... | kubeconform ...} for one values file, as release {@link ChartUnderTest#releaseName}. */
     public Result run(Path valuesFile) {
         ProcessBuilder template = helmTemplate(valuesFile).redirectError(workDir.resolve("helm.stderr").toFile());
         ProcessBuilder validate = kubeconform(kubeconform, schemaLocation).redirectError(workDir.resolve("kubeconform.stderr").toFile());
@@ -173,7 +173,7 @@ public final class UsualPipeline {
     }
 
     private ProcessBuilder helmTemplate(Path valuesFile) {
-        ProcessBuilder builder = new ProcessBuilder(helm.toString(), "template", NimChart.releaseName(valuesFile), chartDir.toString(),
+        ProcessBuilder builder = new ProcessBuilder(helm.toString(), "template", ChartUnderTest.releaseName(valuesFile), chartDir.toString(),
                 "-f", valuesFile.toAbsolutePath().toString(), "--namespace", NAMESPACE, "--kube-version", ChartRenderer.KUBE_VERSION);
         Map<String, String> env = builder.environment();
         for (String home : List.of("CONFIG", "CACHE", "DATA")) {

@@ -1,7 +1,7 @@
 package dev.nimchart.bench;
 
-import dev.nimchart.ExampleValuesFiles;
-import dev.nimchart.HarnessPaths;
+import dev.nimchart.values.ExampleValuesFiles;
+import dev.nimchart.values.HarnessPaths;
 import dev.nimchart.cluster.ClusterSession;
 import java.io.IOException;
 import java.nio.file.Files;

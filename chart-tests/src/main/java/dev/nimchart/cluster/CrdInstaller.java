@@ -1,7 +1,7 @@
 package dev.nimchart.cluster;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.RenderedManifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

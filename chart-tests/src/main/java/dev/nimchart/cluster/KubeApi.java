@@ -1,6 +1,6 @@
 package dev.nimchart.cluster;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;

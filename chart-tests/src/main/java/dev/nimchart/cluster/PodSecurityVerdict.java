@@ -1,7 +1,7 @@
 package dev.nimchart.cluster;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.PodTemplate;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.PodTemplate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.nimchart.cluster;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import io.kubernetes.client.custom.Quantity;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.PodTemplate;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.cluster.KubeApi;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

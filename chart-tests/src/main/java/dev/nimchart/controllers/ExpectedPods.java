@@ -1,6 +1,6 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import java.util.Map;
 
 /**

@@ -1,6 +1,6 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import dev.nimchart.cluster.KubeApi;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.KubeApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;

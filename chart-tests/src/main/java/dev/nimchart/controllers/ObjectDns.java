@@ -1,6 +1,6 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

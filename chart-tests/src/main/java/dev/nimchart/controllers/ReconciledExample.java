@@ -1,11 +1,11 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.ChartRefusedException;
-import dev.nimchart.HarnessPaths;
-import dev.nimchart.KubeObject;
-import dev.nimchart.ManifestSummary;
-import dev.nimchart.NimChart;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.render.ChartRefusedException;
+import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.report.ManifestSummary;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.ClusterUnavailableException;
 import dev.nimchart.cluster.HelmReleases;
 import java.nio.file.Files;
@@ -38,7 +38,7 @@ public final class ReconciledExample {
         }
         RenderedManifest rendered;
         try {
-            rendered = NimChart.renderIn(NAMESPACE, file);
+            rendered = ChartUnderTest.renderIn(NAMESPACE, file);
         } catch (ChartRefusedException refused) {
             System.err.println("The chart refuses " + file + " (nothing was started):\n" + refused.getMessage().strip());
             System.exit(1);
@@ -58,17 +58,17 @@ public final class ReconciledExample {
     }
 
     private static int show(ControllerEnvironment env, Path file, RenderedManifest rendered, Consumer<String> progress) {
-        String release = NimChart.releaseName(file);
+        String release = ChartUnderTest.releaseName(file);
         dev.nimchart.cluster.KubeApi.require(env.api().post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                 "metadata", Map.of("name", NAMESPACE))), "create the namespace " + NAMESPACE);
         ClusterPreconditions.prepare(env.api(), NAMESPACE, rendered.objects()).forEach(made -> progress.accept("cluster has " + made));
-        HelmReleases releases = new HelmReleases(NimChart.chartDir(), env.kubeConfigYaml(), Path.of("target", "show-example", "helm"));
+        HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), Path.of("target", "show-example", "helm"));
         long t0 = System.nanoTime();
         releases.install(release, NAMESPACE, List.of(file), Map.of());
         progress.accept("helm install " + release + " done in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         NamespaceState state;
         try {
-            state = DesiredState.await(env.api(), NAMESPACE, ExpectedPods.of(NimChart.values(file)), Duration.ofSeconds(120),
+            state = DesiredState.await(env.api(), NAMESPACE, ExpectedPods.of(ChartUnderTest.values(file)), Duration.ofSeconds(120),
                     env::requireAllRunning);
         } catch (AssertionError notReconciled) {
             System.err.println(notReconciled.getMessage());

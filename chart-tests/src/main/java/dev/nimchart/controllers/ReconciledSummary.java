@@ -1,6 +1,6 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +23,7 @@ public final class ReconciledSummary {
         }
         out.append('\n').append("pods:\n");
         for (KubeObject p : state.livePods().stream().sorted(Comparator.comparing(KubeObject::name)).toList()) {
-            int gpus = p.list("spec.containers").stream().mapToInt(c -> dev.nimchart.PodTemplate.limit(c, "nvidia.com/gpu")).sum();
+            int gpus = p.list("spec.containers").stream().mapToInt(c -> dev.nimchart.objects.PodTemplate.limit(c, "nvidia.com/gpu")).sum();
             out.append(String.format("  %-48s node %-18s %-6s %d GPUs  %s%n", p.name(), p.at("spec.nodeName"),
                     NamespaceState.ready(p) ? "Ready" : "NOT ready", gpus, p.at("status.podIP")));
         }

@@ -1,6 +1,6 @@
 package dev.nimchart.startup;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import dev.nimchart.controllers.KubeletEnv;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.ObjectDns;

@@ -2,9 +2,9 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.ValuesMerger;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.values.ValuesMerger;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +23,7 @@ import org.yaml.snakeyaml.Yaml;
  */
 class ChartMetadataTest {
 
-    private static final Path CHART_DIR = NimChart.chartDir();
+    private static final Path CHART_DIR = ChartUnderTest.chartDir();
     private static final Map<String, Object> CHART = ValuesMerger.loadYaml(CHART_DIR.resolve("Chart.yaml"));
     private static final Pattern ENTRY = Pattern.compile("(?m)^## \\[([^]]+)] - (\\d{4}-\\d{2}-\\d{2})$");
 

@@ -1,8 +1,8 @@
 package dev.nimchart.chart;
 
-import dev.nimchart.ChartRenderer;
-import dev.nimchart.LookupStub;
-import dev.nimchart.NimChart;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.LookupStub;
+import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,14 +25,14 @@ final class ChartNotes {
     /** The NOTES of a release of this values file with these --set values. */
     static String of(Path valuesFile, Map<String, String> set) {
         LookupStub.shared();
-        return (String) renderer().render(NimChart.releaseName(valuesFile), NimChart.NAMESPACE, List.of(valuesFile), set)
+        return (String) renderer().render(ChartUnderTest.releaseName(valuesFile), ChartUnderTest.NAMESPACE, List.of(valuesFile), set)
                 .find("ConfigMap", "notes").orElseThrow().at("data.notes");
     }
 
     private static synchronized ChartRenderer renderer() {
         if (renderer == null) {
             try {
-                renderer = new ChartRenderer(copyWithNotesAsATemplate(NimChart.chartDir()));
+                renderer = new ChartRenderer(copyWithNotesAsATemplate(ChartUnderTest.chartDir()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -2,8 +2,8 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.NimChart;
-import dev.nimchart.ValuesMerger;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.values.ValuesMerger;
 import dev.nimchart.cluster.CiScript;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ChartPackageIT {
 
-    private static final Path CHART = NimChart.chartDir();
+    private static final Path CHART = ChartUnderTest.chartDir();
     private static final String KEY = "nim-llm chart test key";
 
     /** Under target/ (a @TempDir field is not injected before a per-class @BeforeAll). */

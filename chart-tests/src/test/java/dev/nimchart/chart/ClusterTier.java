@@ -1,6 +1,6 @@
 package dev.nimchart.chart;
 
-import dev.nimchart.NimChart;
+import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.ClusterUnavailableException;
 import java.io.IOException;
@@ -29,7 +29,7 @@ final class ClusterTier extends SharedTier<ClusterSession> {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ClusterSession session = ClusterSession.start(NimChart.chartDir(), REPORT_DIR, line -> System.out.println("[cluster tier] " + line));
+        ClusterSession session = ClusterSession.start(ChartUnderTest.chartDir(), REPORT_DIR, line -> System.out.println("[cluster tier] " + line));
         record("cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
         record("cluster ready with CRDs", session.readyTime());
         return session;

@@ -2,7 +2,7 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import dev.nimchart.chart.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.LocalProcess;

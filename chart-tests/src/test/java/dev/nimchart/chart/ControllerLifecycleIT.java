@@ -2,9 +2,9 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.chart.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -50,12 +50,12 @@ class ControllerLifecycleIT {
         Example e = Example.of(file);
         ControllerEnvironment env = session.environment();
         KubeApi api = env.api();
-        String release = NimChart.releaseName(file);
+        String release = ChartUnderTest.releaseName(file);
         String namespace = TierNamespaces.create(api, "life-" + release, e);
         try {
             int replicas = e.integer("replicaCount");
             int workers = e.multiNode() ? e.integer("multiNode.workers") : 1;
-            ClusterPreconditions.prepare(api, namespace, NimChart.renderIn(namespace, file).objects());
+            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
             session.releases().install(release, namespace, List.of(file), Map.of());
             NamespaceState first = await(e, env, namespace, pods(e, replicas, workers));
             Object sshKey = sshKeyData(first);
@@ -63,7 +63,7 @@ class ControllerLifecycleIT {
 
             // Reshape: one more worker per group (multi-node), a changed environment everywhere.
             Path reshape = values(tmp, "reshape.yaml", reshapeValues(e, workers + (e.multiNode() ? 1 : 0), replicas));
-            ClusterPreconditions.prepare(api, namespace, NimChart.renderIn(namespace, file, reshape).objects());
+            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file, reshape).objects());
             session.releases().upgrade(release, namespace, List.of(file, reshape), Map.of());
             int reshapedWorkers = workers + (e.multiNode() ? 1 : 0);
             NamespaceState reshaped = await(e, env, namespace, pods(e, replicas, reshapedWorkers));
@@ -73,7 +73,7 @@ class ControllerLifecycleIT {
 
             // Scale: one more replica adds a whole group; the running groups stay as they are.
             Path scale = values(tmp, "scale.yaml", reshapeValues(e, reshapedWorkers, replicas + 1));
-            ClusterPreconditions.prepare(api, namespace, NimChart.renderIn(namespace, file, scale).objects());
+            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file, scale).objects());
             session.releases().upgrade(release, namespace, List.of(file, scale), Map.of());
             NamespaceState scaled = await(e, env, namespace, pods(e, replicas + 1, reshapedWorkers));
             assertThat(uids(scaled)).as("%s: adding a replica keeps the running pods", e.name()).containsAll(uids(reshaped));

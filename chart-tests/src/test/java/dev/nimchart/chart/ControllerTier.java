@@ -1,6 +1,6 @@
 package dev.nimchart.chart;
 
-import dev.nimchart.NimChart;
+import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.cluster.ClusterUnavailableException;
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.controllers.ControllerEnvironment;
@@ -41,7 +41,7 @@ final class ControllerTier extends SharedTier<ControllerTier.ControllerSession> 
         for (Map.Entry<String, java.time.Duration> t : environment.startTimes().entrySet()) {
             Timings.record(REPORT_DIR, "start: " + t.getKey(), t.getValue());
         }
-        return new ControllerSession(environment, new HelmReleases(NimChart.chartDir(), environment.kubeConfigYaml(), REPORT_DIR.resolve("helm")));
+        return new ControllerSession(environment, new HelmReleases(ChartUnderTest.chartDir(), environment.kubeConfigYaml(), REPORT_DIR.resolve("helm")));
     }
 
     @Override

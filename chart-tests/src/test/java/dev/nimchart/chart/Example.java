@@ -1,9 +1,9 @@
 package dev.nimchart.chart;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +20,8 @@ final class Example {
 
     private Example(Path file) {
         this.file = file;
-        this.values = new KubeObject(NimChart.values(file));
-        this.manifest = NimChart.render(file);
+        this.values = new KubeObject(ChartUnderTest.values(file));
+        this.manifest = ChartUnderTest.render(file);
         this.templates = PodTemplate.of(manifest);
     }
 

@@ -2,10 +2,10 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.PodSecurityVerdict;
@@ -34,12 +34,12 @@ class ExampleInstallIT {
     @MethodSource("dev.nimchart.chart.Examples#all")
     void installsAndTheServerStoresWhatHelmApplied(Path file, ClusterSession cluster) {
         Example e = Example.of(file);
-        String release = NimChart.releaseName(file);
+        String release = ChartUnderTest.releaseName(file);
         String namespace = cluster.restrictedNamespace("install-" + release);
         KubeApi api = cluster.api();
 
         long started = System.nanoTime();
-        RenderedManifest rendered = NimChart.renderIn(namespace, file);
+        RenderedManifest rendered = ChartUnderTest.renderIn(namespace, file);
         List<String> warnings = new ArrayList<>();
         for (KubeObject o : rendered.objects()) {
             KubeApi.Response dryRun = api.create(o, namespace, true);

@@ -3,10 +3,10 @@ package dev.nimchart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import dev.nimchart.CrdSchemaValidator;
-import dev.nimchart.KubeObject;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.StrictModelCheck;
+import dev.nimchart.checks.CrdSchemaValidator;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.checks.StrictModelCheck;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -43,7 +43,7 @@ class ExampleRenderingTest {
         for (KubeObject o : e.manifest.objects()) {
             assertThat(o.labels()).as("%s: labels of %s", e.name(), o)
                     .containsEntry("app.kubernetes.io/name", "nim-llm")
-                    .containsEntry("app.kubernetes.io/instance", dev.nimchart.NimChart.releaseName(file))
+                    .containsEntry("app.kubernetes.io/instance", dev.nimchart.render.ChartUnderTest.releaseName(file))
                     .containsEntry("app.kubernetes.io/managed-by", "Helm")
                     .containsKey("helm.sh/chart");
         }

@@ -1,8 +1,8 @@
 package dev.nimchart.chart;
 
-import dev.nimchart.ExampleValuesFiles;
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
+import dev.nimchart.values.ExampleValuesFiles;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
@@ -36,6 +36,6 @@ final class Examples {
     }
 
     private static KubeObject values(Path file) {
-        return new KubeObject(NimChart.values(file));
+        return new KubeObject(ChartUnderTest.values(file));
     }
 }

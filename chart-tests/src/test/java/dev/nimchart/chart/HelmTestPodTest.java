@@ -2,10 +2,10 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.ChartRenderer;
-import dev.nimchart.KubeObject;
-import dev.nimchart.LookupStub;
-import dev.nimchart.NimChart;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.LookupStub;
+import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +55,7 @@ class HelmTestPodTest {
         Path values = work.resolve("values.yaml");
         Files.writeString(values, "model:\n  name: " + yamlDoubleQuoted(modelName) + "\n");
         LookupStub.shared();
-        return renderer().render("test-pod", NimChart.NAMESPACE, List.of(values), Map.of()).ofKind("Pod").stream()
+        return renderer().render("test-pod", ChartUnderTest.NAMESPACE, List.of(values), Map.of()).ofKind("Pod").stream()
                 .filter(p -> p.name().endsWith("-test")).findFirst().orElseThrow();
     }
 
@@ -102,7 +102,7 @@ class HelmTestPodTest {
     private static synchronized ChartRenderer renderer() {
         if (renderer == null) {
             try {
-                Path copy = ChartCopy.of(NimChart.chartDir(), "chart-with-test-pod-", f -> false);
+                Path copy = ChartCopy.of(ChartUnderTest.chartDir(), "chart-with-test-pod-", f -> false);
                 Path testPod = copy.resolve("templates/tests/test-connection.yaml");
                 List<String> lines = Files.readAllLines(testPod).stream().filter(l -> !l.contains("helm.sh/hook")).toList();
                 assertThat(lines).as("the hook annotations were removed").hasSizeLessThan(Files.readAllLines(testPod).size());

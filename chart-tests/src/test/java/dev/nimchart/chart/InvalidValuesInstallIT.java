@@ -3,8 +3,8 @@ package dev.nimchart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.nimchart.ExampleValuesFiles;
-import dev.nimchart.NimChart;
+import dev.nimchart.values.ExampleValuesFiles;
+import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.cluster.ClusterSession;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,9 +18,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class InvalidValuesInstallIT {
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.nimchart.ExampleValuesFiles#invalidExamples")
+    @MethodSource("dev.nimchart.values.ExampleValuesFiles#invalidExamples")
     void helmInstallRefusesAndCreatesNothing(Path file, ClusterSession cluster) {
-        String release = NimChart.releaseName(file);
+        String release = ChartUnderTest.releaseName(file);
         String namespace = cluster.restrictedNamespace("refused-" + release);
         assertThatThrownBy(() -> cluster.releases().install(release, namespace, List.of(file), Map.of()))
                 .as("%s: helm install", file.getFileName())

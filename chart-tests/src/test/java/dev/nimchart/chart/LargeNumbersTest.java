@@ -2,10 +2,10 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -75,6 +75,6 @@ class LargeNumbersTest {
     }
 
     private static RenderedManifest render(String file) {
-        return NimChart.render(DIR.resolve(file));
+        return ChartUnderTest.render(DIR.resolve(file));
     }
 }

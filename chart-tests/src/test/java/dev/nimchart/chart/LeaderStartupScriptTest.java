@@ -2,8 +2,8 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +29,7 @@ class LeaderStartupScriptTest {
 
     @BeforeAll
     static void writeTheRenderedScripts() throws IOException {
-        KubeObject configMap = NimChart.render(Examples.named("multi-node-llama-3.1-405b-lws.yaml")).ofKind("ConfigMap")
+        KubeObject configMap = ChartUnderTest.render(Examples.named("multi-node-llama-3.1-405b-lws.yaml")).ofKind("ConfigMap")
                 .stream().filter(c -> c.name().endsWith("-mpi")).findFirst().orElseThrow();
         for (String script : List.of("common.sh", "leader.sh")) {
             Files.writeString(scripts.resolve(script), (String) configMap.at("data[" + script + "]"));

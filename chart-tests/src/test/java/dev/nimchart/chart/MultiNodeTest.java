@@ -2,8 +2,8 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.PodTemplate;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.PodTemplate;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -2,11 +2,11 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.LookupStub;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.LookupStub;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,29 +22,29 @@ import org.junit.jupiter.api.io.TempDir;
 class MultiNodeWiringTest {
 
     private static final Path LWS = Examples.named("multi-node-llama-3.1-405b-lws.yaml");
-    private static final String SSH_SECRET = NimChart.releaseName(LWS) + "-nim-llm-ssh";
+    private static final String SSH_SECRET = ChartUnderTest.releaseName(LWS) + "-nim-llm-ssh";
 
     @AfterEach
     void forgetLookupData() {
-        LookupStub.shared().removeSecret(NimChart.NAMESPACE, SSH_SECRET);
+        LookupStub.shared().removeSecret(ChartUnderTest.NAMESPACE, SSH_SECRET);
     }
 
     @Test
     void theSshKeyIsGeneratedAtInstallAndKeptOnUpgrade() {
-        String first = sshKey(NimChart.render(LWS));
-        String second = sshKey(NimChart.render(LWS));
+        String first = sshKey(ChartUnderTest.render(LWS));
+        String second = sshKey(ChartUnderTest.render(LWS));
         assertThat(decode(first)).startsWith("-----BEGIN EC PRIVATE KEY-----");
         assertThat(second).as("with no Secret in the cluster, each install generates its own key").isNotEqualTo(first);
 
-        LookupStub.shared().putSecret(NimChart.NAMESPACE, SSH_SECRET, Map.of("private.key", first));
-        assertThat(sshKey(NimChart.render(LWS))).as("an upgrade reads the installed key back").isEqualTo(first);
-        assertThat(sshKey(NimChart.render(LWS, Map.of("replicaCount", "3", "startupProbe.failureThreshold", "2000"))))
+        LookupStub.shared().putSecret(ChartUnderTest.NAMESPACE, SSH_SECRET, Map.of("private.key", first));
+        assertThat(sshKey(ChartUnderTest.render(LWS))).as("an upgrade reads the installed key back").isEqualTo(first);
+        assertThat(sshKey(ChartUnderTest.render(LWS, Map.of("replicaCount", "3", "startupProbe.failureThreshold", "2000"))))
                 .as("an upgrade with other values keeps it too").isEqualTo(first);
     }
 
     @Test
     void anExistingSshSecretIsUsedAndNoneIsGenerated() {
-        RenderedManifest m = NimChart.render(LWS, Map.of("multiNode.existingSSHSecret", "team-mpi-key"));
+        RenderedManifest m = ChartUnderTest.render(LWS, Map.of("multiNode.existingSSHSecret", "team-mpi-key"));
         assertThat(m.ofKind("Secret")).isEmpty();
         for (PodTemplate t : PodTemplate.of(m)) {
             assertThat(t.volumes()).anyMatch(v -> "team-mpi-key".equals(v.at("secret.secretName")));
@@ -56,7 +56,7 @@ class MultiNodeWiringTest {
         Path override = Files.writeString(dir.resolve("parallelism.yaml"), String.join("\n", "env:",
                 "  - {name: NIM_TENSOR_PARALLEL_SIZE, value: \"16\"}",
                 "  - {name: NIM_PIPELINE_PARALLEL_SIZE, value: \"1\"}", ""));
-        RenderedManifest m = NimChart.render(List.of(LWS, override), Map.of());
+        RenderedManifest m = ChartUnderTest.render(List.of(LWS, override), Map.of());
         for (PodTemplate t : PodTemplate.of(m)) {
             List<String> names = t.nim().list("env").stream().map(e -> (String) e.at("name")).toList();
             assertThat(names).filteredOn("NIM_TENSOR_PARALLEL_SIZE"::equals).hasSize(1);
@@ -67,7 +67,7 @@ class MultiNodeWiringTest {
 
     @Test
     void customCommandsReplaceTheLeaderAndWorkerCommands() {
-        RenderedManifest m = NimChart.render(LWS, Map.of(
+        RenderedManifest m = ChartUnderTest.render(LWS, Map.of(
                 "customCommand[0]", "/opt/nim/start_server.sh", "multiNode.launchMode", "native",
                 "multiNode.workerCustomCommand[0]", "sh", "multiNode.workerCustomCommand[1]", "-c",
                 "multiNode.workerCustomCommand[2]", "sleep infinity"));
@@ -78,7 +78,7 @@ class MultiNodeWiringTest {
 
     @Test
     void nativeLaunchRunsTheImageEntrypointWithoutSsh() {
-        RenderedManifest m = NimChart.render(LWS, Map.of("multiNode.launchMode", "native"));
+        RenderedManifest m = ChartUnderTest.render(LWS, Map.of("multiNode.launchMode", "native"));
         assertThat(m.ofKind("ConfigMap")).isEmpty();
         assertThat(m.ofKind("Secret")).isEmpty();
         for (PodTemplate t : PodTemplate.of(m)) {
@@ -89,7 +89,7 @@ class MultiNodeWiringTest {
 
     @Test
     void autoscalingScalesLeaderWorkerSetGroups() {
-        RenderedManifest m = NimChart.render(LWS, Map.of("autoscaling.enabled", "true", "autoscaling.maxReplicas", "4"));
+        RenderedManifest m = ChartUnderTest.render(LWS, Map.of("autoscaling.enabled", "true", "autoscaling.maxReplicas", "4"));
         KubeObject hpa = m.one("HorizontalPodAutoscaler");
         assertThat(hpa.at("spec.scaleTargetRef.apiVersion")).isEqualTo("leaderworkerset.x-k8s.io/v1");
         assertThat(hpa.at("spec.scaleTargetRef.kind")).isEqualTo("LeaderWorkerSet");
@@ -99,7 +99,7 @@ class MultiNodeWiringTest {
 
     @Test
     void everyPodSettingReachesLeadersAndWorkers() {
-        RenderedManifest m = NimChart.render(LWS, Map.of(
+        RenderedManifest m = ChartUnderTest.render(LWS, Map.of(
                 "serviceAccount.create", "true", "podSecurityContext.runAsUser", "2000",
                 "nodeSelector.pool", "h100", "extraVolumes.scratch.emptyDir.medium", "Memory",
                 "extraVolumeMounts.scratch.mountPath", "/scratch", "initContainers.extraInit[0].name", "warmup",
@@ -116,7 +116,7 @@ class MultiNodeWiringTest {
     @Test
     void theDisruptionBudgetCoversEveryPodOfAGroupButNotTheLauncher() {
         for (String lws : List.of("true", "false")) {
-            RenderedManifest m = NimChart.render(LWS, Map.of("podDisruptionBudget.enabled", "true",
+            RenderedManifest m = ChartUnderTest.render(LWS, Map.of("podDisruptionBudget.enabled", "true",
                     "multiNode.leaderWorkerSet.enabled", lws));
             KubeObject pdb = m.one("PodDisruptionBudget");
             @SuppressWarnings("unchecked")

@@ -1,6 +1,6 @@
 package dev.nimchart.chart;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import dev.nimchart.cluster.KubeApi;
 import java.util.Set;
 import java.util.TreeSet;

@@ -2,10 +2,10 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,7 +41,7 @@ class NetworkPolicyTest {
     @MethodSource(ALL)
     void theInferencePortIsOpenToTheChosenClientsOnly(Path file) {
         Example e = Example.of(file);
-        RenderedManifest m = NimChart.render(file, ENABLED);
+        RenderedManifest m = ChartUnderTest.render(file, ENABLED);
         List<KubeObject> inference = m.ofKind("NetworkPolicy").stream().filter(p -> !p.list("spec.ingress").isEmpty()
                 && p.at("spec.ingress[0].ports") != null).toList();
         assertThat(inference).as("%s: one policy for the inference port", e.name()).hasSize(1);
@@ -65,7 +65,7 @@ class NetworkPolicyTest {
         } else {
             List<Object> expected = new ArrayList<>(clients);
             expected.add(Map.of("podSelector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", "nim-llm",
-                    "app.kubernetes.io/instance", NimChart.releaseName(file), "app.kubernetes.io/component", "test"))));
+                    "app.kubernetes.io/instance", ChartUnderTest.releaseName(file), "app.kubernetes.io/component", "test"))));
             assertThat(policy.at("spec.ingress[0].from")).as("%s: the chosen clients and the helm test pod", e.name())
                     .isEqualTo(expected);
         }
@@ -75,7 +75,7 @@ class NetworkPolicyTest {
     @MethodSource(ALL)
     void eachGroupTalksOnlyWithinItself(Path file) {
         Example e = Example.of(file);
-        RenderedManifest m = NimChart.render(file, ENABLED);
+        RenderedManifest m = ChartUnderTest.render(file, ENABLED);
         List<KubeObject> groupPolicies = m.ofKind("NetworkPolicy").stream()
                 .filter(p -> p.at("spec.ingress[0].ports") == null).toList();
         List<List<Map<String, Object>>> groups = groupPods(e, m);

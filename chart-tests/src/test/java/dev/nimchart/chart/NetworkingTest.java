@@ -2,11 +2,11 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.ExampleValuesFiles;
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.values.ExampleValuesFiles;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -138,12 +138,12 @@ class NetworkingTest {
     void theAzureTopologyIsAzuresPublishedFileForEachVmGeneration() throws Exception {
         Path azure = Examples.named("multi-node-azure-infiniband-ndv5.yaml");
         for (var generation : AZURE_TOPOLOGY_SHA256.entrySet()) {
-            Path file = NimChart.chartDir().resolve("files/azure/" + generation.getKey() + "-topology.xml");
+            Path file = ChartUnderTest.chartDir().resolve("files/azure/" + generation.getKey() + "-topology.xml");
             byte[] bytes = java.nio.file.Files.readAllBytes(file);
             String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
             assertThat(sha).as("%s differs from Azure/azhpc-images topology/%s-topo.xml", file, generation.getKey())
                     .isEqualTo(generation.getValue());
-            RenderedManifest m = NimChart.render(azure, Map.of("multinodeNetworking.azure.vmGeneration", generation.getKey()));
+            RenderedManifest m = ChartUnderTest.render(azure, Map.of("multinodeNetworking.azure.vmGeneration", generation.getKey()));
             KubeObject configMap = m.ofKind("ConfigMap").stream().filter(c -> c.name().endsWith("-nccl-topology"))
                     .findFirst().orElseThrow();
             assertThat(((String) configMap.at("data[topology.xml]")).strip()).as(generation.getKey())
@@ -154,7 +154,7 @@ class NetworkingTest {
     @Test
     void theEfaHostPathAndLibraryPathAreValues() {
         Path p5 = Examples.named("multi-node-aws-efa-p5.yaml");
-        RenderedManifest m = NimChart.render(p5, Map.of("multinodeNetworking.aws.hostPath", "/opt/amazon-efa-ofi",
+        RenderedManifest m = ChartUnderTest.render(p5, Map.of("multinodeNetworking.aws.hostPath", "/opt/amazon-efa-ofi",
                 "multinodeNetworking.aws.ldLibraryPath", ""));
         for (PodTemplate t : PodTemplate.of(m)) {
             if (!t.gpuPod()) {
@@ -170,7 +170,7 @@ class NetworkingTest {
     void aProviderOnASingleNodeDeploymentInjectsNothing() {
         Path minimal = Examples.named("single-node-minimal.yaml");
         for (String provider : List.of("aws", "azure", "gcp", "oci")) {
-            RenderedManifest m = NimChart.render(minimal, Map.of("multinodeNetworking." + provider + ".enabled", "true"));
+            RenderedManifest m = ChartUnderTest.render(minimal, Map.of("multinodeNetworking." + provider + ".enabled", "true"));
             for (PodTemplate t : PodTemplate.of(m)) {
                 assertNoNetworking(null, t);
             }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.nimchart.ChartRefusedException;
-import dev.nimchart.NimChart;
+import dev.nimchart.render.ChartRefusedException;
+import dev.nimchart.render.ChartUnderTest;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,7 +20,7 @@ class PlainSecretRuleTest {
     void aSecretLikeNameWithALiteralValueIsRefusedInEveryContainer(String name) {
         for (String prefix : new String[] {"env[0]", "initContainers.extraInit[0].env[0]"}) {
             ChartRefusedException refusal = catchThrowableOfType(ChartRefusedException.class,
-                    () -> NimChart.render(Examples.named("single-node-minimal.yaml"), set(prefix, name)));
+                    () -> ChartUnderTest.render(Examples.named("single-node-minimal.yaml"), set(prefix, name)));
             assertThat(refusal).as("%s=%s must be refused", prefix, name).isNotNull();
             assertThat(refusal.getMessage()).contains(prefix + ".value sets " + name + " in plain text");
         }
@@ -31,7 +31,7 @@ class PlainSecretRuleTest {
             "NIM_ENABLE_PASSTHROUGH", "NIM_KV_CACHE_PERCENT", "KEYRING_BACKEND", "NIM_PEFT_SOURCE"})
     void anOrdinaryVariableIsNotTakenForASecret(String name) {
         for (String prefix : new String[] {"env[0]", "initContainers.extraInit[0].env[0]"}) {
-            assertThatCode(() -> NimChart.render(Examples.named("single-node-minimal.yaml"), set(prefix, name)))
+            assertThatCode(() -> ChartUnderTest.render(Examples.named("single-node-minimal.yaml"), set(prefix, name)))
                     .as("%s=%s", prefix, name).doesNotThrowAnyException();
         }
     }

@@ -1,6 +1,6 @@
 package dev.nimchart.chart;
 
-import dev.nimchart.PodTemplate;
+import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.cluster.PodSecurityVerdict;
 import java.util.List;
 import java.util.Set;

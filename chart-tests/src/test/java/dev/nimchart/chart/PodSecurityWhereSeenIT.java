@@ -2,9 +2,9 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.chart.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -42,17 +42,17 @@ class PodSecurityWhereSeenIT {
         Example e = Example.of(file);
         ControllerEnvironment env = session.environment();
         KubeApi api = env.api();
-        String release = NimChart.releaseName(file);
+        String release = ChartUnderTest.releaseName(file);
         String namespace = "restricted-" + release;
         KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace", "metadata",
                 Map.of("name", namespace, "labels", Map.of(
                         "pod-security.kubernetes.io/enforce", "restricted", "pod-security.kubernetes.io/enforce-version", "latest",
                         "pod-security.kubernetes.io/warn", "restricted", "pod-security.kubernetes.io/warn-version", "latest")))),
                 "create the namespace " + namespace);
-        RenderedManifest rendered = NimChart.renderIn(namespace, file);
+        RenderedManifest rendered = ChartUnderTest.renderIn(namespace, file);
         ClusterPreconditions.prepare(api, namespace, rendered.objects());
         try {
-            String output = session.releases().helmCli(List.of("install", release, NimChart.chartDir().toString(),
+            String output = session.releases().helmCli(List.of("install", release, ChartUnderTest.chartDir().toString(),
                     "--namespace", namespace, "--values", file.toString()));
             boolean builtIn = rendered.objects().stream().anyMatch(o -> CHECKED_AT_INSTALL.contains(o.kind()));
             if (builtIn) {

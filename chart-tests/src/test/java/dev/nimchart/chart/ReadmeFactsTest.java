@@ -2,7 +2,7 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.NimChart;
+import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.bench.Figures;
 import dev.nimchart.bench.ReadmeFigures;
 import java.io.IOException;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReadmeFactsTest {
 
-    private static final Path REPO = NimChart.chartDir().resolve("../..").normalize();
+    private static final Path REPO = ChartUnderTest.chartDir().resolve("../..").normalize();
     private static final Path README = REPO.resolve("README.md");
     private static final Path RECORD = REPO.resolve("benchmarks").resolve("figures.tsv");
 

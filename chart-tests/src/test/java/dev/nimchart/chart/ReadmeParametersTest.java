@@ -2,10 +2,10 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.ValuesDoc;
-import dev.nimchart.ValuesMerger;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.values.ValuesDoc;
+import dev.nimchart.values.ValuesMerger;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 /** values.yaml documents every value where it is defined, and both READMEs' tables are generated from it. */
 class ReadmeParametersTest {
 
-    private static final Path VALUES = NimChart.chartDir().resolve("values.yaml");
-    private static final Path README = NimChart.chartDir().resolve("../../README.md").normalize();
+    private static final Path VALUES = ChartUnderTest.chartDir().resolve("values.yaml");
+    private static final Path README = ChartUnderTest.chartDir().resolve("../../README.md").normalize();
     /** What {@code helm show readme} and Artifact Hub show. */
-    private static final Path CHART_README = NimChart.chartDir().resolve("README.md");
+    private static final Path CHART_README = ChartUnderTest.chartDir().resolve("README.md");
 
     @Test
     void theReadmeParametersTableIsGeneratedFromValuesYaml() throws IOException {

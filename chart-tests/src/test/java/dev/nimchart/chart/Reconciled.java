@@ -1,6 +1,6 @@
 package dev.nimchart.chart;
 
-import dev.nimchart.KubeObject;
+import dev.nimchart.objects.KubeObject;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.NamespaceState;
 import java.util.Comparator;

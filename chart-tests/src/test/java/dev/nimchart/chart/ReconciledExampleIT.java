@@ -2,10 +2,10 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.chart.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -48,9 +48,9 @@ class ReconciledExampleIT {
         Example e = Example.of(file);
         ControllerEnvironment env = session.environment();
         KubeApi api = env.api();
-        String release = NimChart.releaseName(file);
+        String release = ChartUnderTest.releaseName(file);
         String namespace = TierNamespaces.create(api, "reconcile-" + release, e);
-        RenderedManifest rendered = NimChart.renderIn(namespace, file);
+        RenderedManifest rendered = ChartUnderTest.renderIn(namespace, file);
         ClusterPreconditions.prepare(api, namespace, rendered.objects());
 
         try {

@@ -3,10 +3,10 @@ package dev.nimchart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.nimchart.ChartRefusedException;
-import dev.nimchart.ExampleValuesFiles;
-import dev.nimchart.NimChart;
-import dev.nimchart.RefusalMessage;
+import dev.nimchart.render.ChartRefusedException;
+import dev.nimchart.values.ExampleValuesFiles;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.render.RefusalMessage;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,10 +25,10 @@ class RefusalTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.nimchart.ExampleValuesFiles#invalidExamples")
+    @MethodSource("dev.nimchart.values.ExampleValuesFiles#invalidExamples")
     void helmRefusesTheFileNamingTheKey(Path file) {
         String expected = ExampleValuesFiles.expectedError(file);
-        ChartRefusedException refusal = catchThrowableOfType(ChartRefusedException.class, () -> NimChart.render(file));
+        ChartRefusedException refusal = catchThrowableOfType(ChartRefusedException.class, () -> ChartUnderTest.render(file));
         assertThat(refusal).as("%s must be refused", file.getFileName()).isNotNull();
         String message = refusal.getMessage();
         assertThat(message).as(file.getFileName().toString()).contains(expected);
@@ -38,9 +38,9 @@ class RefusalTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.nimchart.ExampleValuesFiles#invalidExamples")
+    @MethodSource("dev.nimchart.values.ExampleValuesFiles#invalidExamples")
     void eachRefusalComesFromTheSchemaOrFromThePreflightBeforeAnyObjectTemplate(Path file) {
-        String message = catchThrowableOfType(ChartRefusedException.class, () -> NimChart.render(file)).getMessage();
+        String message = catchThrowableOfType(ChartRefusedException.class, () -> ChartUnderTest.render(file)).getMessage();
         boolean schemaError = ExampleValuesFiles.expectedError(file).startsWith("at '");
         assertThat(schemaError ? RefusalMessage.fromSchema(message) : RefusalMessage.fromPreflight(message))
                 .as("%s: refused by the %s: %s", file.getFileName(), schemaError ? "schema" : "preflight", message).isTrue();

@@ -3,8 +3,8 @@ package dev.nimchart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.nimchart.ExampleValuesFiles;
-import dev.nimchart.NimChart;
+import dev.nimchart.values.ExampleValuesFiles;
+import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.chart.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.LocalProcess;
@@ -27,14 +27,14 @@ class RefusedWithControllersIT {
     private static final String NAMESPACE = "refused-with-controllers";
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.nimchart.ExampleValuesFiles#invalidExamples")
+    @MethodSource("dev.nimchart.values.ExampleValuesFiles#invalidExamples")
     void helmInstallRefusesAndNoControllerMakesAnything(Path file, ControllerSession session) {
         KubeApi api = session.environment().api();
         if (!api.get("/api/v1/namespaces/" + NAMESPACE).ok()) {
             KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                     "metadata", Map.of("name", NAMESPACE))), "create the namespace " + NAMESPACE);
         }
-        String release = NimChart.releaseName(file);
+        String release = ChartUnderTest.releaseName(file);
         assertThatThrownBy(() -> session.releases().install(release, NAMESPACE, List.of(file), Map.of()))
                 .as("%s: helm install", file.getFileName())
                 .hasMessageContaining(ExampleValuesFiles.expectedError(file));

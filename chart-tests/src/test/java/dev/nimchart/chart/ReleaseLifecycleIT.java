@@ -2,10 +2,10 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.ReleaseRecord;
@@ -45,7 +45,7 @@ class ReleaseLifecycleIT {
     @MethodSource("lifecycleExamples")
     void upgradeRollbackAndUninstall(Path file, ClusterSession cluster, @TempDir Path tmp) throws IOException {
         Example e = Example.of(file);
-        String release = NimChart.releaseName(file);
+        String release = ChartUnderTest.releaseName(file);
         String namespace = cluster.restrictedNamespace("life-" + release);
         KubeApi api = cluster.api();
 

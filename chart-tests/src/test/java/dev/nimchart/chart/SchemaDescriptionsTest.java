@@ -2,8 +2,8 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.NimChart;
-import dev.nimchart.ValuesDoc;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.values.ValuesDoc;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class SchemaDescriptionsTest {
 
-    private static final Path VALUES = NimChart.chartDir().resolve("values.yaml");
-    private static final Path SCHEMA = NimChart.chartDir().resolve("values.schema.json");
+    private static final Path VALUES = ChartUnderTest.chartDir().resolve("values.yaml");
+    private static final Path SCHEMA = ChartUnderTest.chartDir().resolve("values.schema.json");
 
     @Test
     void everySchemaKeyHasTheDescriptionOfItsParam() throws IOException {

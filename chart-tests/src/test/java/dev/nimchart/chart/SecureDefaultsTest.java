@@ -2,10 +2,10 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.PodTemplate;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -106,7 +106,7 @@ class SecureDefaultsTest {
     @MethodSource(ALL)
     void theNgcKeyIsNeverInAConfigMapAnAnnotationALabelOrTheNotes(Path file) {
         Map<String, String> withKey = Map.of("model.ngcAPIKey", FAKE_NGC_KEY);
-        RenderedManifest manifest = NimChart.render(file, withKey);
+        RenderedManifest manifest = ChartUnderTest.render(file, withKey);
         String name = file.getFileName().toString();
         List<String> forms = List.of(FAKE_NGC_KEY,
                 Base64.getEncoder().encodeToString(FAKE_NGC_KEY.getBytes(StandardCharsets.UTF_8)));
@@ -140,7 +140,7 @@ class SecureDefaultsTest {
 
     @Test
     void theReadmeListsEveryDocumentedException() throws IOException {
-        String readme = Files.readString(NimChart.chartDir().resolve("../../README.md").normalize());
+        String readme = Files.readString(ChartUnderTest.chartDir().resolve("../../README.md").normalize());
         String security = readme.substring(readme.indexOf("## Security"));
         for (SecurityExceptions.Exception x : SecurityExceptions.ALL) {
             assertThat(security).as("README Security section").contains("`" + x.container() + "`")

@@ -2,11 +2,11 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.ChartRefusedException;
-import dev.nimchart.ChartRenderer;
-import dev.nimchart.LookupStub;
-import dev.nimchart.NimChart;
-import dev.nimchart.RefusalMessage;
+import dev.nimchart.render.ChartRefusedException;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.LookupStub;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.render.RefusalMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -49,7 +49,7 @@ class SkipSchemaValidationTest {
             LookupStub.shared();
             String message;
             try {
-                renderer().render("skip-schema", NimChart.NAMESPACE, List.of(Examples.named(example), values), Map.of());
+                renderer().render("skip-schema", ChartUnderTest.NAMESPACE, List.of(Examples.named(example), values), Map.of());
                 message = null;
             } catch (ChartRefusedException e) {
                 message = e.getMessage();
@@ -88,7 +88,7 @@ class SkipSchemaValidationTest {
 
     private static Map<String, Object> chartDefaults() {
         try {
-            return new Yaml().load(Files.readString(NimChart.chartDir().resolve("values.yaml")));
+            return new Yaml().load(Files.readString(ChartUnderTest.chartDir().resolve("values.yaml")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -96,7 +96,7 @@ class SkipSchemaValidationTest {
 
     private static synchronized ChartRenderer renderer() {
         if (withoutSchema == null) {
-            withoutSchema = new ChartRenderer(ChartCopy.of(NimChart.chartDir(), "chart-without-schema-",
+            withoutSchema = new ChartRenderer(ChartCopy.of(ChartUnderTest.chartDir(), "chart-without-schema-",
                     f -> f.getFileName().toString().equals("values.schema.json")));
         }
         return withoutSchema;

@@ -2,8 +2,8 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.chart.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -206,9 +206,9 @@ class StartupIT {
 
     private static Installed install(ControllerSession session, Example e, Path file, Map<String, String> sets) {
         KubeApi api = session.environment().api();
-        String release = NimChart.releaseName(file);
+        String release = ChartUnderTest.releaseName(file);
         String namespace = TierNamespaces.create(api, "startup-" + release + (sets.isEmpty() ? "" : "-alone"), e);
-        ClusterPreconditions.prepare(api, namespace, NimChart.renderIn(namespace, file).objects());
+        ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
         session.releases().install(release, namespace, List.of(file), sets);
         return new Installed(release, namespace, new Reconciled(e, release,
                 DesiredState.await(api, namespace, Reconciled.expectedPods(e), ReconciledExampleIT.RECONCILE_TIMEOUT, session.environment()::requireAllRunning)));

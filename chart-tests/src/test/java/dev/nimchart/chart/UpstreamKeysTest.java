@@ -2,9 +2,9 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.ValuesSchemaValidator;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.values.ValuesSchemaValidator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UpstreamKeysTest {
 
-    private static final ValuesSchemaValidator SCHEMA = new ValuesSchemaValidator(NimChart.chartDir());
+    private static final ValuesSchemaValidator SCHEMA = new ValuesSchemaValidator(ChartUnderTest.chartDir());
 
     @TempDir
     Path dir;
@@ -25,8 +25,8 @@ class UpstreamKeysTest {
     @Test
     void scaleDownStabilizationSecsBecomesTheAutoscalersScaleDownWindow() throws IOException {
         Path values = write("autoscaling:\n  enabled: true\n  scaleDownStabilizationSecs: 600\n");
-        assertThat(SCHEMA.validate(NimChart.values(values))).isEmpty();
-        KubeObject hpa = NimChart.render(values).one("HorizontalPodAutoscaler");
+        assertThat(SCHEMA.validate(ChartUnderTest.values(values))).isEmpty();
+        KubeObject hpa = ChartUnderTest.render(values).one("HorizontalPodAutoscaler");
         assertThat(hpa.at("spec.behavior.scaleDown.stabilizationWindowSeconds")).isEqualTo(600);
     }
 
@@ -34,7 +34,7 @@ class UpstreamKeysTest {
     void scaleDownStabilizationSecsKeepsTheRestOfBehaviorAndAnEqualWindow() throws IOException {
         Path values = write("autoscaling:\n  enabled: true\n  scaleDownStabilizationSecs: 120\n  behavior:\n    scaleDown:\n"
                 + "      stabilizationWindowSeconds: 120\n      selectPolicy: Min\n    scaleUp:\n      stabilizationWindowSeconds: 0\n");
-        KubeObject hpa = NimChart.render(values).one("HorizontalPodAutoscaler");
+        KubeObject hpa = ChartUnderTest.render(values).one("HorizontalPodAutoscaler");
         assertThat(hpa.at("spec.behavior.scaleDown.stabilizationWindowSeconds")).isEqualTo(120);
         assertThat(hpa.at("spec.behavior.scaleDown.selectPolicy")).isEqualTo("Min");
         assertThat(hpa.at("spec.behavior.scaleUp.stabilizationWindowSeconds")).isEqualTo(0);
@@ -43,14 +43,14 @@ class UpstreamKeysTest {
     @Test
     void zeroScaleDownStabilizationSecsLeavesTheKubernetesDefaultAsUpstream() throws IOException {
         Path values = write("autoscaling:\n  enabled: true\n  scaleDownStabilizationSecs: 0\n");
-        assertThat(NimChart.render(values).one("HorizontalPodAutoscaler").at("spec.behavior")).isNull();
+        assertThat(ChartUnderTest.render(values).one("HorizontalPodAutoscaler").at("spec.behavior")).isNull();
     }
 
     @Test
     void aNullStorageClassIsTheClusterDefaultAsUpstream() throws IOException {
         Path values = write("persistence:\n  enabled: true\n  storageClass: null\n");
-        assertThat(SCHEMA.validate(NimChart.values(values))).isEmpty();
-        KubeObject sts = NimChart.render(values).one("StatefulSet");
+        assertThat(SCHEMA.validate(ChartUnderTest.values(values))).isEmpty();
+        KubeObject sts = ChartUnderTest.render(values).one("StatefulSet");
         assertThat(sts.at("spec.volumeClaimTemplates[0].spec.resources.requests.storage")).isEqualTo("50Gi");
         assertThat(sts.at("spec.volumeClaimTemplates[0].spec.storageClassName")).as("no class: the cluster default").isNull();
     }

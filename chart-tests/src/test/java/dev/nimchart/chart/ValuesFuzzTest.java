@@ -2,19 +2,19 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.ChartRefusedException;
-import dev.nimchart.CrdSchemaValidator;
-import dev.nimchart.FuzzDocument;
-import dev.nimchart.FuzzScenario;
-import dev.nimchart.KubeObject;
-import dev.nimchart.ModelViolation;
-import dev.nimchart.NimChart;
-import dev.nimchart.RefusalMessage;
-import dev.nimchart.RenderedManifest;
-import dev.nimchart.StrictModelCheck;
-import dev.nimchart.ValuesFuzzer;
-import dev.nimchart.ValuesMerger;
-import dev.nimchart.ValuesSchemaValidator;
+import dev.nimchart.render.ChartRefusedException;
+import dev.nimchart.checks.CrdSchemaValidator;
+import dev.nimchart.fuzz.FuzzDocument;
+import dev.nimchart.fuzz.FuzzScenario;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.checks.ModelViolation;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.render.RefusalMessage;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.checks.StrictModelCheck;
+import dev.nimchart.fuzz.ValuesFuzzer;
+import dev.nimchart.values.ValuesMerger;
+import dev.nimchart.values.ValuesSchemaValidator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -43,14 +43,14 @@ class ValuesFuzzTest {
     private static final StrictModelCheck STRICT = new StrictModelCheck()
             .withCustomResourceValidator(CrdSchemaValidator.load()::validate);
 
-    private final ValuesSchemaValidator schema = new ValuesSchemaValidator(NimChart.chartDir());
+    private final ValuesSchemaValidator schema = new ValuesSchemaValidator(ChartUnderTest.chartDir());
     private final Map<String, Integer> tally = new ConcurrentSkipListMap<>();
 
     @Test
     void everyGeneratedDocumentRendersValidObjectsOrIsRefusedClearly() throws IOException {
         resetDirectory(WORK);
         resetDirectory(FAILURES);
-        ValuesFuzzer fuzzer = new ValuesFuzzer(NimChart.chartDir(), SEED);
+        ValuesFuzzer fuzzer = new ValuesFuzzer(ChartUnderTest.chartDir(), SEED);
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
         long start = System.nanoTime();
         IntStream.range(0, COUNT).parallel().forEach(i -> {
@@ -92,10 +92,10 @@ class ValuesFuzzTest {
     /** What is wrong with the outcome of one document, or null when it rendered valid objects or was refused clearly. */
     private String problem(FuzzDocument doc, Path file) {
         record(doc.nearValid() ? "near-valid" : "valid");
-        List<String> schemaProblems = schema.validate(ValuesMerger.mergedValues(NimChart.chartDir(), List.of(file)));
+        List<String> schemaProblems = schema.validate(ValuesMerger.mergedValues(ChartUnderTest.chartDir(), List.of(file)));
         RenderedManifest manifest;
         try {
-            manifest = NimChart.render(file);
+            manifest = ChartUnderTest.render(file);
         } catch (ChartRefusedException e) {
             return refusalProblem(e.getMessage(), schemaProblems);
         } catch (IllegalArgumentException e) {

@@ -2,10 +2,10 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.ExampleValuesFiles;
-import dev.nimchart.KeyPath;
-import dev.nimchart.NimChart;
-import dev.nimchart.ValuesSchemaValidator;
+import dev.nimchart.values.ExampleValuesFiles;
+import dev.nimchart.objects.KeyPath;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.values.ValuesSchemaValidator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,19 +24,19 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ValuesSchemaTest {
 
-    private static final ValuesSchemaValidator SCHEMA = new ValuesSchemaValidator(NimChart.chartDir());
+    private static final ValuesSchemaValidator SCHEMA = new ValuesSchemaValidator(ChartUnderTest.chartDir());
     private static final Pattern POINTER = Pattern.compile("^at '([^']*)'");
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.nimchart.chart.Examples#all")
     void everyExampleMatchesTheSchema(Path file) {
-        assertThat(SCHEMA.validate(NimChart.values(file))).as(file.getFileName().toString()).isEmpty();
+        assertThat(SCHEMA.validate(ChartUnderTest.values(file))).as(file.getFileName().toString()).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.nimchart.ExampleValuesFiles#invalidExamples")
+    @MethodSource("dev.nimchart.values.ExampleValuesFiles#invalidExamples")
     void theSchemaRefusesExactlyWhatHelmsSchemaCheckRefuses(Path file) {
-        List<String> problems = SCHEMA.validate(NimChart.values(file));
+        List<String> problems = SCHEMA.validate(ChartUnderTest.values(file));
         Matcher pointer = POINTER.matcher(ExampleValuesFiles.expectedError(file));
         if (pointer.find()) {
             String key = KeyPath.fromJsonPointer(pointer.group(1));
@@ -48,7 +48,7 @@ class ValuesSchemaTest {
 
     @Test
     void theSchemaIsSelfContainedAndStrict() throws IOException {
-        String schema = Files.readString(NimChart.chartDir().resolve("values.schema.json"));
+        String schema = Files.readString(ChartUnderTest.chartDir().resolve("values.schema.json"));
         assertThat(schema).contains("\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"");
         Matcher refs = Pattern.compile("\"\\$ref\": \"([^\"]*)\"").matcher(schema);
         List<String> remote = new ArrayList<>();

@@ -3,9 +3,9 @@ package dev.nimchart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
-import dev.nimchart.RenderedManifest;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.RenderedManifest;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +26,7 @@ class WorkloadNamesTest {
     @Test
     void noServiceOfTheReleaseHasTheLeaderWorkerSetsName() {
         for (Path file : Examples.multiNode().toList()) {
-            RenderedManifest m = NimChart.render(file);
+            RenderedManifest m = ChartUnderTest.render(file);
             for (KubeObject lws : m.ofKind("LeaderWorkerSet")) {
                 assertThat(m.ofKind("Service")).extracting(KubeObject::name).as(file.getFileName().toString()).doesNotContain(lws.name());
             }
@@ -36,27 +36,27 @@ class WorkloadNamesTest {
     @Test
     void serviceNameMayNotTakeAControllersHeadlessServiceName() {
         Map<Path, String> taken = new LinkedHashMap<>();
-        taken.put(LWS, NimChart.render(LWS).one("LeaderWorkerSet").name());
-        taken.put(MPI, NimChart.render(MPI).one("MPIJob").name());
-        taken.put(STS, NimChart.render(STS).one("StatefulSet").at("spec.serviceName").toString());
-        taken.forEach((file, name) -> assertThatThrownBy(() -> NimChart.render(file, Map.of("service.name", name)))
+        taken.put(LWS, ChartUnderTest.render(LWS).one("LeaderWorkerSet").name());
+        taken.put(MPI, ChartUnderTest.render(MPI).one("MPIJob").name());
+        taken.put(STS, ChartUnderTest.render(STS).one("StatefulSet").at("spec.serviceName").toString());
+        taken.forEach((file, name) -> assertThatThrownBy(() -> ChartUnderTest.render(file, Map.of("service.name", name)))
                 .as("%s with service.name %s", file.getFileName(), name)
                 .hasMessageContaining("service.name is \"" + name + "\", the name of the headless Service"));
-        assertThat(NimChart.render(LWS, Map.of("service.name", "my-endpoint")).ofKind("Service")).extracting(KubeObject::name)
+        assertThat(ChartUnderTest.render(LWS, Map.of("service.name", "my-endpoint")).ofKind("Service")).extracting(KubeObject::name)
                 .contains("my-endpoint");
     }
 
     @Test
     void anMpiJobIsRenamedWhenItsSpecChangesAndKeepsItsNameWhenReplicasAreAdded() {
-        List<String> first = names(NimChart.render(MPI));
-        List<String> twoReplicas = names(NimChart.render(MPI, Map.of("replicaCount", "2")));
-        List<String> moreWorkers = names(NimChart.render(MPI, Map.of("multiNode.workers", "3")));
-        List<String> otherEnv = names(NimChart.render(MPI, Map.of("env[0].name", "NIM_EXTRA", "env[0].value", "extra")));
+        List<String> first = names(ChartUnderTest.render(MPI));
+        List<String> twoReplicas = names(ChartUnderTest.render(MPI, Map.of("replicaCount", "2")));
+        List<String> moreWorkers = names(ChartUnderTest.render(MPI, Map.of("multiNode.workers", "3")));
+        List<String> otherEnv = names(ChartUnderTest.render(MPI, Map.of("env[0].name", "NIM_EXTRA", "env[0].value", "extra")));
         assertThat(first).hasSize(1).allMatch(n -> n.matches(".*-0-[0-9a-f]{5}"));
         assertThat(twoReplicas).as("adding a replica keeps the first MPIJob").hasSize(2).startsWith(first.get(0));
         assertThat(moreWorkers).as("one more worker replaces the MPIJob").doesNotContainAnyElementsOf(first);
         assertThat(otherEnv).as("another environment replaces the MPIJob").doesNotContainAnyElementsOf(first);
-        assertThat(names(NimChart.render(MPI))).as("the same values give the same name").isEqualTo(first);
+        assertThat(names(ChartUnderTest.render(MPI))).as("the same values give the same name").isEqualTo(first);
     }
 
     private static List<String> names(RenderedManifest m) {

@@ -2,8 +2,8 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.KubeObject;
-import dev.nimchart.NimChart;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -18,7 +18,7 @@ class YamlWordNamesTest {
     @CsvSource({"no,single-node-production-features.yaml", "on,multi-node-llama-3.1-405b-lws.yaml",
             "off,multi-node-llama-3.1-405b-mpijob.yaml", "y,single-node-minimal.yaml"})
     void everyObjectNameStaysAString(String word, String example) {
-        var manifest = NimChart.render(Examples.named(example), Map.of("fullnameOverride", word));
+        var manifest = ChartUnderTest.render(Examples.named(example), Map.of("fullnameOverride", word));
         assertThat(manifest.objects()).isNotEmpty();
         for (KubeObject o : manifest.objects()) {
             Object name = ((Map<?, ?>) o.raw().get("metadata")).get("name");

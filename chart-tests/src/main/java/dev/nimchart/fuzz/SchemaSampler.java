@@ -1,0 +1,216 @@
+package dev.nimchart.fuzz;
+
+import dev.nimchart.objects.KeyPath;
+import dev.nimchart.values.ValuesSchema;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Pattern;
+
+/**
+ * Random instances of a values.schema.json node that the schema accepts. Strings with a {@code pattern} come from a
+ * pool of realistic samples (the first ones that match); a pattern no sample satisfies is an error, so a new
+ * pattern in the schema asks for new samples here. Free-form objects, which the chart passes to Kubernetes as they
+ * are, come from {@link OpaqueSamples} (the schema cannot tell a valid one; the API server checks them); other
+ * free-form objects are left empty.
+ */
+final class SchemaSampler {
+
+    /** Candidate strings for patterned and free strings: names, paths, quantities, durations, odd ones. */
+    static final List<String> STRINGS = List.of(
+            "", "a", "nim", "my-name", "team", "ngc-api", "llm.example.com", "*.example.com", "example.com/tier", "x1",
+            "/", "/model-store", "/v1/health/ready", "/exports/nim-cache",
+            "1", "8", "500m", "16Gi", "1.5Ti", "50Gi", "100", "0.5Gi", "1Ti",
+            "30s", "1m", "10s", "1h30m", "25%", "0%", "10.0.0.0/8", "2001:db8::/32", "In",
+            "NIM_MAX_MODEL_LEN", "NIM_TENSOR_PARALLEL_SIZE", "NIM_USE_SGLANG", "HF_HOME", "HF_TOKEN", "memory", "cpu", "hugepages-2Mi",
+            "example.com/fpga",
+            "1.8.4", "latest", "v1.0.12", "hca_shared_devices_a", "ib", "sriov-rdma-vf",
+            "Mixed Case", "with:colon", "dash-at-end-", "UPPER", "a".repeat(70), "modèle",
+            // YAML and shell metacharacters and YAML 1.1 words: rendered quoted, never run
+            "no", "on", "null", "0755", "a #b", "x: y", "$(touch /tmp/nim-fuzz)", "`id`", "a'b\"c", "{x}");
+
+    /** Strings a patterned key must refuse, tried in order for a "bad pattern" mutation. */
+    static final List<String> BAD_STRINGS = List.of(
+            "16 GB", "lots", "-1Gi", "1.5.0Gi", "10.0.0.1", "v1/health/live", "Bad Key!", "-leading", "30 seconds",
+            "ten", "a".repeat(70), "", "with space");
+
+    private final ValuesSchema schema;
+    private final Random random;
+
+    SchemaSampler(ValuesSchema schema, Random random) {
+        this.schema = schema;
+        this.random = random;
+    }
+
+    /** A value the node accepts; {@code path} names it for the opaque samples and error messages. */
+    @SuppressWarnings("unchecked")
+    Object valid(Map<String, Object> node, String path) {
+        if (OpaqueSamples.isOpaque(path)) {
+            return OpaqueSamples.pick(path, random);
+        }
+        Map<String, Object> s = withAllOf(schema.resolve(node));
+        if (s.containsKey("const")) {
+            return s.get("const");
+        }
+        if (s.get("enum") instanceof List<?> values) {
+            return values.get(random.nextInt(values.size()));
+        }
+        for (String choice : List.of("oneOf", "anyOf")) {
+            if (s.get(choice) instanceof List<?> branches) {
+                return valid((Map<String, Object>) branches.get(random.nextInt(branches.size())), path);
+            }
+        }
+        String type = pickType(s);
+        return switch (type) {
+            case "boolean" -> random.nextBoolean();
+            case "integer" -> integer(s, path);
+            case "number" -> random.nextBoolean() ? integer(s, path) : integer(s, path) + 0.5;
+            case "string" -> string(s, path);
+            case "array" -> array(s, path);
+            case "object" -> object(s, path);
+            case "null" -> null;
+            default -> throw new IllegalStateException(path + ": no sampler for type " + type);
+        };
+    }
+
+    /** A string matching the node's pattern and lengths, from {@link #STRINGS}. */
+    String string(Map<String, Object> s, String path) {
+        List<String> matching = STRINGS.stream().filter(v -> accepts(s, v)).toList();
+        if (matching.isEmpty()) {
+            throw new IllegalStateException(path + ": no sample string matches " + s.get("pattern")
+                    + "; add one to SchemaSampler.STRINGS");
+        }
+        return matching.get(random.nextInt(matching.size()));
+    }
+
+    /** A string of {@link #BAD_STRINGS} the node refuses, or null when it refuses none of them. */
+    String badString(Map<String, Object> s) {
+        List<String> refused = BAD_STRINGS.stream().filter(v -> !accepts(s, v)).toList();
+        return refused.isEmpty() ? null : refused.get(random.nextInt(refused.size()));
+    }
+
+    /** Whether a string satisfies the node's pattern and length limits (JSON Schema patterns are unanchored). */
+    static boolean accepts(Map<String, Object> s, String value) {
+        if (s.get("minLength") instanceof Number min && value.codePointCount(0, value.length()) < min.intValue()) {
+            return false;
+        }
+        if (s.get("maxLength") instanceof Number max && value.codePointCount(0, value.length()) > max.intValue()) {
+            return false;
+        }
+        return !(s.get("pattern") instanceof String pattern) || Pattern.compile(pattern).matcher(value).find();
+    }
+
+    /** The node with the keywords of its {@code allOf} schemas added (enough for the string and number rules used here). */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> withAllOf(Map<String, Object> s) {
+        if (!(s.get("allOf") instanceof List<?> all)) {
+            return s;
+        }
+        Map<String, Object> merged = new LinkedHashMap<>(s);
+        merged.remove("allOf");
+        all.forEach(part -> schema.resolve((Map<String, Object>) part).forEach(merged::putIfAbsent));
+        return merged;
+    }
+
+    private String pickType(Map<String, Object> s) {
+        Object type = s.get("type");
+        if (type instanceof String t) {
+            return t;
+        }
+        if (type instanceof List<?> types) {
+            List<?> nonNull = types.stream().filter(t -> !"null".equals(t)).toList();
+            // Never null where the schema also takes another type: Helm reads a null as "delete the chart's default",
+            // so a sampled null removes a key the merged values require (nulls are one of the mutations instead).
+            List<?> pool = nonNull.isEmpty() ? types : nonNull;
+            return (String) pool.get(random.nextInt(pool.size()));
+        }
+        return s.containsKey("properties") || s.containsKey("additionalProperties") ? "object" : "string";
+    }
+
+    /**
+     * Counts that multiply rendered objects (one MPIJob or NetworkPolicy per replica) stay small; other integers
+     * without a maximum are sometimes a million or more, which Go prints as 1e+06 unless the chart takes care.
+     */
+    static final List<String> OBJECT_COUNTS = List.of("replicaCount", "autoscaling.minReplicas", "autoscaling.maxReplicas");
+
+    private long integer(Map<String, Object> s, String path) {
+        long min = s.get("minimum") instanceof Number n ? n.longValue() : -2;
+        boolean bounded = s.get("maximum") instanceof Number;
+        if (!OBJECT_COUNTS.contains(path) && random.nextInt(8) == 0) {
+            long large = 1_000_000L + random.nextInt(1_000_000_000);
+            if (!bounded || ((Number) s.get("maximum")).longValue() >= large) {
+                return large;
+            }
+        }
+        long max = bounded ? ((Number) s.get("maximum")).longValue() : Math.max(min + 16, 16);
+        return switch (random.nextInt(4)) {
+            case 0 -> min;
+            case 1 -> Math.min(max, min + 1);
+            case 2 -> Math.min(max, Math.max(min, 1 + random.nextInt(8)));
+            default -> min + (long) (random.nextDouble() * (max - min + 1));
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Object> array(Map<String, Object> s, String path) {
+        int min = s.get("minItems") instanceof Number n ? n.intValue() : 0;
+        int count = min + random.nextInt(3);
+        Map<String, Object> items = s.get("items") instanceof Map ? (Map<String, Object>) s.get("items") : Map.of();
+        List<Object> list = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            list.add(valid(items, path + "[]"));
+        }
+        return list;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> object(Map<String, Object> s, String path) {
+        Map<String, Object> properties = schema.properties(s);
+        Object additional = s.get("additionalProperties");
+        List<?> required = s.get("required") instanceof List<?> r ? r : List.of();
+        Map<String, Object> out = new LinkedHashMap<>();
+        properties.forEach((key, child) -> {
+            // "deprecated": upstream keys the chart refuses or maps; a user migrating sets them, a coherent document does not.
+            boolean deprecated = child instanceof Map<?, ?> c && Boolean.TRUE.equals(c.get("deprecated"));
+            if (required.contains(key) || (!deprecated && random.nextInt(3) == 0)) {
+                out.put(key, valid((Map<String, Object>) child, KeyPath.child(path, key)));
+            }
+        });
+        Map<String, Object> patterns = s.get("patternProperties") instanceof Map ? (Map<String, Object>) s.get("patternProperties") : Map.of();
+        int count = additional instanceof Map || !patterns.isEmpty() ? random.nextInt(3) : 0;
+        for (int i = 0; i < count; i++) {
+            String keyPattern = patterns.isEmpty() ? null : List.copyOf(patterns.keySet()).get(random.nextInt(patterns.size()));
+            Map<String, Object> names = keyPattern == null ? Map.of() : Map.of("pattern", keyPattern);
+            String key = string(names, path + " key");
+            Object valueSchema = keyPattern == null ? additional : patterns.get(keyPattern);
+            if (!key.isEmpty() && !properties.containsKey(key)) {
+                out.put(key, valid((Map<String, Object>) valueSchema, KeyPath.child(path, key)));
+            }
+        }
+        keepWithinPropertyLimits(s, path, properties, out);
+        return out;
+    }
+
+    /** Honours minProperties, maxProperties and a {@code not: {required: [...]}} (keys that exclude each other). */
+    @SuppressWarnings("unchecked")
+    private void keepWithinPropertyLimits(Map<String, Object> s, String path, Map<String, Object> properties,
+                                          Map<String, Object> out) {
+        if (s.get("not") instanceof Map<?, ?> not && not.get("required") instanceof List<?> exclusive
+                && out.keySet().containsAll(exclusive)) {
+            out.remove(exclusive.get(random.nextInt(exclusive.size())));
+        }
+        int max = s.get("maxProperties") instanceof Number n ? n.intValue() : Integer.MAX_VALUE;
+        while (out.size() > max) {
+            out.remove(List.copyOf(out.keySet()).get(random.nextInt(out.size())));
+        }
+        int min = s.get("minProperties") instanceof Number n ? n.intValue() : 0;
+        List<String> missing = new ArrayList<>(properties.keySet());
+        missing.removeAll(out.keySet());
+        while (out.size() < min && !missing.isEmpty()) {
+            String key = missing.remove(random.nextInt(missing.size()));
+            out.put(key, valid((Map<String, Object>) properties.get(key), KeyPath.child(path, key)));
+        }
+    }
+}

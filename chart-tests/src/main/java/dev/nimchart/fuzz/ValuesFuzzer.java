@@ -1,0 +1,84 @@
+package dev.nimchart.fuzz;
+
+import dev.nimchart.values.ValuesMerger;
+import dev.nimchart.values.ValuesSchema;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Generates values documents from a chart's values.schema.json: a coherent {@link FuzzScenario}, a few keys drawn at
+ * random from the schema and set to values it accepts, and, for a "near-valid" document, one {@link ValuesMutator}
+ * mistake. Document {@code n} of a seed is always the same document, whatever was generated before it.
+ */
+public final class ValuesFuzzer {
+
+    /** Share of near-valid documents, in percent. */
+    static final int NEAR_VALID_PERCENT = 40;
+    private static final int MAX_OVERLAYS = 4;
+
+    private final long seed;
+    private final ValuesSchema schema;
+    private final Map<String, Object> defaults;
+    private final List<ValuesSchema.Entry> entries;
+
+    public ValuesFuzzer(Path chartDir, long seed) {
+        this.seed = seed;
+        this.schema = ValuesSchema.load(chartDir);
+        this.defaults = ValuesMerger.loadYaml(chartDir.resolve("values.yaml"));
+        this.entries = schema.entries();
+    }
+
+    /** Document number {@code index} of this fuzzer's seed. */
+    public FuzzDocument document(int index) {
+        Random random = new Random(mix(seed, index));
+        SchemaSampler sampler = new SchemaSampler(schema, random);
+        FuzzScenario scenario = FuzzScenario.random(random);
+        Map<String, Object> values = ValuesMerger.copy(scenario.values());
+        List<String> overlays = new ArrayList<>();
+        int count = random.nextInt(MAX_OVERLAYS + 1);
+        for (int i = 0; i < count; i++) {
+            ValuesSchema.Entry entry = entries.get(random.nextInt(entries.size()));
+            Object value = sampler.valid(entry.schema(), entry.path());
+            overlay(values, entry.keys(), value);
+            overlays.add(entry.path());
+        }
+        String mutation = null;
+        if (random.nextInt(100) < NEAR_VALID_PERCENT) {
+            mutation = new ValuesMutator(schema, sampler, defaults, random).mutate(values);
+        }
+        return new FuzzDocument(seed, index, scenario, overlays, mutation, values);
+    }
+
+    /** Sets a value at a key path; a map merges into a map already there (the new keys win). */
+    @SuppressWarnings("unchecked")
+    private static void overlay(Map<String, Object> doc, List<String> keys, Object value) {
+        Map<String, Object> node = doc;
+        for (String key : keys.subList(0, keys.size() - 1)) {
+            Object child = node.get(key);
+            Map<String, Object> copy = child instanceof Map ? new LinkedHashMap<>((Map<String, Object>) child) : new LinkedHashMap<>();
+            node.put(key, copy);
+            node = copy;
+        }
+        String last = keys.get(keys.size() - 1);
+        if (value instanceof Map && node.get(last) instanceof Map) {
+            Map<String, Object> merged = new LinkedHashMap<>((Map<String, Object>) node.get(last));
+            merged.putAll((Map<String, Object>) value);
+            node.put(last, merged);
+        } else {
+            node.put(last, value);
+        }
+    }
+
+    /** SplitMix64 of seed and index: neighbouring indexes get unrelated streams (java.util.Random's first draws of
+     * neighbouring seeds are nearly equal). */
+    static long mix(long seed, int index) {
+        long z = seed + (index + 1) * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}

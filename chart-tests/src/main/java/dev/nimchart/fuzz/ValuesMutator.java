@@ -1,0 +1,160 @@
+package dev.nimchart.fuzz;
+
+import dev.nimchart.objects.KeyPath;
+import dev.nimchart.values.ValuesSchema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Makes a values document "near-valid": one mistake of the kind users make, at a key path the schema describes
+ * (or a list item the document holds): a misspelt key, a value of the wrong type, a number out of range, an unknown
+ * enum value, a string that breaks its pattern (a malformed quantity, a path without its slash), or a null that
+ * deletes a chart default.
+ */
+final class ValuesMutator {
+
+    enum Kind { UNKNOWN_KEY, WRONG_TYPE, OUT_OF_RANGE, BAD_ENUM, BAD_PATTERN, NULL_DEFAULT }
+
+    /** Values of every JSON type, for a wrong-type mutation. */
+    private static final List<Object> ANY_TYPE = List.of("three", 3, 2.5, true, List.of("x"), Map.of("x", "y"));
+
+    private final ValuesSchema schema;
+    private final SchemaSampler sampler;
+    private final Map<String, Object> defaults;
+    private final Random random;
+
+    ValuesMutator(ValuesSchema schema, SchemaSampler sampler, Map<String, Object> defaults, Random random) {
+        this.schema = schema;
+        this.sampler = sampler;
+        this.defaults = defaults;
+        this.random = random;
+    }
+
+    /** Applies one mistake to {@code doc} and describes it ("WRONG_TYPE at multiNode.workers: \"three\""). */
+    String mutate(Map<String, Object> doc) {
+        List<ValuesTarget> targets = ValuesTarget.all(schema, doc);
+        for (int attempt = 0; attempt < 50; attempt++) {
+            Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
+            // A kind that fits few keys (an enum) draws among those, so every kind stays as likely as the others.
+            List<ValuesTarget> fitting = kind == Kind.BAD_ENUM
+                    ? targets.stream().filter(t -> t.schema().get("enum") instanceof List).toList() : targets;
+            if (fitting.isEmpty()) {
+                continue;
+            }
+            ValuesTarget target = fitting.get(random.nextInt(fitting.size()));
+            String description = apply(kind, target, doc);
+            if (description != null) {
+                return kind + " at " + description;
+            }
+        }
+        throw new IllegalStateException("no mutation applies to the document");
+    }
+
+    private String apply(Kind kind, ValuesTarget target, Map<String, Object> doc) {
+        Map<String, Object> s = target.schema();
+        return switch (kind) {
+            case UNKNOWN_KEY -> unknownKey(target, doc);
+            case WRONG_TYPE -> set(doc, target, wrongType(s));
+            case OUT_OF_RANGE -> set(doc, target, outOfRange(s));
+            case BAD_ENUM -> set(doc, target, badEnum(s));
+            case BAD_PATTERN -> set(doc, target, "string".equals(s.get("type")) || s.get("type") instanceof List
+                    ? sampler.badString(s) : null);
+            case NULL_DEFAULT -> target.isDefaultIn(defaults) ? target.setIn(doc, null) : null;
+        };
+    }
+
+    private String set(Map<String, Object> doc, ValuesTarget target, Object value) {
+        return value == null ? null : target.setIn(doc, value);
+    }
+
+    /** A sibling key one typo away from a declared property, in an object that allows no other keys. */
+    @SuppressWarnings("unchecked")
+    private String unknownKey(ValuesTarget target, Map<String, Object> doc) {
+        Map<String, Object> s = target.schema();
+        Map<String, Object> properties = schema.properties(s);
+        if (!Boolean.FALSE.equals(s.get("additionalProperties")) || properties.isEmpty()) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(properties.keySet());
+        String name = names.get(random.nextInt(names.size()));
+        String typo = typo(name);
+        if (properties.containsKey(typo)) {
+            return null;
+        }
+        Object value = sampler.valid((Map<String, Object>) properties.get(name), KeyPath.child(target.path(), name));
+        return target.child(typo).setIn(doc, value);
+    }
+
+    private String typo(String name) {
+        int i = random.nextInt(name.length());
+        return switch (random.nextInt(4)) {
+            case 0 -> name + "s";
+            case 1 -> name.length() > 1 ? name.substring(0, i) + name.substring(i + 1) : name + name;
+            case 2 -> name.toLowerCase(Locale.ROOT).equals(name) ? name.toUpperCase(Locale.ROOT) : name.toLowerCase(Locale.ROOT);
+            default -> name.substring(0, i) + name.charAt(i) + name.substring(i);
+        };
+    }
+
+    private Object wrongType(Map<String, Object> s) {
+        List<String> allowed = types(s);
+        if (allowed.isEmpty()) {
+            return null;
+        }
+        List<Object> wrong = ANY_TYPE.stream().filter(v -> !allowed.contains(jsonType(v))
+                && !(allowed.contains("number") && v instanceof Integer)).toList();
+        return wrong.isEmpty() ? null : wrong.get(random.nextInt(wrong.size()));
+    }
+
+    private Object outOfRange(Map<String, Object> s) {
+        if (!types(s).contains("integer")) {
+            return null;
+        }
+        List<Object> candidates = new ArrayList<>();
+        if (s.get("minimum") instanceof Number min) {
+            candidates.add(min.longValue() - 1);
+            candidates.add(Math.min(-1, min.longValue() - 1));
+        }
+        if (s.get("maximum") instanceof Number max) {
+            candidates.add(max.longValue() + 1);
+        }
+        return candidates.isEmpty() ? null : candidates.get(random.nextInt(candidates.size()));
+    }
+
+    private Object badEnum(Map<String, Object> s) {
+        if (!(s.get("enum") instanceof List<?> values)) {
+            return null;
+        }
+        String base = String.valueOf(values.get(random.nextInt(values.size())));
+        String bad = random.nextBoolean() ? base.toLowerCase(Locale.ROOT) + "x" : typo(base.isEmpty() ? "none" : base);
+        return values.contains(bad) ? null : bad;
+    }
+
+    private static List<String> types(Map<String, Object> s) {
+        if (s.get("type") instanceof String t) {
+            return List.of(t);
+        }
+        if (s.get("type") instanceof List<?> list) {
+            return list.stream().map(String::valueOf).toList();
+        }
+        return List.of();
+    }
+
+    private static String jsonType(Object value) {
+        if (value instanceof String) {
+            return "string";
+        }
+        if (value instanceof Integer) {
+            return "integer";
+        }
+        if (value instanceof Number) {
+            return "number";
+        }
+        if (value instanceof Boolean) {
+            return "boolean";
+        }
+        return value instanceof List ? "array" : "object";
+    }
+}

@@ -1,0 +1,129 @@
+package dev.nimchart.objects;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One pod template of a rendered workload, with the role it plays and how many pods it makes.
+ *
+ * @param owner the workload object (StatefulSet, Deployment, LeaderWorkerSet, MPIJob)
+ * @param role  server, leader, worker, launcher or mpi-worker
+ * @param pod   the template (metadata and spec) as an object, so {@code pod.at("spec.containers[0].name")} works
+ * @param pods  pods this template makes from its owner
+ */
+public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pods) {
+
+    /** Every pod template of the manifest's workloads, in manifest order. */
+    public static List<PodTemplate> of(RenderedManifest manifest) {
+        List<PodTemplate> templates = new ArrayList<>();
+        manifest.objects().forEach(o -> templates.addAll(of(o)));
+        return templates;
+    }
+
+    /** The pod templates of one workload object (none for other kinds). */
+    public static List<PodTemplate> of(KubeObject o) {
+        List<PodTemplate> templates = new ArrayList<>();
+        switch (String.valueOf(o.kind())) {
+            case "StatefulSet", "Deployment" -> templates.add(new PodTemplate(o, "server", sub(o, "spec.template"),
+                    intAt(o, "spec.replicas", 1)));
+            case "LeaderWorkerSet" -> {
+                int groups = intAt(o, "spec.replicas", 1);
+                int size = intAt(o, "spec.leaderWorkerTemplate.size", 1);
+                templates.add(new PodTemplate(o, "leader", sub(o, "spec.leaderWorkerTemplate.leaderTemplate"), groups));
+                templates.add(new PodTemplate(o, "worker", sub(o, "spec.leaderWorkerTemplate.workerTemplate"),
+                        groups * (size - 1)));
+            }
+            case "MPIJob" -> {
+                templates.add(new PodTemplate(o, "launcher", sub(o, "spec.mpiReplicaSpecs.Launcher.template"),
+                        intAt(o, "spec.mpiReplicaSpecs.Launcher.replicas", 1)));
+                templates.add(new PodTemplate(o, "mpi-worker", sub(o, "spec.mpiReplicaSpecs.Worker.template"),
+                        intAt(o, "spec.mpiReplicaSpecs.Worker.replicas", 1)));
+            }
+            default -> {
+            }
+        }
+        return templates;
+    }
+
+    /** True for every role but the MPI launcher. */
+    public boolean gpuPod() {
+        return !role.equals("launcher");
+    }
+
+    /** GPUs of each pod: the nvidia.com/gpu limit of its NIM container (0 when absent). */
+    public int gpus() {
+        return limit(nim(), "nvidia.com/gpu");
+    }
+
+    /** The container named {@code nim}. */
+    public KubeObject nim() {
+        return containers().stream().filter(c -> "nim".equals(c.at("name"))).findFirst()
+                .orElseThrow(() -> new IllegalStateException(this + " has no container named nim"));
+    }
+
+    public List<KubeObject> containers() {
+        return pod.list("spec.containers");
+    }
+
+    public List<KubeObject> initContainers() {
+        return pod.list("spec.initContainers");
+    }
+
+    public List<KubeObject> volumes() {
+        return pod.list("spec.volumes");
+    }
+
+    /** The labels of the pods this template makes. */
+    public Map<String, Object> labels() {
+        return pod.labels();
+    }
+
+    /**
+     * Whether a Service or ServiceMonitor selector picks this template's pods, counting the label the MPI operator
+     * adds to each worker pod ({@code training.kubeflow.org/replica-index}) as rank 0's.
+     */
+    public boolean selectedBy(Map<?, ?> selector) {
+        Map<String, Object> podLabels = new HashMap<>(labels());
+        if (role.equals("mpi-worker")) {
+            podLabels.put("training.kubeflow.org/replica-index", "0");
+        }
+        return podLabels.entrySet().containsAll(selector.entrySet());
+    }
+
+    /** A container's env as name to EnvVar, in order (a duplicated name keeps the last). */
+    public static Map<String, KubeObject> env(KubeObject container) {
+        Map<String, KubeObject> env = new LinkedHashMap<>();
+        for (KubeObject e : container.list("env")) {
+            env.put((String) e.at("name"), e);
+        }
+        return env;
+    }
+
+    /** A container's resource limit as an integer (0 when absent). */
+    public static int limit(KubeObject container, String resource) {
+        Object value = container.at("resources.limits[" + resource + "]");
+        return value == null ? 0 : Integer.parseInt(value.toString());
+    }
+
+    @Override
+    public String toString() {
+        return owner + " " + role + " template";
+    }
+
+    @SuppressWarnings("unchecked")
+    private static KubeObject sub(KubeObject o, String path) {
+        Object value = o.at(path);
+        if (!(value instanceof Map)) {
+            throw new IllegalStateException(o + " has no " + path);
+        }
+        return new KubeObject((Map<String, Object>) value);
+    }
+
+    private static int intAt(KubeObject o, String path, int fallback) {
+        Object value = o.at(path);
+        return value == null ? fallback : Integer.parseInt(value.toString());
+    }
+}

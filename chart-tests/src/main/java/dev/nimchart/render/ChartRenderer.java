@@ -1,0 +1,48 @@
+package dev.nimchart.render;
+
+import dev.nimchart.objects.RenderedManifest;
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.TemplateCommand;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** Renders one chart with {@code helm template} through helm-java (Helm embedded as a native library). */
+public final class ChartRenderer {
+
+    /** The Kubernetes version every render claims; helm-java would otherwise claim v1.20. */
+    public static final String KUBE_VERSION = "1.33.0";
+
+    /** What Helm's CLI appends to a template error; it means nothing here. */
+    private static final String DEBUG_HINT = "Use --debug flag to render out invalid YAML";
+
+    private final Helm helm;
+
+    public ChartRenderer(Path chartDir) {
+        this.helm = new Helm(chartDir);
+    }
+
+    /**
+     * The manifest {@code helm template} prints for these values files (in order) and {@code --set} values.
+     *
+     * @throws ChartRefusedException with Helm's error text when Helm refuses the values or a template fails
+     */
+    public String template(String releaseName, String namespace, List<Path> valuesFiles, Map<String, String> setValues) {
+        TemplateCommand command = helm.template()
+                .withName(releaseName)
+                .withNamespace(namespace)
+                .withKubeVersion(KUBE_VERSION);
+        valuesFiles.forEach(command::withValuesFile);
+        setValues.forEach(command::set);
+        try {
+            return command.call();
+        } catch (IllegalStateException e) {
+            throw new ChartRefusedException(e.getMessage().replace(DEBUG_HINT, "").strip(), e);
+        }
+    }
+
+    /** {@link #template} parsed into objects. */
+    public RenderedManifest render(String releaseName, String namespace, List<Path> valuesFiles, Map<String, String> setValues) {
+        return RenderedManifest.parse(template(releaseName, namespace, valuesFiles, setValues));
+    }
+}

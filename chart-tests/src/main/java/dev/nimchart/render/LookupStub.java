@@ -1,0 +1,119 @@
+package dev.nimchart.render;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A loopback stand-in for the Kubernetes API that answers Helm's {@code lookup} calls during offline renders.
+ *
+ * <p>helm-java's {@code template} (unlike the {@code helm template} CLI) performs real lookups against the cluster of
+ * {@code KUBECONFIG}. The build points {@code KUBECONFIG} at a file named {@value #KUBECONFIG_FILE_NAME}; this stub
+ * writes that file to address itself, so renders never reach a real cluster, and tests can hand the chart "lookup
+ * data" (an existing Secret) the way an upgrade would see it.
+ */
+public final class LookupStub {
+
+    public static final String KUBECONFIG_FILE_NAME = "lookup-stub.kubeconfig";
+    private static LookupStub shared;
+
+    private final HttpServer server;
+    private final Map<String, Map<String, String>> secrets = new ConcurrentHashMap<>();
+
+    private LookupStub(Path kubeconfig) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", this::answer);
+        server.start();
+        Files.createDirectories(kubeconfig.toAbsolutePath().getParent());
+        Files.writeString(kubeconfig, kubeconfigText(server.getAddress().getPort()));
+    }
+
+    /** The JVM's stub, started on first use; fails clearly when KUBECONFIG does not name a stub file. */
+    public static synchronized LookupStub shared() {
+        if (shared == null) {
+            String kubeconfig = System.getenv("KUBECONFIG");
+            if (kubeconfig == null || !Path.of(kubeconfig).getFileName().toString().equals(KUBECONFIG_FILE_NAME)) {
+                throw new IllegalStateException("helm-java renders perform Helm lookups against the cluster of KUBECONFIG. "
+                        + "Run through Maven (it sets KUBECONFIG to target/" + KUBECONFIG_FILE_NAME + "), or set KUBECONFIG "
+                        + "to a writable path ending in " + KUBECONFIG_FILE_NAME + " (found: " + kubeconfig + ")");
+            }
+            try {
+                shared = new LookupStub(Path.of(kubeconfig));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start the lookup stub", e);
+            }
+        }
+        return shared;
+    }
+
+    /** Makes {@code lookup "v1" "Secret" namespace name} return a Secret with these (base64) data entries. */
+    public void putSecret(String namespace, String name, Map<String, String> base64Data) {
+        secrets.put(namespace + "/" + name, Map.copyOf(base64Data));
+    }
+
+    /** Makes that lookup find nothing again. */
+    public void removeSecret(String namespace, String name) {
+        secrets.remove(namespace + "/" + name);
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
+        String[] path = exchange.getRequestURI().getPath().split("/");
+        Map<String, Object> body;
+        int status = 200;
+        if (exchange.getRequestURI().getPath().equals("/api/v1")) {
+            body = Map.of("kind", "APIResourceList", "apiVersion", "v1", "groupVersion", "v1", "resources", List.of(
+                    Map.of("name", "secrets", "singularName", "secret", "namespaced", true, "kind", "Secret",
+                            "verbs", List.of("get", "list"))));
+        } else if (path.length == 7 && path[5].equals("secrets")
+                && secrets.containsKey(path[4] + "/" + path[6])) {
+            body = secret(path[4], path[6], secrets.get(path[4] + "/" + path[6]));
+        } else {
+            status = 404;
+            body = Map.of("kind", "Status", "apiVersion", "v1", "status", "Failure", "reason", "NotFound", "code", 404);
+        }
+        byte[] bytes = JsonMapper.shared().writeValueAsBytes(body);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
+    }
+
+    private static Map<String, Object> secret(String namespace, String name, Map<String, String> data) {
+        Map<String, Object> secret = new LinkedHashMap<>();
+        secret.put("kind", "Secret");
+        secret.put("apiVersion", "v1");
+        secret.put("metadata", Map.of("name", name, "namespace", namespace));
+        secret.put("type", "Opaque");
+        secret.put("data", data);
+        return secret;
+    }
+
+    private static String kubeconfigText(int port) {
+        return String.join("\n",
+                "# Written by dev.nimchart.render.LookupStub: a loopback stand-in for Helm lookups during offline renders.",
+                "apiVersion: v1",
+                "kind: Config",
+                "clusters:",
+                "  - name: lookup-stub",
+                "    cluster:",
+                "      server: http://127.0.0.1:" + port,
+                "contexts:",
+                "  - name: lookup-stub",
+                "    context: {cluster: lookup-stub, user: lookup-stub}",
+                "current-context: lookup-stub",
+                "users:",
+                "  - name: lookup-stub",
+                "    user: {}",
+                "");
+    }
+}

@@ -1,0 +1,122 @@
+package dev.nimchart.values;
+
+import dev.nimchart.objects.KeyPath;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A chart's values.schema.json read as plain maps, for walking it: local {@code $ref}s resolved, and every key path
+ * the schema describes listed. Free-form objects (no {@code properties}, no {@code additionalProperties} schema), which
+ * the chart passes to Kubernetes as they are, count as leaves.
+ */
+public final class ValuesSchema {
+
+    /** A key path the schema describes ({@code multiNode.leaderWorkerSet.enabled}) with its (resolved) schema. */
+    public record Entry(String path, List<String> keys, Map<String, Object> schema) {
+    }
+
+    private final Map<String, Object> root;
+
+    private ValuesSchema(Map<String, Object> root) {
+        this.root = root;
+    }
+
+    public static ValuesSchema load(Path chartDir) {
+        try {
+            String text = Files.readString(chartDir.resolve("values.schema.json"));
+            return new ValuesSchema(JsonMapper.shared().readValue(text, new TypeReference<Map<String, Object>>() { }));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The whole schema (resolved at the top). */
+    public Map<String, Object> root() {
+        return root;
+    }
+
+    /** {@code schema} with a local {@code $ref} followed (transitively); any sibling keywords are dropped. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> resolve(Map<String, Object> schema) {
+        Map<String, Object> node = schema;
+        while (node.get("$ref") instanceof String ref) {
+            if (!ref.startsWith("#/")) {
+                throw new IllegalStateException("only local $refs are supported: " + ref);
+            }
+            Object target = root;
+            for (String part : ref.substring(2).split("/")) {
+                target = ((Map<String, Object>) target).get(part.replace("~1", "/").replace("~0", "~"));
+            }
+            if (!(target instanceof Map)) {
+                throw new IllegalStateException("unresolvable $ref " + ref);
+            }
+            node = (Map<String, Object>) target;
+        }
+        return node;
+    }
+
+    /** The declared properties of an object schema (empty when none). */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> properties(Map<String, Object> schema) {
+        Object properties = resolve(schema).get("properties");
+        return properties instanceof Map ? (Map<String, Object>) properties : Map.of();
+    }
+
+    /** The schema of the value of {@code key} in an object: its property, a matching patternProperty, else additionalProperties. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> valueSchema(Map<String, Object> objectSchema, String key) {
+        Map<String, Object> s = resolve(objectSchema);
+        if (properties(s).get(key) instanceof Map<?, ?> property) {
+            return (Map<String, Object>) property;
+        }
+        if (s.get("patternProperties") instanceof Map<?, ?> patterns) {
+            for (Map.Entry<?, ?> e : patterns.entrySet()) {
+                if (Pattern.compile((String) e.getKey()).matcher(key).find()) {
+                    return (Map<String, Object>) e.getValue();
+                }
+            }
+        }
+        return s.get("additionalProperties") instanceof Map<?, ?> additional ? (Map<String, Object>) additional : null;
+    }
+
+    /** Every key path under named properties, depth first in schema order (list items and map entries excluded). */
+    public List<Entry> entries() {
+        List<Entry> entries = new ArrayList<>();
+        collect(root, "", List.of(), entries);
+        return entries;
+    }
+
+    /** The schema of a named-property path, or null when the schema does not describe it. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> at(List<String> keys) {
+        Map<String, Object> node = root;
+        for (String key : keys) {
+            Object child = properties(node).get(key);
+            if (!(child instanceof Map)) {
+                return null;
+            }
+            node = resolve((Map<String, Object>) child);
+        }
+        return node;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void collect(Map<String, Object> schema, String path, List<String> keys, List<Entry> out) {
+        properties(schema).forEach((key, child) -> {
+            Map<String, Object> resolved = resolve((Map<String, Object>) child);
+            List<String> childKeys = new ArrayList<>(keys);
+            childKeys.add(key);
+            String childPath = KeyPath.child(path, key);
+            out.add(new Entry(childPath, List.copyOf(childKeys), resolved));
+            collect(resolved, childPath, childKeys, out);
+        });
+    }
+}

@@ -1,0 +1,437 @@
+package dev.nimchart.checks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * CrdSchemaValidator against the real CRDs (fetched by ci/fetch-crds.sh into -Dnim.crds.dir, default
+ * chart-tests/target/crds) and against a small hand-made CRD for the schema features the real ones do not use.
+ */
+class CrdSchemaValidatorTest {
+
+    private static CrdSchemaValidator validator;
+
+    @BeforeAll
+    static void loadCrds() {
+        validator = CrdSchemaValidator.load();
+    }
+
+    // --- LeaderWorkerSet (leaderworkerset.x-k8s.io/v1) -------------------------------------------------------------
+
+    private static Map<String, Object> leaderWorkerSet(Map<String, Object> spec) {
+        return Map.of(
+                "apiVersion", "leaderworkerset.x-k8s.io/v1",
+                "kind", "LeaderWorkerSet",
+                "metadata", Map.of("name", "llm", "namespace", "nim",
+                        "labels", Map.of("app.kubernetes.io/name", "nim-llm")),
+                "spec", spec);
+    }
+
+    private static Map<String, Object> podTemplate(String containerName) {
+        return Map.of(
+                "metadata", Map.of("labels", Map.of("app.kubernetes.io/name", "nim-llm")),
+                "spec", Map.of("containers", List.of(Map.of(
+                        "name", containerName,
+                        "image", "nvcr.io/nim/meta/llama:1.0.0",
+                        "ports", List.of(Map.of("name", "http", "containerPort", 8000)),
+                        "resources", Map.of("limits", Map.of("nvidia.com/gpu", 8, "memory", "64Gi"))))));
+    }
+
+    @Test
+    void validMinimalLeaderWorkerSetPasses() {
+        Map<String, Object> lws = leaderWorkerSet(Map.of(
+                "replicas", 1,
+                "leaderWorkerTemplate", Map.of(
+                        "size", 2,
+                        "leaderTemplate", podTemplate("leader"),
+                        "workerTemplate", podTemplate("worker"))));
+
+        assertThat(validator.validate(lws)).isEmpty();
+    }
+
+    @Test
+    void leaderWorkerSetWithTypoInLeaderWorkerTemplateFieldIsRejectedNamingThePath() {
+        Map<String, Object> lws = leaderWorkerSet(Map.of(
+                "leaderWorkerTemplate", Map.of(
+                        "sizee", 2,
+                        "workerTemplate", podTemplate("worker"))));
+
+        assertThat(validator.validate(lws))
+                .singleElement(STRING)
+                .startsWith("spec.leaderWorkerTemplate.sizee: unknown field \"sizee\"");
+    }
+
+    @Test
+    void leaderWorkerSetWithReplicasAsStringIsRejected() {
+        Map<String, Object> lws = leaderWorkerSet(Map.of(
+                "replicas", "2",
+                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", podTemplate("worker"))));
+
+        assertThat(validator.validate(lws))
+                .singleElement(STRING)
+                .startsWith("spec.replicas: Invalid value: \"2\"")
+                .contains("must be of type integer");
+    }
+
+    @Test
+    void typoDeepInsideTheEmbeddedPodTemplateIsRejectedWithItsListIndex() {
+        Map<String, Object> lws = leaderWorkerSet(Map.of(
+                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
+                        "spec", Map.of("containers", List.of(
+                                Map.of("name", "a", "image", "x"),
+                                Map.of("name", "b", "image", "x", "imagePullPolicyy", "Always")))))));
+
+        assertThat(validator.validate(lws)).containsExactly(
+                "spec.leaderWorkerTemplate.workerTemplate.spec.containers[1].imagePullPolicyy: unknown field"
+                        + " \"imagePullPolicyy\" (strict field validation: not in the CRD schema)");
+    }
+
+    @Test
+    void quantityFieldsAcceptIntegersAndStringsButNotOtherTypes() {
+        Map<String, Object> lws = leaderWorkerSet(Map.of(
+                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
+                        "spec", Map.of("containers", List.of(Map.of("name", "a", "image", "x",
+                                "resources", Map.of(
+                                        "requests", Map.of("cpu", 4, "memory", "8Gi"),
+                                        "limits", Map.of("cpu", true)))))))));
+
+        assertThat(validator.validate(lws)).containsExactly(
+                "spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].resources.limits.cpu:"
+                        + " Invalid value: true: must be of type integer or string, not boolean");
+    }
+
+    @Test
+    void requiredFieldFilledByItsCrdDefaultIsNotReportedMissing() {
+        // rolloutStrategy.type is required but has a default: the API server defaults it before validating.
+        Map<String, Object> lws = leaderWorkerSet(Map.of(
+                "rolloutStrategy", Map.of(),
+                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", podTemplate("worker"))));
+
+        assertThat(validator.validate(lws)).isEmpty();
+    }
+
+    @Test
+    void duplicateKeysInAListTypeMapAreRejected() {
+        Map<String, Object> lws = leaderWorkerSet(Map.of(
+                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
+                        "spec", Map.of("containers", List.of(
+                                Map.of("name", "same", "image", "x"),
+                                Map.of("name", "same", "image", "y")))))));
+
+        assertThat(validator.validate(lws)).singleElement(STRING)
+                .startsWith("spec.leaderWorkerTemplate.workerTemplate.spec.containers[1]:"
+                        + " Duplicate value: name=\"same\"");
+    }
+
+    @Test
+    void unknownTopLevelMetadataFieldAndBadLabelValueAreRejected() {
+        Map<String, Object> lws = Map.of(
+                "apiVersion", "leaderworkerset.x-k8s.io/v1",
+                "kind", "LeaderWorkerSet",
+                "metadata", Map.of("name", "llm", "lables", Map.of("a", "b"),
+                        "labels", Map.of("version", "not a valid label value")),
+                "spec", Map.of("leaderWorkerTemplate", Map.of("size", 1, "workerTemplate", podTemplate("w"))));
+
+        assertThat(validator.validate(lws)).satisfiesExactlyInAnyOrder(
+                m -> assertThat(m).startsWith("metadata.lables: unknown field"),
+                m -> assertThat(m).startsWith("metadata.labels.version: Invalid value: \"not a valid label value\""));
+    }
+
+    @Test
+    void missingNameIsRejectedAsOnCreate() {
+        Map<String, Object> lws = Map.of(
+                "apiVersion", "leaderworkerset.x-k8s.io/v1",
+                "kind", "LeaderWorkerSet",
+                "metadata", Map.of("namespace", "nim"),
+                "spec", Map.of("leaderWorkerTemplate", Map.of("size", 1, "workerTemplate", podTemplate("w"))));
+
+        assertThat(validator.validate(lws)).containsExactly(
+                "metadata.name: Required value: name or generateName is required");
+    }
+
+    // --- MPIJob (kubeflow.org/v2beta1) -----------------------------------------------------------------------------
+
+    private static Map<String, Object> mpiJob(Map<String, Object> launcher, Map<String, Object> worker) {
+        return Map.of(
+                "apiVersion", "kubeflow.org/v2beta1",
+                "kind", "MPIJob",
+                "metadata", Map.of("name", "llm-mpi"),
+                "spec", Map.of(
+                        "slotsPerWorker", 8,
+                        "mpiImplementation", "OpenMPI",
+                        "runPolicy", Map.of("cleanPodPolicy", "Running"),
+                        "mpiReplicaSpecs", Map.of("Launcher", launcher, "Worker", worker)));
+    }
+
+    @Test
+    void validMpiJobWithLauncherAndWorkerReplicaSpecsPasses() {
+        Map<String, Object> job = mpiJob(
+                Map.of("replicas", 1, "template", podTemplate("launcher")),
+                Map.of("replicas", 2, "restartPolicy", "OnFailure", "template", podTemplate("worker")));
+
+        assertThat(validator.validate(job)).isEmpty();
+    }
+
+    @Test
+    void mpiJobWithTypoInWorkerReplicaSpecIsRejectedNamingThePath() {
+        Map<String, Object> job = mpiJob(
+                Map.of("replicas", 1, "template", podTemplate("launcher")),
+                Map.of("replica", 2, "template", podTemplate("worker")));
+
+        assertThat(validator.validate(job)).singleElement(STRING)
+                .startsWith("spec.mpiReplicaSpecs.Worker.replica: unknown field \"replica\"");
+    }
+
+    @Test
+    void mpiJobWithUnsupportedEnumValueIsRejected() {
+        Map<String, Object> job = Map.of(
+                "apiVersion", "kubeflow.org/v2beta1",
+                "kind", "MPIJob",
+                "metadata", Map.of("name", "llm-mpi"),
+                "spec", Map.of("mpiImplementation", "OpenMPII", "mpiReplicaSpecs", Map.of()));
+
+        assertThat(validator.validate(job)).singleElement(STRING)
+                .startsWith("spec.mpiImplementation: Invalid value: \"OpenMPII\"");
+    }
+
+    // --- ServiceMonitor (monitoring.coreos.com/v1) -----------------------------------------------------------------
+
+    private static Map<String, Object> serviceMonitor(Map<String, Object> endpoint) {
+        return Map.of(
+                "apiVersion", "monitoring.coreos.com/v1",
+                "kind", "ServiceMonitor",
+                "metadata", Map.of("name", "llm"),
+                "spec", Map.of(
+                        "selector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", "nim-llm")),
+                        "endpoints", List.of(endpoint)));
+    }
+
+    @Test
+    void validServiceMonitorPasses() {
+        assertThat(validator.validate(serviceMonitor(Map.of("port", "http", "path", "/v1/metrics",
+                "interval", "30s")))).isEmpty();
+    }
+
+    @Test
+    void serviceMonitorWithTypoInEndpointPortIsRejectedWithTheListIndex() {
+        assertThat(validator.validate(serviceMonitor(Map.of("portt", "http"))))
+                .singleElement(STRING)
+                .startsWith("spec.endpoints[0].portt: unknown field \"portt\"");
+    }
+
+    // --- types the CRDs do not define ------------------------------------------------------------------------------
+
+    @Test
+    void unknownKindIsAnErrorNotASilentPass() {
+        Map<String, Object> podMonitor = Map.of(
+                "apiVersion", "monitoring.coreos.com/v1", "kind", "PodMonitor", "metadata", Map.of("name", "x"));
+
+        assertThat(validator.validate(podMonitor)).singleElement(STRING)
+                .contains("unknown custom resource type monitoring.coreos.com/v1 PodMonitor")
+                .contains("ci/fetch-crds.sh");
+    }
+
+    @Test
+    void versionTheCrdDoesNotDefineIsAnError() {
+        Map<String, Object> old = Map.of(
+                "apiVersion", "kubeflow.org/v1", "kind", "MPIJob", "metadata", Map.of("name", "x"));
+
+        assertThat(validator.validate(old)).singleElement(STRING)
+                .contains("defines versions [v2beta1], not v1");
+    }
+
+    @Test
+    void builtInKindIsAnErrorPointingToTheKubernetesModels() {
+        assertThat(validator.validate(Map.of("apiVersion", "apps/v1", "kind", "Deployment")))
+                .singleElement(STRING)
+                .contains("built-in Kubernetes type");
+        assertThat(validator.supports("apps/v1", "Deployment")).isFalse();
+    }
+
+    @Test
+    void loadsTheThreeCrdsTheChartRenders() {
+        assertThat(validator.knownTypes()).contains(
+                "leaderworkerset.x-k8s.io/v1 LeaderWorkerSet",
+                "kubeflow.org/v2beta1 MPIJob",
+                "monitoring.coreos.com/v1 ServiceMonitor");
+        assertThat(validator.supports("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")).isTrue();
+    }
+
+    // --- missing CRD files -----------------------------------------------------------------------------------------
+
+    @Test
+    void missingCrdDirectoryFailsLoudlyWithTheFetchCommand(@TempDir Path tmp) {
+        assertThatThrownBy(() -> CrdSchemaValidator.load(tmp.resolve("crds")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("does not exist")
+                .hasMessageContaining("ci/fetch-crds.sh");
+    }
+
+    @Test
+    void crdDirectoryWithoutCrdsFailsLoudlyWithTheFetchCommand(@TempDir Path tmp) throws IOException {
+        Files.writeString(tmp.resolve("notes.yaml"), "kind: ConfigMap\n");
+
+        assertThatThrownBy(() -> CrdSchemaValidator.load(tmp))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("No CustomResourceDefinition found")
+                .hasMessageContaining("ci/fetch-crds.sh");
+    }
+
+    // --- schema features, on a hand-made CRD -----------------------------------------------------------------------
+
+    @Nested
+    class OnAHandMadeCrd {
+
+        private static final String CRD = """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: widgets.example.dev}
+                spec:
+                  group: example.dev
+                  names: {kind: Widget, plural: widgets}
+                  scope: Namespaced
+                  versions:
+                  - name: v1alpha1
+                    served: false
+                    storage: false
+                    schema: {openAPIV3Schema: {type: object}}
+                  - name: v1
+                    served: true
+                    storage: true
+                    schema:
+                      openAPIV3Schema:
+                        type: object
+                        properties:
+                          apiVersion: {type: string}
+                          kind: {type: string}
+                          metadata:
+                            type: object
+                            properties:
+                              name: {type: string, maxLength: 10}
+                          spec:
+                            type: object
+                            required: [mode]
+                            properties:
+                              mode: {type: string, enum: [a, b], default: a}
+                              note: {type: string, nullable: true}
+                              count: {type: integer, minimum: 1}
+                              port:
+                                x-kubernetes-int-or-string: true
+                                anyOf: [{type: integer}, {type: string}]
+                              tags:
+                                type: array
+                                x-kubernetes-list-type: set
+                                items: {type: string}
+                              free:
+                                type: object
+                                x-kubernetes-preserve-unknown-fields: true
+                                properties:
+                                  level: {type: integer}
+                              empty: {type: object}
+                """;
+
+        private CrdSchemaValidator widgets;
+
+        @BeforeEach
+        void writeCrd(@TempDir Path dir) throws IOException {
+            Files.writeString(dir.resolve("example.dev_widgets.yaml"), CRD);
+            widgets = CrdSchemaValidator.load(dir);
+        }
+
+        private List<String> validateSpec(String specYaml) {
+            String doc = "apiVersion: example.dev/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n"
+                    + specYaml.indent(2);
+            Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()));
+            return widgets.validate(yaml.<Map<String, Object>>load(doc));
+        }
+
+        @Test
+        void nullableFieldAcceptsNull() {
+            assertThat(validateSpec("note: null")).isEmpty();
+        }
+
+        @Test
+        void nullInNonNullableFieldIsDroppedAsTheServerDoes() {
+            assertThat(validateSpec("count: null")).isEmpty();
+        }
+
+        @Test
+        void nullInAListIsStillATypeError() {
+            assertThat(validateSpec("tags: [x, null]")).singleElement(STRING)
+                    .startsWith("spec.tags[1]: Invalid value: null: must be of type string");
+        }
+
+        @Test
+        void intOrStringAcceptsBothButNothingElse() {
+            assertThat(validateSpec("port: 8000")).isEmpty();
+            assertThat(validateSpec("port: http")).isEmpty();
+            assertThat(validateSpec("port: [1]")).containsExactly(
+                    "spec.port: Invalid value: [1]: must be of type integer or string, not array");
+        }
+
+        @Test
+        void requiredFieldWithDefaultIsDefaultedButEnumStillApplies() {
+            assertThat(validateSpec("count: 1")).isEmpty();
+            assertThat(validateSpec("mode: c")).singleElement(STRING)
+                    .startsWith("spec.mode: Invalid value: \"c\"");
+        }
+
+        @Test
+        void valueValidationsApply() {
+            assertThat(validateSpec("count: 0")).singleElement(STRING)
+                    .startsWith("spec.count: Invalid value: 0");
+        }
+
+        @Test
+        void listTypeSetRejectsDuplicates() {
+            assertThat(validateSpec("tags: [a, a]")).singleElement(STRING)
+                    .startsWith("spec.tags: ");
+        }
+
+        @Test
+        void preserveUnknownFieldsKeepsUnknownFieldsButChecksDeclaredOnes() {
+            assertThat(validateSpec("free: {anything: {goes: 1}, level: 2}")).isEmpty();
+            assertThat(validateSpec("free: {level: high}")).singleElement(STRING)
+                    .startsWith("spec.free.level: Invalid value: \"high\": must be of type integer");
+        }
+
+        @Test
+        void objectWithoutPropertiesAcceptsNoFieldBecauseTheServerPrunesThem() {
+            assertThat(validateSpec("empty: {x: 1}")).singleElement(STRING)
+                    .startsWith("spec.empty.x: unknown field");
+        }
+
+        @Test
+        void metadataRestrictionsDeclaredByTheCrdApplyOnTopOfObjectMeta() {
+            Map<String, Object> longName = Map.of("apiVersion", "example.dev/v1", "kind", "Widget",
+                    "metadata", Map.of("name", "much-too-long-name"), "spec", Map.of());
+
+            assertThat(widgets.validate(longName)).singleElement(STRING)
+                    .startsWith("metadata.name: Invalid value: \"much-too-long-name\"");
+        }
+
+        @Test
+        void versionThatIsNotServedIsAnError() {
+            Map<String, Object> old = Map.of("apiVersion", "example.dev/v1alpha1", "kind", "Widget",
+                    "metadata", Map.of("name", "w"));
+
+            assertThat(widgets.validate(old)).singleElement(STRING)
+                    .contains("not served");
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.nimchart.fuzz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.values.ValuesMerger;
+import dev.nimchart.values.ValuesSchemaValidator;
+import dev.nimchart.render.ChartUnderTest;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+class ValuesFuzzerTest {
+
+    private static final ValuesFuzzer FUZZER = new ValuesFuzzer(ChartUnderTest.chartDir(), 42);
+
+    @Test
+    void aSeedAndAnIndexAlwaysGiveTheSameDocument() {
+        FuzzDocument again = new ValuesFuzzer(ChartUnderTest.chartDir(), 42).document(7);
+
+        assertThat(again.toYaml()).isEqualTo(FUZZER.document(7).toYaml());
+        assertThat(FUZZER.document(8).toYaml()).isNotEqualTo(again.toYaml());
+        assertThat(new ValuesFuzzer(ChartUnderTest.chartDir(), 43).document(7).toYaml()).isNotEqualTo(again.toYaml());
+    }
+
+    @Test
+    void documentsWithoutAMutationPassTheSchemaAndNearValidOnesCarryEveryKindOfMistake() {
+        ValuesSchemaValidator schema = new ValuesSchemaValidator(ChartUnderTest.chartDir());
+        Set<ValuesMutator.Kind> kinds = EnumSet.noneOf(ValuesMutator.Kind.class);
+        Set<String> workloads = new TreeSet<>();
+        for (int i = 0; i < 300; i++) {
+            FuzzDocument doc = FUZZER.document(i);
+            workloads.add(doc.workload() + "/" + doc.cache() + "/" + doc.provider());
+            if (doc.nearValid()) {
+                kinds.add(ValuesMutator.Kind.valueOf(doc.mutation().substring(0, doc.mutation().indexOf(' '))));
+            } else {
+                assertThat(schema.validate(ValuesMerger.merge(defaults(), doc.values()))).as(doc.toYaml()).isEmpty();
+            }
+        }
+        assertThat(kinds).containsExactlyInAnyOrder(ValuesMutator.Kind.values());
+        assertThat(workloads).as("scenarios").hasSizeGreaterThan(30);
+    }
+
+    private static java.util.Map<String, Object> defaults() {
+        return ValuesMerger.loadYaml(ChartUnderTest.chartDir().resolve("values.yaml"));
+    }
+}

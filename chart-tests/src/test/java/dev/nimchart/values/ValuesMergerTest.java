@@ -1,0 +1,126 @@
+package dev.nimchart.values;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.nimchart.objects.StrictYaml;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.FixtureChart;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ValuesMergerTest {
+
+    private static Map<String, Object> yaml(String text) {
+        return StrictYaml.loader().load(text);
+    }
+
+    @Test
+    void nullOverrideDeletesTheDefault() {
+        Map<String, Object> merged = ValuesMerger.merge(
+                yaml("resources: {limits: {nvidia.com/gpu: 1}}\nprobe: {enabled: true, path: /ready}"),
+                yaml("resources: null\nprobe: {path: null}"));
+
+        assertThat(merged).isEqualTo(yaml("probe: {enabled: true}"));
+    }
+
+    @Test
+    void nullForAKeyTheDefaultsLackStaysNullAsInHelm() {
+        Map<String, Object> merged = ValuesMerger.merge(yaml("image: {tag: a}"), yaml("bogus: null\nimage: {bogus: null}"));
+
+        assertThat(merged).isEqualTo(yaml("image: {tag: a, bogus: null}\nbogus: null"));
+    }
+
+    @Test
+    void nestedMapsMergeKeyByKey() {
+        Map<String, Object> merged = ValuesMerger.merge(
+                yaml("multiNode: {enabled: false, workers: 1, mpiJob: {workerAnnotations: {a: '1'}}}"),
+                yaml("multiNode: {enabled: true, mpiJob: {workerAnnotations: {b: '2'}}}"));
+
+        assertThat(merged).isEqualTo(yaml("multiNode: {enabled: true, workers: 1, mpiJob: {workerAnnotations: {a: '1', b: '2'}}}"));
+    }
+
+    @Test
+    void listsReplaceWhole() {
+        Map<String, Object> merged = ValuesMerger.merge(yaml("env: [{name: A, value: '1'}, {name: B, value: '2'}]"),
+                yaml("env: [{name: C, value: '3'}]"));
+
+        assertThat(merged).isEqualTo(yaml("env: [{name: C, value: '3'}]"));
+    }
+
+    @Test
+    void emptyMapOverrideKeepsTheDefaults() {
+        Map<String, Object> merged = ValuesMerger.merge(yaml("nodeSelector: {gpu: h100}"), yaml("nodeSelector: {}"));
+
+        assertThat(merged).isEqualTo(yaml("nodeSelector: {gpu: h100}"));
+    }
+
+    @Test
+    void scalarReplacesMapAndMapReplacesScalar() {
+        Map<String, Object> merged = ValuesMerger.merge(yaml("a: {x: 1}\nb: text"), yaml("a: 5\nb: {y: 2}"));
+
+        assertThat(merged).isEqualTo(yaml("a: 5\nb: {y: 2}"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void inputsAreNotModified() {
+        Map<String, Object> defaults = yaml("a: {x: 1, list: [1]}\nb: 2");
+        Map<String, Object> overrides = yaml("a: {x: 9, y: 3}\nb: null");
+        Map<String, Object> defaultsBefore = yaml("a: {x: 1, list: [1]}\nb: 2");
+
+        Map<String, Object> merged = ValuesMerger.merge(defaults, overrides);
+        ((List<Object>) ((Map<String, Object>) merged.get("a")).get("list")).add(2);
+
+        assertThat(defaults).isEqualTo(defaultsBefore);
+        assertThat(overrides).isEqualTo(yaml("a: {x: 9, y: 3}\nb: null"));
+    }
+
+    /** The image values {@link ValuesMerger#mergedValues} computes and the image Helm renders for these files. */
+    private static Map.Entry<Object, Object> imageFromMergerAndHelm(Path dir, String... files) throws Exception {
+        List<Path> paths = new ArrayList<>();
+        for (int i = 0; i < files.length; i++) {
+            paths.add(Files.writeString(dir.resolve("values-" + i + ".yaml"), files[i]));
+        }
+        Object merged = ValuesMerger.mergedValues(FixtureChart.dir(), paths).get("image");
+        Object rendered = new ChartRenderer(FixtureChart.dir()).render("demo", "default", paths, Map.of())
+                .one("Deployment").at("spec.template.spec.containers[0].image");
+        return Map.entry(merged, rendered);
+    }
+
+    @Test
+    void laterFileRefillsWhatAnEarlierFileNulledOverTheChartDefaults(@TempDir Path dir) throws Exception {
+        Map.Entry<Object, Object> image = imageFromMergerAndHelm(dir, "image: null\n", "image:\n  tag: \"2.0\"\n");
+
+        assertThat(image.getKey()).isEqualTo(yaml("repository: registry.example/fixture\ntag: \"2.0\""));
+        assertThat(image.getValue()).as("Helm agrees").isEqualTo("registry.example/fixture:2.0");
+    }
+
+    @Test
+    void laterFileNullDeletesTheChartDefaultNotOnlyTheEarlierFilesValue(@TempDir Path dir) throws Exception {
+        Map.Entry<Object, Object> image = imageFromMergerAndHelm(dir, "image:\n  tag: \"2.0\"\n", "image:\n  tag: null\n");
+
+        assertThat(image.getKey()).isEqualTo(yaml("repository: registry.example/fixture"));
+        assertThat(image.getValue()).as("Helm agrees").isEqualTo("registry.example/fixture:");
+    }
+
+    @Test
+    void loadYamlRefusesDuplicateKeysNamingTheFile(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("dup.yaml"), "model:\n  name: a\n  name: b\n");
+
+        assertThatThrownBy(() -> ValuesMerger.loadYaml(file))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(file.toString())
+                .hasMessageContaining("found duplicate key name");
+    }
+
+    @Test
+    void loadYamlReadsAnEmptyFileAsNoValues(@TempDir Path dir) throws Exception {
+        assertThat(ValuesMerger.loadYaml(Files.writeString(dir.resolve("empty.yaml"), "# nothing\n"))).isEmpty();
+    }
+}
