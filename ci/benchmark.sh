@@ -49,7 +49,7 @@ if $cold; then
   scratch=$(mktemp -d)
   git clone -q "$root" "$scratch/repo"
   # Every cache the build fills, empty: Maven repository, Go module and build caches, the control plane, the tools.
-  timed_cold=$(env GOMODCACHE="$scratch/gomod" GOCACHE="$scratch/gocache" KUBE_API_TEST_DIR="$scratch/kubeapitest" \
+  timed_cold=$(env GOMODCACHE="$scratch/gomod" GOCACHE="$scratch/gocache" NIM_CONTROL_PLANE_DIR="$scratch/control-plane" \
     NIM_TOOLS_DIR="$scratch/tools" NIM_CONTROLLERS_DIR="$scratch/controllers" CI=true \
     bash -c "$(declare -f timed); out='$out'; timed verify-cold mvn -B -Dmaven.repo.local='$scratch/m2' -f '$scratch/repo/pom.xml' verify")
   echo -e "cold\t$timed_cold" >>"$verify_figures.new"

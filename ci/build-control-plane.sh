@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a local Kubernetes control plane (etcd, kube-apiserver, kubectl) from
-# the upstream Go modules through the Go module proxy, for tests that start a
-# real API server with io.fabric8:kube-api-test (no container images needed).
+# the upstream Go modules through the Go module proxy, for the test tiers that
+# start a real API server as local processes (no container images needed).
 #
 #   ci/build-control-plane.sh [KUBE_VERSION]      e.g. 1.34.10 or v1.34.10
 #
@@ -12,9 +12,11 @@
 # shape (staging modules at the matching v0.X.Y, etcd at the version that
 # Kubernetes release uses); that needs the proxy to serve all of them.
 #
-# Output, the layout kube-api-test looks for (all three binaries are required):
-#   ${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}/k8s/<version>-<os>-<arch>/{etcd,kube-apiserver,kubectl}
-# e.g. ~/.kubeapitest/k8s/1.34.10-linux-amd64. Binaries never go into the repo.
+# Output (all three binaries are required; chart-tests' LocalControlPlane reads
+# the same path):
+#   ${NIM_CONTROL_PLANE_DIR:-$HOME/.cache/nim-llm-chart/control-plane}/<version>-<os>-<arch>/{etcd,kube-apiserver,kubectl}
+# e.g. ~/.cache/nim-llm-chart/control-plane/1.34.10-linux-amd64. Binaries never
+# go into the repo.
 # A complete, working directory is reused as is: a warm run takes ~0.1 s and
 # needs neither Go nor the network. The cache is keyed by version only: delete
 # the directory to force a rebuild.
@@ -62,11 +64,11 @@ version="${kube_major}.${kube_minor}.${kube_patch}" # directory name: no "v"
 kube_tag="v${version}"                              # k8s.io/kubernetes module version
 staging_tag="v0.${kube_minor}.${kube_patch}"        # k8s.io/* staging module version
 
-# Platform suffix as kube-api-test computes it (os.name / os.arch of the JVM).
+# Platform suffix, as LocalControlPlane computes it from the JVM's os.arch.
 case "$(uname -s)" in
   Linux) os=linux ;;
   Darwin) os=darwin ;;
-  *) die "unsupported OS $(uname -s) (kube-api-test runs the control plane on Linux or macOS)" ;;
+  *) die "unsupported OS $(uname -s) (the control plane runs on Linux or macOS)" ;;
 esac
 case "$(uname -m)" in
   x86_64 | amd64) arch=amd64 ;;
@@ -75,8 +77,7 @@ case "$(uname -m)" in
   *) die "unsupported CPU architecture $(uname -m)" ;;
 esac
 
-root="${KUBE_API_TEST_DIR:-${HOME}/.kubeapitest}"
-k8s_dir="${root}/k8s"
+k8s_dir="${NIM_CONTROL_PLANE_DIR:-${HOME}/.cache/nim-llm-chart/control-plane}"
 dest="${k8s_dir}/${version}-${os}-${arch}"
 binaries=(etcd kube-apiserver kubectl)
 
@@ -102,8 +103,7 @@ fi
 
 mkdir -p "${k8s_dir}"
 # One build at a time (e.g. parallel CI jobs on one machine); the loser of the
-# race finds the winner's binaries. (kube-api-test ignores this file: it only
-# looks at names ending in -<os>-<arch>.)
+# race finds the winner's binaries.
 if command -v flock >/dev/null 2>&1; then
   exec 9>"${k8s_dir}/.build-control-plane.lock"
   flock 9
@@ -241,7 +241,7 @@ run_step "building kubectl ${kube_tag}" \
 complete_in "${out}" ||
   die "the built binaries in ${out} do not run or report the wrong version ($("${out}/kube-apiserver" --version 2>&1 || true))"
 
-# Publish atomically: kube-api-test never sees a half-filled version directory.
+# Publish atomically: no test ever sees a half-filled version directory.
 rm -rf "${dest}"
 mv "${out}" "${dest}"
 chmod 755 "${dest}"

@@ -1,15 +1,21 @@
 package dev.nimchart.cluster;
 
-import io.fabric8.kubeapitest.KubeAPIServer;
-import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
- * etcd and kube-apiserver as local processes, managed by io.fabric8:kube-api-test from the binaries that
- * ci/build-control-plane.sh builds from the upstream Go modules (no container image involved). There are no
- * controllers: the API server stores, defaults, validates and admits objects, and nothing reconciles them.
+ * etcd and kube-apiserver as local processes of this JVM (each under {@link LocalProcess}'s watchdog, so they stop
+ * when the JVM is gone), from the binaries ci/build-control-plane.sh builds from the upstream Go modules (no container
+ * image involved), with a certificate authority of their own and the Service range of {@link TierAddresses}. There
+ * are no controllers: the API server stores, defaults, validates and admits objects, and nothing reconciles them.
  */
 public final class LocalControlPlane implements TestCluster {
 
@@ -17,20 +23,30 @@ public final class LocalControlPlane implements TestCluster {
     public static final String VERSION_PROPERTY = "nim.kube.version";
     public static final String DEFAULT_VERSION = "1.34.10";
 
-    private final KubeAPIServer server;
+    private final Path runDir;
+    private final List<LocalProcess> processes;
     private final String version;
     private final Duration startTime;
     private final String kubeConfig;
 
-    private LocalControlPlane(KubeAPIServer server, String version, Duration startTime) {
-        this.server = server;
+    private LocalControlPlane(Path runDir, List<LocalProcess> processes, String version, Duration startTime, String kubeConfig) {
+        this.runDir = runDir;
+        this.processes = processes;
         this.version = version;
         this.startTime = startTime;
-        this.kubeConfig = server.getKubeConfigYaml();
+        this.kubeConfig = kubeConfig;
     }
 
     public static String version() {
         return System.getProperty(VERSION_PROPERTY, DEFAULT_VERSION).replaceFirst("^v", "");
+    }
+
+    /** Where ci/build-control-plane.sh puts etcd and kube-apiserver of a version. */
+    public static Path binaryDir(String version) {
+        Path root = Path.of(System.getenv().getOrDefault("NIM_CONTROL_PLANE_DIR",
+                System.getProperty("user.home") + "/.cache/nim-llm-chart/control-plane"));
+        String arch = System.getProperty("os.arch");
+        return root.resolve(version + "-linux-" + (arch.equals("aarch64") ? "arm64" : arch.equals("x86_64") ? "amd64" : arch));
     }
 
     /** Builds the binaries when they are not cached yet (minutes, with progress), then starts the processes. */
@@ -38,22 +54,26 @@ public final class LocalControlPlane implements TestCluster {
         String version = version();
         progress.accept("local control plane " + version + ": checking the binaries (the first run builds them from Go modules: 6-8 min on 2 cores)");
         CiScript.run("build-control-plane.sh", List.of(version), line -> progress.accept("  " + line));
+        Path binaries = binaryDir(version);
         long started = System.nanoTime();
-        KubeAPIServer server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-                // In code: kube-api-test 7.6.1 casts the KUBE_API_TEST_OFFLINE_MODE variable's String to Boolean and fails.
-                .withOfflineMode(true)
-                .withApiServerVersion(version)
-                .withUpdateKubeConfig(false)
-                .build());
+        List<LocalProcess> processes = new ArrayList<>();
+        Path runDir = null;
         try {
-            server.start();
-        } catch (RuntimeException e) {
-            safeStop(server);
+            runDir = Files.createTempDirectory("nim-api-server-tier-");
+            Pki pki = Pki.create(runDir.resolve("pki"), List.of("127.0.0.1", TierAddresses.KUBERNETES_SERVICE_IP, TierAddresses.ADVERTISE_ADDRESS),
+                    List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"));
+            int etcdPort = FreePort.take();
+            int apiPort = FreePort.take();
+            processes.add(EtcdProcess.start(binaries.resolve("etcd"), runDir, etcdPort));
+            processes.add(ApiServerProcess.start(binaries.resolve("kube-apiserver"), runDir, pki, etcdPort, apiPort, false));
+            LocalControlPlane plane = new LocalControlPlane(runDir, processes, version, Duration.ofNanos(System.nanoTime() - started),
+                    pki.adminKubeConfig("https://127.0.0.1:" + apiPort));
+            progress.accept("local control plane " + version + " ready in " + plane.startTime.toMillis() + " ms; logs in " + runDir.resolve("logs"));
+            return plane;
+        } catch (IOException | RuntimeException e) {
+            stop(processes);
             throw new ClusterUnavailableException("the local control plane " + version + " did not start: " + e.getMessage(), e);
         }
-        LocalControlPlane plane = new LocalControlPlane(server, version, Duration.ofNanos(System.nanoTime() - started));
-        progress.accept("local control plane " + version + " ready in " + plane.startTime.toMillis() + " ms");
-        return plane;
     }
 
     @Override
@@ -73,14 +93,19 @@ public final class LocalControlPlane implements TestCluster {
 
     @Override
     public void close() {
-        server.stop();
+        stop(processes);
+        // A clean stop leaves nothing behind; a failed start keeps the directory, whose logs its message names.
+        try (Stream<Path> files = Files.walk(runDir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove " + runDir, e);
+        }
     }
 
-    private static void safeStop(KubeAPIServer server) {
-        try {
-            server.stop();
-        } catch (RuntimeException ignored) {
-            // the start failure is the error worth reporting
+    /** Stops the API server before etcd. */
+    private static void stop(List<LocalProcess> processes) {
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            processes.get(i).close();
         }
     }
 }

@@ -28,8 +28,7 @@ public final class ControllerBinaries {
         String version = LocalControlPlane.version();
         progress.accept("control plane " + version + ": checking the binaries (a fresh machine builds them from Go modules)");
         CiScript.run("build-control-plane.sh", List.of(version), line -> progress.accept("  " + line));
-        Path root = Path.of(System.getenv().getOrDefault("KUBE_API_TEST_DIR", System.getProperty("user.home") + "/.kubeapitest"));
-        Path controlPlane = root.resolve("k8s").resolve(version + "-linux-" + arch());
+        Path controlPlane = LocalControlPlane.binaryDir(version);
         progress.accept("controllers: checking the binaries (a fresh machine builds them from Go modules)");
         String out = CiScript.run("build-controllers.sh", List.of("--print-dirs"), line -> progress.accept("  " + line));
         Map<String, Path> dirs = new HashMap<>();
@@ -61,10 +60,5 @@ public final class ControllerBinaries {
             throw new ControllerTierException("ci/build-controllers.sh reported no directory for " + name);
         }
         return dir;
-    }
-
-    private static String arch() {
-        String arch = System.getProperty("os.arch");
-        return arch.equals("aarch64") ? "arm64" : arch.equals("x86_64") ? "amd64" : arch;
     }
 }

@@ -1,5 +1,11 @@
 package dev.nimchart.controllers;
 
+import dev.nimchart.cluster.LocalProcess;
+import dev.nimchart.cluster.FreePort;
+import dev.nimchart.cluster.Pki;
+import dev.nimchart.cluster.EtcdProcess;
+import dev.nimchart.cluster.ApiServerProcess;
+import dev.nimchart.cluster.TierAddresses;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.cluster.CrdInstaller;
 import dev.nimchart.cluster.KubeApi;
@@ -62,8 +68,8 @@ public final class ControllerEnvironment implements AutoCloseable {
                     List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"));
             int etcdPort = FreePort.take();
             int apiPort = FreePort.take();
-            processes.add(timed(times, "etcd", () -> EtcdProcess.start(binaries, runDir, etcdPort)));
-            processes.add(timed(times, "kube-apiserver", () -> ApiServerProcess.start(binaries, runDir, pki, etcdPort, apiPort)));
+            processes.add(timed(times, "etcd", () -> EtcdProcess.start(binaries.binary("etcd"), runDir, etcdPort)));
+            processes.add(timed(times, "kube-apiserver", () -> ApiServerProcess.start(binaries.binary("kube-apiserver"), runDir, pki, etcdPort, apiPort, true)));
             String kubeConfig = pki.adminKubeConfig("https://127.0.0.1:" + apiPort);
             Path kubeconfigFile = runDir.resolve("kubeconfig");
             Files.writeString(kubeconfigFile, kubeConfig);

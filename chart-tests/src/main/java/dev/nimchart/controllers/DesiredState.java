@@ -1,5 +1,6 @@
 package dev.nimchart.controllers;
 
+import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.cluster.KubeApi;
 import java.time.Duration;

@@ -1,5 +1,9 @@
 package dev.nimchart.controllers;
 
+import dev.nimchart.cluster.LocalProcess;
+import dev.nimchart.cluster.FreePort;
+import dev.nimchart.cluster.HealthProbe;
+import dev.nimchart.cluster.Pki;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

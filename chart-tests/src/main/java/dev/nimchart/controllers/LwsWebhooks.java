@@ -1,5 +1,6 @@
 package dev.nimchart.controllers;
 
+import dev.nimchart.cluster.Pki;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.KubeApi;

@@ -7,7 +7,7 @@ import dev.nimchart.values.ExampleValuesFiles;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.chart.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.controllers.LocalProcess;
+import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.controllers.NamespaceState;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.nimchart.controllers;
+package dev.nimchart.cluster;
 
 /**
  * Every address the controller tier records in objects, all from 198.18.0.0/15 (reserved for benchmarking), so that a

@@ -1,4 +1,4 @@
-package dev.nimchart.controllers;
+package dev.nimchart.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,7 +58,7 @@ public final class LocalProcess implements AutoCloseable {
             builder.environment().putAll(env);
             return new LocalProcess(name, builder.start(), log);
         } catch (IOException e) {
-            throw new ControllerTierException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
+            throw new ClusterUnavailableException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
         }
     }
 
@@ -84,7 +84,7 @@ public final class LocalProcess implements AutoCloseable {
         long deadline = started + timeout.toNanos();
         while (true) {
             if (!process.isAlive()) {
-                throw new ControllerTierException(name + " exited with code " + process.exitValue() + " before " + what
+                throw new ClusterUnavailableException(name + " exited with code " + process.exitValue() + " before " + what
                         + "; last lines of " + log + ":\n" + tail());
             }
             boolean ok;
@@ -97,7 +97,7 @@ public final class LocalProcess implements AutoCloseable {
                 return Duration.ofNanos(System.nanoTime() - started);
             }
             if (System.nanoTime() > deadline) {
-                throw new ControllerTierException(name + " (PID " + pid() + ") was not ready (" + what + ") within "
+                throw new ClusterUnavailableException(name + " (PID " + pid() + ") was not ready (" + what + ") within "
                         + timeout.toSeconds() + " s; last lines of " + log + ":\n" + tail());
             }
             sleep(50);
@@ -107,7 +107,7 @@ public final class LocalProcess implements AutoCloseable {
     /** Fails with the log tail when the process is no longer running. */
     public void requireAlive() {
         if (!process.isAlive()) {
-            throw new ControllerTierException(name + " died (exit code " + process.exitValue() + "); last lines of " + log + ":\n" + tail());
+            throw new ClusterUnavailableException(name + " died (exit code " + process.exitValue() + "); last lines of " + log + ":\n" + tail());
         }
     }
 
@@ -136,12 +136,12 @@ public final class LocalProcess implements AutoCloseable {
         }
     }
 
-    static void sleep(long millis) {
+    public static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ControllerTierException("interrupted", e);
+            throw new ClusterUnavailableException("interrupted", e);
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.nimchart.controllers;
+package dev.nimchart.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
