@@ -215,27 +215,19 @@ run_step "downloading modules for Kubernetes ${kube_tag}" \
 # ---------------------------------------------------------------------------
 # Build
 # ---------------------------------------------------------------------------
-# Version stamps as upstream's hack/lib/version.sh sets them, so that
-# `kube-apiserver --version` prints "Kubernetes v1.34.10" (without them it
-# prints v0.0.0-master and clients see a bogus server version). The build date
-# is the module's publication time, which keeps builds reproducible.
+# Version stamps (ci/lib/steps.sh); the build date is the module's publication time.
 build_date="$(go_in "${kube_src}" list -m -f '{{with .Time}}{{.UTC.Format "2006-01-02T15:04:05Z"}}{{end}}' k8s.io/kubernetes)"
-kube_ldflags="-s -w"
-for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  kube_ldflags+=" -X ${pkg}.gitVersion=${kube_tag}"
-  kube_ldflags+=" -X ${pkg}.gitMajor=${kube_major} -X ${pkg}.gitMinor=${kube_minor}"
-  kube_ldflags+=" -X ${pkg}.gitTreeState=clean -X ${pkg}.buildDate=${build_date:-1970-01-01T00:00:00Z}"
-done
+kube_flags="$(kube_ldflags "${kube_tag}" "${build_date}")"
 
 build_started="${SECONDS}"
 run_step "building etcd ${etcd_tag}" \
   go_in "${etcd_src}" build -trimpath -ldflags "-s -w" -o "${out}/etcd" . ||
   die "building etcd failed (see above)."
 run_step "building kube-apiserver ${kube_tag}" \
-  go_in "${kube_src}" build -trimpath -ldflags "${kube_ldflags}" -o "${out}/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver ||
+  go_in "${kube_src}" build -trimpath -ldflags "${kube_flags}" -o "${out}/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver ||
   die "building kube-apiserver failed (see above)."
 run_step "building kubectl ${kube_tag}" \
-  go_in "${kube_src}" build -trimpath -ldflags "${kube_ldflags}" -o "${out}/kubectl" k8s.io/kubernetes/cmd/kubectl ||
+  go_in "${kube_src}" build -trimpath -ldflags "${kube_flags}" -o "${out}/kubectl" k8s.io/kubernetes/cmd/kubectl ||
   die "building kubectl failed (see above)."
 
 complete_in "${out}" ||

@@ -126,13 +126,8 @@ needs() { [[ " ${missing[*]} " == *" $1 "* ]]; }
 
 # --- kube-controller-manager, kube-scheduler: the API server's module and stamps ---------
 if needs kube-controller-manager || needs kube-scheduler; then
-  [[ "${kube_tag}" =~ ^v([0-9]+)\.([0-9]+)\.([0-9]+)$ ]] || die "unexpected Kubernetes pin ${kube_tag}"
   build_date="$(cd "${kube_mod_dir}" && go list -m -f '{{with .Time}}{{.UTC.Format "2006-01-02T15:04:05Z"}}{{end}}' k8s.io/kubernetes)"
-  ldflags="-s -w"
-  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    ldflags+=" -X ${pkg}.gitVersion=${kube_tag} -X ${pkg}.gitMajor=${BASH_REMATCH[1]} -X ${pkg}.gitMinor=${BASH_REMATCH[2]}"
-    ldflags+=" -X ${pkg}.gitTreeState=clean -X ${pkg}.buildDate=${build_date:-1970-01-01T00:00:00Z}"
-  done
+  ldflags="$(kube_ldflags "${kube_tag}" "${build_date}")"
   run_step "downloading modules for Kubernetes ${kube_tag}" bash -c "cd '${kube_mod_dir}' && go mod download" ||
     die "downloading the Kubernetes modules failed (see above)"
   for name in kube-controller-manager kube-scheduler; do

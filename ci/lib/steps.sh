@@ -29,3 +29,16 @@ run_step() {
   rm -f "${out}"
   log "  done: ${what} in $((SECONDS - started))s"
 }
+
+# kube_ldflags TAG BUILD_DATE: the -ldflags of a Kubernetes binary, stamped as upstream's hack/lib/version.sh stamps
+# it, so that `kube-apiserver --version` prints "Kubernetes v1.34.10" (without the stamps it prints v0.0.0-master and
+# clients see a bogus server version). BUILD_DATE is the module's publication time (reproducible builds).
+kube_ldflags() {
+  local tag="$1" date="${2:-1970-01-01T00:00:00Z}" flags="-s -w" pkg
+  [[ "${tag}" =~ ^v([0-9]+)\.([0-9]+)\.([0-9]+)$ ]] || die "unexpected Kubernetes version ${tag}"
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    flags+=" -X ${pkg}.gitVersion=${tag} -X ${pkg}.gitMajor=${BASH_REMATCH[1]} -X ${pkg}.gitMinor=${BASH_REMATCH[2]}"
+    flags+=" -X ${pkg}.gitTreeState=clean -X ${pkg}.buildDate=${date}"
+  done
+  printf '%s' "${flags}"
+}
