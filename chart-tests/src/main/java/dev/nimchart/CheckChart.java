@@ -59,7 +59,7 @@ public final class CheckChart {
                 System.out.println("offline tier: " + (verdicts.size() - failed) + " of " + verdicts.size() + " passed");
             }
             if (options.containsKey("offline-only")) {
-                return;
+                System.exit(0);
             }
             boolean ok = printTable(check, tiers, results, Path.of(options.getOrDefault("cwd", "")).toAbsolutePath());
             Files.writeString(results.resolve("status"), ok ? "0\n" : "1\n");
@@ -67,6 +67,8 @@ public final class CheckChart {
             System.out.println("check-chart: " + e.getMessage());
             writeQuietly(results.resolve("status"), "1\n");
         }
+        // the lookup stub's server and Helm's threads would keep the JVM alive
+        System.exit(0);
     }
 
     private static boolean printTable(ChartCheck check, List<Tier> tiers, Path results, Path cwd) throws IOException {
@@ -113,7 +115,7 @@ public final class CheckChart {
         header.add("values file");
         tiers.forEach(t -> header.add(t.label()));
         System.out.println();
-        System.out.println("chart " + check.chartDir());
+        System.out.println("== chart " + check.chartDir());
         System.out.println(markdownRow(header));
         System.out.println(markdownRow(header.stream().map(h -> "---").toList()));
         rows.forEach(r -> System.out.println(markdownRow(r)));
@@ -153,6 +155,9 @@ public final class CheckChart {
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
+            if (args[i].isBlank()) {
+                continue;
+            }
             if (!args[i].startsWith("--")) {
                 throw new IllegalArgumentException("unexpected argument " + args[i]);
             }
