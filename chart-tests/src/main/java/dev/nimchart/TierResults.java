@@ -53,7 +53,10 @@ public final class TierResults {
             if (!CLASSES.get(tier).contains(simpleClass)) {
                 continue;
             }
-            String reason = f[2].equals(SUCCESSFUL) ? "" : f[2].toLowerCase(java.util.Locale.ROOT) + ": " + (f.length > 3 ? f[3] : "");
+            String message = f.length > 3 ? f[3] : "";
+            String reason = f[2].equals(SUCCESSFUL) ? ""
+                    : f[2].equals("SKIPPED") ? "skipped: " + message
+                    : message.isBlank() ? f[2].toLowerCase(java.util.Locale.ROOT) : message;
             if (f[1].equals(WHOLE_CLASS)) {
                 if (!reason.isEmpty() && results.classFailure == null) {
                     results.classFailure = simpleClass + " " + reason;
