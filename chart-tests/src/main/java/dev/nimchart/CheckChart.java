@@ -136,7 +136,7 @@ public final class CheckChart {
     }
 
     private static String display(Path file, Path cwd) {
-        return file.startsWith(cwd) ? cwd.relativize(file).toString() : file.toString();
+        return cwd.getNameCount() > 0 && file.startsWith(cwd) ? cwd.relativize(file).toString() : file.toString();
     }
 
     private static String shorten(String reason) {

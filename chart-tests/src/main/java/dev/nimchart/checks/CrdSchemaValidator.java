@@ -62,8 +62,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Not emulated: CEL rules ({@code x-kubernetes-validations}), {@code format} (int32/int64 ranges, date-time, ...),
  * admission webhooks of the operators, and anything a controller checks later.
  *
- * <p>CRD YAML files are read from the directory in the system property {@value #CRDS_DIR_PROPERTY} (default
- * {@code chart-tests/target/crds}); {@code ci/fetch-crds.sh} puts them there from the Go module cache, pinned by
+ * <p>CRD YAML files are read from the directory in the system property {@value #CRDS_DIR_PROPERTY}, else from the
+ * chart-tests jar (the build puts them under {@code dev/nimchart/checks/crds/}), else from {@code chart-tests/target/crds};
+ * {@code ci/fetch-crds.sh} copies them from the Go module cache, pinned by
  * {@code ci/go.mod}. Missing files are an error with the command to run, never a silent pass.
  *
  * <p>Instances are thread-safe; compiled schemas are cached per group/version/kind.
