@@ -62,8 +62,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Not emulated: CEL rules ({@code x-kubernetes-validations}), {@code format} (int32/int64 ranges, date-time, ...),
  * admission webhooks of the operators, and anything a controller checks later.
  *
- * <p>CRD YAML files are read from the directory in the system property {@value #CRDS_DIR_PROPERTY} (default
- * {@code chart-tests/target/crds}); {@code ci/fetch-crds.sh} puts them there from the Go module cache, pinned by
+ * <p>CRD YAML files are read from the directory in the system property {@value #CRDS_DIR_PROPERTY}, else from the
+ * chart-tests jar (the build puts them under {@code dev/nimchart/checks/crds/}), else from {@code chart-tests/target/crds};
+ * {@code ci/fetch-crds.sh} copies them from the Go module cache, pinned by
  * {@code ci/go.mod}. Missing files are an error with the command to run, never a silent pass.
  *
  * <p>Instances are thread-safe; compiled schemas are cached per group/version/kind.
@@ -118,10 +119,48 @@ public final class CrdSchemaValidator {
         this.versions = versions;
     }
 
-    /** Loads the CRDs from {@code -Dnim.crds.dir}, else from {@link #defaultCrdsDir()}. */
+    /**
+     * Loads the CRDs from {@code -Dnim.crds.dir}, else those the chart-tests jar carries (the build puts them under
+     * {@code dev/nimchart/checks/crds/}), else from {@link #defaultCrdsDir()}.
+     */
     public static CrdSchemaValidator load() {
         String configured = System.getProperty(CRDS_DIR_PROPERTY);
-        return load(configured == null || configured.isBlank() ? defaultCrdsDir() : Path.of(configured));
+        if (configured != null && !configured.isBlank()) {
+            return load(Path.of(configured));
+        }
+        return bundledCrdsDir().map(CrdSchemaValidator::load).orElseGet(() -> load(defaultCrdsDir()));
+    }
+
+    /** The CRDs on the class path (a directory, or a copy out of the jar in a temporary directory), if any. */
+    private static java.util.Optional<Path> bundledCrdsDir() {
+        java.net.URL url = CrdSchemaValidator.class.getResource("crds/");
+        if (url == null) {
+            return java.util.Optional.empty();
+        }
+        try {
+            java.net.URI uri = url.toURI();
+            if (uri.getScheme().equals("file")) {
+                return java.util.Optional.of(Path.of(uri));
+            }
+            java.nio.file.FileSystem jar;
+            try {
+                jar = java.nio.file.FileSystems.newFileSystem(uri, Map.of());
+            } catch (java.nio.file.FileSystemAlreadyExistsException e) {
+                jar = java.nio.file.FileSystems.getFileSystem(uri);
+            }
+            Path copy = Files.createTempDirectory("chart-tests-crds");
+            copy.toFile().deleteOnExit();
+            try (Stream<Path> files = Files.list(jar.provider().getPath(uri))) {
+                for (Path file : files.toList()) {
+                    Path target = copy.resolve(file.getFileName().toString());
+                    Files.copy(file, target);
+                    target.toFile().deleteOnExit();
+                }
+            }
+            return java.util.Optional.of(copy);
+        } catch (IOException | java.net.URISyntaxException e) {
+            throw new IllegalStateException("cannot read the CRDs bundled at " + url + ": " + e, e);
+        }
     }
 
     /**

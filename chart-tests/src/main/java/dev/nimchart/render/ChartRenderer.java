@@ -5,6 +5,7 @@ import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Renders one chart with {@code helm template} through helm-java (Helm embedded as a native library). */
@@ -39,6 +40,14 @@ public final class ChartRenderer {
         } catch (IllegalStateException e) {
             throw new ChartRefusedException(e.getMessage().replace(DEBUG_HINT, "").strip(), e);
         }
+    }
+
+    /** A release name derived from the values file name: lower case, DNS-safe, at most 30 characters. */
+    public static String releaseName(Path valuesFile) {
+        String base = valuesFile.getFileName().toString().replaceFirst("\\.ya?ml$", "").toLowerCase(Locale.ROOT);
+        String name = base.replaceAll("[^a-z0-9-]+", "-");
+        name = name.length() > 30 ? name.substring(0, 30) : name;
+        return name.replaceAll("^-+|-+$", "");
     }
 
     /** {@link #template} parsed into objects. */

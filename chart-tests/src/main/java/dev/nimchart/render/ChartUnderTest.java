@@ -5,10 +5,13 @@ import dev.nimchart.values.ValuesMerger;
 import dev.nimchart.values.HarnessPaths;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
-/** The nim-llm chart as the harness renders it: one release per values file, in namespace {@value #NAMESPACE}. */
+/**
+ * The chart of {@code -Dnim.chart.dir} (this repository's charts/nim-llm by default) as the repository's own tests render
+ * it: one release per values file, in namespace {@value #NAMESPACE}. Library users render a chart of their choice
+ * with {@link ChartRenderer} (or run the checks through {@code dev.nimchart.ChartCheck}).
+ */
 public final class ChartUnderTest {
 
     public static final String NAMESPACE = "nim";
@@ -22,12 +25,14 @@ public final class ChartUnderTest {
         return PATHS.chartDir();
     }
 
-    /** A release name derived from the values file name: lower case, DNS-safe, at most 30 characters. */
+    /** The chart's name and version from its Chart.yaml. */
+    public static ChartYaml chart() {
+        return ChartYaml.read(chartDir());
+    }
+
+    /** A release name derived from the values file name: see {@link ChartRenderer#releaseName(Path)}. */
     public static String releaseName(Path valuesFile) {
-        String base = valuesFile.getFileName().toString().replaceFirst("\\.ya?ml$", "").toLowerCase(Locale.ROOT);
-        String name = base.replaceAll("[^a-z0-9-]+", "-");
-        name = name.length() > 30 ? name.substring(0, 30) : name;
-        return name.replaceAll("^-+|-+$", "");
+        return ChartRenderer.releaseName(valuesFile);
     }
 
     public static RenderedManifest render(Path valuesFile) {

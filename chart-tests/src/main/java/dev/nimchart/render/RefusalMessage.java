@@ -15,7 +15,10 @@ public final class RefusalMessage {
             "wrong type for value", "error calling", "can't evaluate field", "<no value>", "invalid memory address",
             "incompatible types for comparison", "cannot index slice", "index out of range");
 
-    private static final String PREFLIGHT_TEMPLATE = "nim-llm/templates/validate/preflight.yaml";
+    /** The template that runs the rules of _preflight.tpl, under templates/. */
+    private static final String PREFLIGHT_TEMPLATE = "validate/preflight.yaml";
+    /** The line a preflight rule's {@code fail} starts its message with: {@code <prefix>: <what is wrong>}. */
+    private static final Pattern PREFLIGHT_LINE = Pattern.compile("(?m)^[a-z0-9][a-z0-9-]*: \\S");
     private static final Pattern SCHEMA_ERROR = Pattern.compile("(?m)^- at '[^']*': ");
 
     private RefusalMessage() {
@@ -26,9 +29,12 @@ public final class RefusalMessage {
         return message.contains("values don't meet the specifications of the schema") && SCHEMA_ERROR.matcher(message).find();
     }
 
-    /** A rule of _preflight.tpl refused the values ({@code nim-llm: ...}), before any object template ran. */
-    public static boolean fromPreflight(String message) {
-        return message.contains(PREFLIGHT_TEMPLATE) && message.contains("nim-llm: ");
+    /**
+     * A rule of _preflight.tpl refused the values ({@code nim-llm: ...} on a line of its own), before any object
+     * template ran: the error is in {@code <chart name>/templates/validate/preflight.yaml}.
+     */
+    public static boolean fromPreflight(String message, ChartYaml chart) {
+        return message.contains(chart.templatePath(PREFLIGHT_TEMPLATE)) && PREFLIGHT_LINE.matcher(message).find();
     }
 
     /** The crash markers the message holds; empty for a clear refusal. */

@@ -96,6 +96,15 @@ final class Example {
         return templates.stream().filter(PodTemplate::gpuPod).toList();
     }
 
+    /**
+     * The role the chart gives a Service in its {@code <prefix>/service} label ({@code inference} for the one clients
+     * use), whatever the prefix (nim-llm, or a vendored copy's own); null when it has none.
+     */
+    static Object serviceRole(KubeObject service) {
+        return service.labels().entrySet().stream().filter(e -> e.getKey().endsWith("/service")).map(java.util.Map.Entry::getValue)
+                .findFirst().orElse(null);
+    }
+
     @Override
     public String toString() {
         return name();

@@ -91,7 +91,7 @@ class ExampleInstallIT {
             assertThat(t.gpus()).as("%s: GPUs of %s", e.name(), t).isEqualTo(t.gpuPod() ? e.gpuLimit() : 0);
         }
         List<KubeObject> inference = stored.ofKind("Service").stream()
-                .filter(s -> "inference".equals(s.labels().get("nim-llm/service"))).toList();
+                .filter(s -> "inference".equals(Example.serviceRole(s))).toList();
         assertThat(inference).as("%s: one inference Service", e.name()).hasSize(1);
         @SuppressWarnings("unchecked")
         Map<String, Object> selector = (Map<String, Object>) inference.get(0).at("spec.selector");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.nimchart.checks.CrdSchemaValidator;
 import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.checks.StrictModelCheck;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ class ExampleRenderingTest {
         Example e = Example.of(file);
         for (KubeObject o : e.manifest.objects()) {
             assertThat(o.labels()).as("%s: labels of %s", e.name(), o)
-                    .containsEntry("app.kubernetes.io/name", "nim-llm")
+                    .containsEntry("app.kubernetes.io/name", e.text("nameOverride").isEmpty() ? ChartUnderTest.chart().name() : e.text("nameOverride"))
                     .containsEntry("app.kubernetes.io/instance", dev.nimchart.render.ChartUnderTest.releaseName(file))
                     .containsEntry("app.kubernetes.io/managed-by", "Helm")
                     .containsKey("helm.sh/chart");

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class LargeNumbersTest {
 
     /** A number in Go's exponent form, as a scalar or inside a quoted string. */
-    static final Pattern EXPONENT_FORM = Pattern.compile("(?<![A-Za-z0-9_.-])[0-9](\\.[0-9]+)?e\\+[0-9]+(?![A-Za-z0-9])");
+    static final Pattern EXPONENT_FORM = dev.nimchart.checks.ManifestTextCheck.EXPONENT_FORM;
 
     private static final Path DIR = Path.of("src", "test", "resources", "large-numbers");
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MultiNodeWiringTest {
 
     private static final Path LWS = Examples.named("multi-node-llama-3.1-405b-lws.yaml");
-    private static final String SSH_SECRET = ChartUnderTest.releaseName(LWS) + "-nim-llm-ssh";
+    private static final String SSH_SECRET = ChartUnderTest.releaseName(LWS) + "-" + ChartUnderTest.chart().name() + "-ssh";
 
     @AfterEach
     void forgetLookupData() {

@@ -64,7 +64,7 @@ class NetworkPolicyTest {
             assertThat(policy.at("spec.ingress[0].from")).as("%s: open to any client", e.name()).isNull();
         } else {
             List<Object> expected = new ArrayList<>(clients);
-            expected.add(Map.of("podSelector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", "nim-llm",
+            expected.add(Map.of("podSelector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", dev.nimchart.render.ChartUnderTest.chart().name(),
                     "app.kubernetes.io/instance", ChartUnderTest.releaseName(file), "app.kubernetes.io/component", "test"))));
             assertThat(policy.at("spec.ingress[0].from")).as("%s: the chosen clients and the helm test pod", e.name())
                     .isEqualTo(expected);

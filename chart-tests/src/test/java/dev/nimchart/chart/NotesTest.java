@@ -11,7 +11,7 @@ class NotesTest {
     @Test
     void notesTellHowToReachTheApiAndCheckReadiness() {
         String notes = notes("single-node-minimal.yaml", Map.of());
-        assertThat(notes).contains("kubectl -n nim port-forward service/single-node-minimal-nim-llm 8000:8000")
+        assertThat(notes).contains("kubectl -n nim port-forward service/single-node-minimal-" + dev.nimchart.render.ChartUnderTest.chart().name() + " 8000:8000")
                 .contains("/v1/health/ready").contains("/v1/models").contains("helm test single-node-minimal")
                 .contains("create secret generic ngc-api");
     }

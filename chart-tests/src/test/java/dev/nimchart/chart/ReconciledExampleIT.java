@@ -270,7 +270,7 @@ class ReconciledExampleIT {
     /** The inference Service's EndpointSlices hold exactly the serving pods. */
     private static void inferenceServiceEndpointsAreTheServingPods(SoftAssertions soft, Reconciled r) {
         List<KubeObject> inference = r.state().all("Service").stream()
-                .filter(s -> "inference".equals(s.labels().get("nim-llm/service"))).toList();
+                .filter(s -> "inference".equals(Example.serviceRole(s))).toList();
         soft.assertThat(inference).as("%s: one inference Service", r.example().name()).hasSize(1);
         for (KubeObject svc : inference) {
             Set<String> endpoints = new TreeSet<>();
@@ -287,7 +287,7 @@ class ReconciledExampleIT {
         String name = r.example().name();
         for (KubeObject monitor : r.state().all("ServiceMonitor")) {
             soft.assertThat(r.state().all("Service").stream().filter(s -> NamespaceState.selects(monitor.at("spec.selector"), s.labels()))
-                    .map(s -> s.labels().get("nim-llm/service")).toList()).as("%s: Services %s selects", name, monitor).containsExactly("inference");
+                    .map(Example::serviceRole).toList()).as("%s: Services %s selects", name, monitor).containsExactly("inference");
         }
         for (KubeObject pdb : r.state().all("PodDisruptionBudget")) {
             List<String> covered = r.pods().stream().filter(p -> NamespaceState.selects(pdb.at("spec.selector"), p.labels()))

@@ -42,7 +42,7 @@ class RefusalTest {
     void eachRefusalComesFromTheSchemaOrFromThePreflightBeforeAnyObjectTemplate(Path file) {
         String message = catchThrowableOfType(ChartRefusedException.class, () -> ChartUnderTest.render(file)).getMessage();
         boolean schemaError = ExampleValuesFiles.expectedError(file).startsWith("at '");
-        assertThat(schemaError ? RefusalMessage.fromSchema(message) : RefusalMessage.fromPreflight(message))
+        assertThat(schemaError ? RefusalMessage.fromSchema(message) : RefusalMessage.fromPreflight(message, ChartUnderTest.chart()))
                 .as("%s: refused by the %s: %s", file.getFileName(), schemaError ? "schema" : "preflight", message).isTrue();
     }
 }

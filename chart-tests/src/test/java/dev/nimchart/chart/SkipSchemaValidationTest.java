@@ -56,7 +56,7 @@ class SkipSchemaValidationTest {
             }
             assertThat(message).as("%s with %s: null must be refused", example, block).isNotNull();
             assertThat(RefusalMessage.crashMarkers(message)).as("%s: %s", example, message).isEmpty();
-            assertThat(RefusalMessage.fromPreflight(message)).as("%s: %s", example, message).isTrue();
+            assertThat(RefusalMessage.fromPreflight(message, ChartUnderTest.chart())).as("%s: %s", example, message).isTrue();
             assertThat(message).as(example).contains(block + " is null");
         }
     }

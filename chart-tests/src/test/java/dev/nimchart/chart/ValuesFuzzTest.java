@@ -2,179 +2,50 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.render.ChartRefusedException;
 import dev.nimchart.checks.CrdSchemaValidator;
-import dev.nimchart.fuzz.FuzzDocument;
-import dev.nimchart.fuzz.FuzzScenario;
-import dev.nimchart.objects.KubeObject;
-import dev.nimchart.checks.ModelViolation;
-import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.render.RefusalMessage;
-import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.checks.StrictModelCheck;
-import dev.nimchart.fuzz.ValuesFuzzer;
-import dev.nimchart.values.ValuesMerger;
-import dev.nimchart.values.ValuesSchemaValidator;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.nimchart.fuzz.FuzzRun;
+import dev.nimchart.fuzz.FuzzScenario;
+import dev.nimchart.render.ChartUnderTest;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Collections;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * Values documents generated from values.schema.json (valid and near-valid, fixed seed: {@code -Dnim.fuzz.seed},
  * {@code -Dnim.fuzz.count}) each either render objects the Kubernetes API accepts or are refused with a clear
  * message: a schema error at a key path, or a preflight rule naming the key. Never a template crash, never an invalid
- * object. A failing document is written to {@code target/fuzz-failures/<n>.yaml}.
+ * object. A failing document is written to {@code target/fuzz-failures/<n>.yaml}. The judging is the library's
+ * {@link FuzzRun}, the one a downstream team's {@code ChartCheck} runs.
  */
 class ValuesFuzzTest {
 
     private static final long SEED = Long.getLong("nim.fuzz.seed", 20260601L);
     private static final int COUNT = Integer.getInteger("nim.fuzz.count", 1000);
-    private static final Path WORK = Path.of("target", "fuzz");
-    private static final Path FAILURES = Path.of("target", "fuzz-failures");
     private static final StrictModelCheck STRICT = new StrictModelCheck()
             .withCustomResourceValidator(CrdSchemaValidator.load()::validate);
 
-    private final ValuesSchemaValidator schema = new ValuesSchemaValidator(ChartUnderTest.chartDir());
-    private final Map<String, Integer> tally = new ConcurrentSkipListMap<>();
-
     @Test
-    void everyGeneratedDocumentRendersValidObjectsOrIsRefusedClearly() throws IOException {
-        resetDirectory(WORK);
-        resetDirectory(FAILURES);
-        ValuesFuzzer fuzzer = new ValuesFuzzer(ChartUnderTest.chartDir(), SEED);
-        List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        long start = System.nanoTime();
-        IntStream.range(0, COUNT).parallel().forEach(i -> {
-            FuzzDocument doc = fuzzer.document(i);
-            Path file = WORK.resolve("fuzz-%04d.yaml".formatted(i));
-            write(file, doc.toYaml());
-            String problem = problem(doc, file);
-            if (problem != null) {
-                Path kept = FAILURES.resolve(i + ".yaml");
-                write(kept, doc.toYaml() + "# problem:\n#   " + problem.replace("\n", "\n#   ") + "\n");
-                failures.add(kept.toAbsolutePath() + ": " + firstLines(problem));
-            }
-        });
-        failures.sort(null);
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        System.out.printf("values fuzz: seed %d, %d documents in %d ms (%d ms each): %s%n", SEED, COUNT, millis,
-                millis / Math.max(1, COUNT), tally);
+    void everyGeneratedDocumentRendersValidObjectsOrIsRefusedClearly() {
+        FuzzRun.Result result = new FuzzRun(ChartUnderTest.chartDir(), STRICT, Path.of("target")).run(SEED, COUNT);
+        System.out.println("values fuzz: " + result.summary());
 
-        assertThat(failures).as("%d documents crashed a template, rendered an invalid object or were refused unclearly"
-                + " (each written under target/fuzz-failures); the first ones:%n%s", failures.size(),
-                String.join("\n", failures.subList(0, Math.min(15, failures.size())))).isEmpty();
-        assertThat(count("near-valid")).as("near-valid documents").isGreaterThanOrEqualTo(COUNT / 4);
-        assertThat(count("refused by the schema")).as("schema refusals").isPositive();
-        assertThat(count("refused by the preflight")).as("preflight refusals").isPositive();
+        assertThat(result.failures()).as("%d documents crashed a template, rendered an invalid object or were refused unclearly"
+                + " (each written under target/fuzz-failures); the first ones:%n%s", result.failures().size(),
+                String.join("\n", result.failures().subList(0, Math.min(15, result.failures().size())))).isEmpty();
+        assertThat(result.count("near-valid")).as("near-valid documents").isGreaterThanOrEqualTo(COUNT / 4);
+        assertThat(result.count("refused by the schema")).as("schema refusals").isPositive();
+        assertThat(result.count("refused by the preflight")).as("preflight refusals").isPositive();
         if (COUNT >= 1000) {
             for (String workload : FuzzScenario.WORKLOADS) {
-                assertThat(count("rendered " + workload)).as("rendered %s documents", workload).isGreaterThanOrEqualTo(10);
+                assertThat(result.count("rendered " + workload)).as("rendered %s documents", workload).isGreaterThanOrEqualTo(10);
             }
             for (String cache : FuzzScenario.CACHES) {
-                assertThat(count("rendered cache " + cache)).as("rendered %s caches", cache).isGreaterThanOrEqualTo(10);
+                assertThat(result.count("rendered cache " + cache)).as("rendered %s caches", cache).isGreaterThanOrEqualTo(10);
             }
             for (String provider : FuzzScenario.PROVIDERS) {
-                assertThat(count("rendered multi-node networking " + provider)).as("rendered multi-node %s documents", provider)
-                        .isGreaterThanOrEqualTo(5);
+                assertThat(result.count("rendered multi-node networking " + provider))
+                        .as("rendered multi-node %s documents", provider).isGreaterThanOrEqualTo(5);
             }
         }
-    }
-
-    /** What is wrong with the outcome of one document, or null when it rendered valid objects or was refused clearly. */
-    private String problem(FuzzDocument doc, Path file) {
-        record(doc.nearValid() ? "near-valid" : "valid");
-        List<String> schemaProblems = schema.validate(ValuesMerger.mergedValues(ChartUnderTest.chartDir(), List.of(file)));
-        RenderedManifest manifest;
-        try {
-            manifest = ChartUnderTest.render(file);
-        } catch (ChartRefusedException e) {
-            return refusalProblem(e.getMessage(), schemaProblems);
-        } catch (IllegalArgumentException e) {
-            return "the rendered manifest is not valid YAML: " + e.getMessage();
-        }
-        if (!schemaProblems.isEmpty()) {
-            return "Helm rendered values that the schema refuses (the two validators disagree): " + schemaProblems;
-        }
-        if (manifest.text().contains("<no value>")) {
-            return "the manifest prints <no value>";
-        }
-        var exponent = LargeNumbersTest.EXPONENT_FORM.matcher(manifest.text());
-        if (exponent.find()) {
-            return "the manifest prints a number in exponent form (" + exponent.group() + ")";
-        }
-        List<String> violations = new ArrayList<>();
-        for (KubeObject o : manifest.objects()) {
-            try {
-                STRICT.check(o);
-            } catch (ModelViolation v) {
-                violations.add(v.getMessage());
-            }
-        }
-        if (!violations.isEmpty()) {
-            return "invalid objects: " + String.join("\n", violations);
-        }
-        record("rendered " + doc.workload());
-        record("rendered cache " + doc.cache());
-        if (doc.workload().equals("leaderworkerset") || doc.workload().equals("mpijob")) {
-            record("rendered multi-node networking " + doc.provider());
-        }
-        return null;
-    }
-
-    private String refusalProblem(String message, List<String> schemaProblems) {
-        List<String> crash = RefusalMessage.crashMarkers(message);
-        if (!crash.isEmpty()) {
-            return "a template crash reached the user " + crash + ": " + message;
-        }
-        if (!schemaProblems.isEmpty()) {
-            record("refused by the schema");
-            return RefusalMessage.fromSchema(message) ? null
-                    : "the schema refuses these values " + schemaProblems + " but Helm refused them otherwise: " + message;
-        }
-        record("refused by the preflight");
-        if (!RefusalMessage.fromPreflight(message)) {
-            return "values the schema accepts were refused by something other than the preflight: " + message;
-        }
-        return RefusalMessage.NAMES_A_KEY.matcher(message).find() ? null : "the refusal names no key: " + message;
-    }
-
-    private void record(String outcome) {
-        tally.merge(outcome, 1, Integer::sum);
-    }
-
-    private int count(String outcome) {
-        return tally.getOrDefault(outcome, 0);
-    }
-
-    private static String firstLines(String text) {
-        return text.lines().limit(3).reduce((a, b) -> a + " | " + b).orElse("");
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void resetDirectory(Path dir) throws IOException {
-        if (Files.isDirectory(dir)) {
-            try (Stream<Path> files = Files.list(dir)) {
-                for (Path f : files.toList()) {
-                    Files.delete(f);
-                }
-            }
-        }
-        Files.createDirectories(dir);
     }
 }

@@ -1,0 +1,24 @@
+package dev.nimchart;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/** The tiers a values file is checked on, cheapest first. */
+public enum Tier {
+    /** Render, values schema, strict object checks, refusals with their expect-error text, fuzz: no cluster. */
+    OFFLINE,
+    /** Installed with Helm into a real kube-apiserver (strict dry run, read back, Pod Security). */
+    API,
+    /** Reconciled by real kube-controller-manager, kube-scheduler, LeaderWorkerSet and mpi-operator on fake GPU nodes. */
+    CONTROLLERS;
+
+    /** The name used on the command line and in tables: offline, api, controllers. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Tier of(String label) {
+        return Arrays.stream(values()).filter(t -> t.label().equals(label.strip())).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown tier '" + label + "': offline, api, controllers or all"));
+    }
+}
