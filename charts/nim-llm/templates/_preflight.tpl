@@ -320,6 +320,20 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 {{- end -}}
 {{- $_ := set $containers $name (printf "initContainers.extraInit[%d]" $i) -}}
 {{- end -}}
+{{- /* Init containers mount volumes of the GPU pod: the chart's (model-store always, as a volume or a claim template)
+and extraVolumes; Kubernetes refuses a pod mounting any other, after the release is installed. */ -}}
+{{- $role := get (dict "statefulset" "server" "deployment" "server" "leaderworkerset" "leader" "mpijob" "mpi-worker") (include "nim-llm.mode" .) -}}
+{{- $podVolumes := list "model-store" -}}
+{{- range $v := include "nim-llm.volumes" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- $podVolumes = append $podVolumes (toString $v.name) -}}
+{{- end -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- range $j, $m := $c.volumeMounts | default list -}}
+{{- if not (has (toString $m.name) $podVolumes) -}}
+{{- include "nim-llm.fail" (printf "initContainers.extraInit[%d].volumeMounts[%d].name mounts a volume named %v, which the pod does not have: add it to extraVolumes, or mount one of %s." $i $j $m.name (join ", " ($podVolumes | uniq))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 
 

@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Test;
  * Values documents generated from values.schema.json (valid and near-valid, fixed seed: {@code -Dnim.fuzz.seed},
  * {@code -Dnim.fuzz.count}) each either render objects the Kubernetes API accepts or are refused with a clear
  * message: a schema error at a key path, or a preflight rule naming the key. Never a template crash, never an invalid
- * object. A failing document is written to {@code target/fuzz-failures/<n>.yaml}.
+ * object. Every mistake but a null (which may only delete a default) is refused by values.schema.json itself, inside
+ * the Kubernetes objects the chart passes through too; pass-through objects made from their Kubernetes definitions
+ * render. A failing document is written to {@code target/fuzz-failures/<n>.yaml}.
  */
 class ValuesFuzzTest {
 
@@ -75,6 +77,10 @@ class ValuesFuzzTest {
         assertThat(count("near-valid")).as("near-valid documents").isGreaterThanOrEqualTo(COUNT / 4);
         assertThat(count("refused by the schema")).as("schema refusals").isPositive();
         assertThat(count("refused by the preflight")).as("preflight refusals").isPositive();
+        assertThat(count("refused by the schema: a mistake inside a pass-through object"))
+                .as("mistakes inside pass-through Kubernetes objects refused by the schema").isGreaterThanOrEqualTo(COUNT / 100);
+        assertThat(count("rendered a pass-through object made from its Kubernetes schema"))
+                .as("documents with a pass-through object made from its Kubernetes schema that rendered").isGreaterThanOrEqualTo(COUNT / 100);
         if (COUNT >= 1000) {
             for (String workload : FuzzScenario.WORKLOADS) {
                 assertThat(count("rendered " + workload)).as("rendered %s documents", workload).isGreaterThanOrEqualTo(10);
@@ -97,12 +103,15 @@ class ValuesFuzzTest {
         try {
             manifest = NimChart.render(file);
         } catch (ChartRefusedException e) {
-            return refusalProblem(e.getMessage(), schemaProblems);
+            return refusalProblem(doc, e.getMessage(), schemaProblems);
         } catch (IllegalArgumentException e) {
             return "the rendered manifest is not valid YAML: " + e.getMessage();
         }
         if (!schemaProblems.isEmpty()) {
             return "Helm rendered values that the schema refuses (the two validators disagree): " + schemaProblems;
+        }
+        if (doc.nearValid() && !doc.mutationKind().equals("NULL_DEFAULT")) {
+            return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + ")";
         }
         if (manifest.text().contains("<no value>")) {
             return "the manifest prints <no value>";
@@ -123,6 +132,9 @@ class ValuesFuzzTest {
             return "invalid objects: " + String.join("\n", violations);
         }
         record("rendered " + doc.workload());
+        if (doc.hasKubernetesSchemaSample()) {
+            record("rendered a pass-through object made from its Kubernetes schema");
+        }
         record("rendered cache " + doc.cache());
         if (doc.workload().equals("leaderworkerset") || doc.workload().equals("mpijob")) {
             record("rendered multi-node networking " + doc.provider());
@@ -130,15 +142,22 @@ class ValuesFuzzTest {
         return null;
     }
 
-    private String refusalProblem(String message, List<String> schemaProblems) {
+    private String refusalProblem(FuzzDocument doc, String message, List<String> schemaProblems) {
         List<String> crash = RefusalMessage.crashMarkers(message);
         if (!crash.isEmpty()) {
             return "a template crash reached the user " + crash + ": " + message;
         }
         if (!schemaProblems.isEmpty()) {
             record("refused by the schema");
+            if (doc.mutationInsidePassThrough()) {
+                record("refused by the schema: a mistake inside a pass-through object");
+            }
             return RefusalMessage.fromSchema(message) ? null
                     : "the schema refuses these values " + schemaProblems + " but Helm refused them otherwise: " + message;
+        }
+        if (doc.nearValid() && !doc.mutationKind().equals("NULL_DEFAULT")) {
+            return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + "); the preflight refused it: "
+                    + message;
         }
         record("refused by the preflight");
         if (!RefusalMessage.fromPreflight(message)) {
