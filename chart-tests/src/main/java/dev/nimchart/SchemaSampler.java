@@ -197,6 +197,9 @@ final class SchemaSampler {
             }
         }
         long max = bounded ? ((Number) s.get("maximum")).longValue() : Math.max(min + 16, 16);
+        if (OBJECT_COUNTS.contains(path)) {
+            max = Math.min(max, Math.max(min + 16, 16)); // an int32 maximum is no count of objects to render
+        }
         return switch (random.nextInt(4)) {
             case 0 -> min;
             case 1 -> Math.min(max, min + 1);
