@@ -250,6 +250,16 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 
 {{- define "nim-llm.preflight.networking" -}}
 {{- $N := .Values.multinodeNetworking -}}
+{{- /* The EFA library directory is mounted at its host path: not on a path the NIM container already mounts. */ -}}
+{{- if eq (include "nim-llm.networking.provider" .) "aws" -}}
+{{- $efa := trimSuffix "/" (toString $N.aws.hostPath) -}}
+{{- $role := ternary "leader" "mpi-worker" (eq (include "nim-llm.mode" .) "leaderworkerset") -}}
+{{- range $m := include "nim-llm.volumeMounts" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- if and (ne $m.name "efa-libraries") (eq (trimSuffix "/" (toString $m.mountPath)) $efa) -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking.aws.hostPath is %s, where the NIM container already mounts its %s volume (Kubernetes refuses a mount path used twice): set the host directory of the EFA libraries (/opt/amazon on the EKS GPU AMIs)." $N.aws.hostPath $m.name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- $on := include "nim-llm.networking.enabledProviders" . | fromYamlArray -}}
 {{- if gt (len $on) 1 -}}
 {{- $keys := list -}}
