@@ -250,6 +250,16 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 
 {{- define "nim-llm.preflight.networking" -}}
 {{- $N := .Values.multinodeNetworking -}}
+{{- /* The EFA library directory is mounted at its host path: not on a path the NIM container already mounts. */ -}}
+{{- if eq (include "nim-llm.networking.provider" .) "aws" -}}
+{{- $efa := trimSuffix "/" (toString $N.aws.hostPath) -}}
+{{- $role := ternary "leader" "mpi-worker" (eq (include "nim-llm.mode" .) "leaderworkerset") -}}
+{{- range $m := include "nim-llm.volumeMounts" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- if and (ne $m.name "efa-libraries") (eq (trimSuffix "/" (toString $m.mountPath)) $efa) -}}
+{{- include "nim-llm.fail" (printf "multinodeNetworking.aws.hostPath is %s, where the NIM container already mounts its %s volume (Kubernetes refuses a mount path used twice): set the host directory of the EFA libraries (/opt/amazon on the EKS GPU AMIs)." $N.aws.hostPath $m.name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- $on := include "nim-llm.networking.enabledProviders" . | fromYamlArray -}}
 {{- if gt (len $on) 1 -}}
 {{- $keys := list -}}
@@ -319,6 +329,20 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 {{- include "nim-llm.fail" (printf "initContainers.extraInit[%d].name %s is already used by %s: give each container its own name." $i $name (index $containers $name)) -}}
 {{- end -}}
 {{- $_ := set $containers $name (printf "initContainers.extraInit[%d]" $i) -}}
+{{- end -}}
+{{- /* Init containers mount volumes of the GPU pod: the chart's (model-store always, as a volume or a claim template)
+and extraVolumes; Kubernetes refuses a pod mounting any other, after the release is installed. */ -}}
+{{- $role := get (dict "statefulset" "server" "deployment" "server" "leaderworkerset" "leader" "mpijob" "mpi-worker") (include "nim-llm.mode" .) -}}
+{{- $podVolumes := list "model-store" -}}
+{{- range $v := include "nim-llm.volumes" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- $podVolumes = append $podVolumes (toString $v.name) -}}
+{{- end -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- range $j, $m := $c.volumeMounts | default list -}}
+{{- if not (has (toString $m.name) $podVolumes) -}}
+{{- include "nim-llm.fail" (printf "initContainers.extraInit[%d].volumeMounts[%d].name mounts a volume named %v, which the pod does not have: add it to extraVolumes, or mount one of %s." $i $j $m.name (join ", " ($podVolumes | uniq))) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 

@@ -20,6 +20,30 @@ public record FuzzDocument(long seed, int index, FuzzScenario scenario, List<Str
         return mutation != null;
     }
 
+    /** The kind of mistake of a near-valid document ({@code UNKNOWN_KEY}, {@code WRONG_TYPE}, ...), or null. */
+    public String mutationKind() {
+        return mutation == null ? null : mutation.substring(0, mutation.indexOf(' '));
+    }
+
+    /** The key path the mistake is at ({@code tolerations[0].efect}), or null. */
+    public String mutationPath() {
+        if (mutation == null) {
+            return null;
+        }
+        String rest = mutation.substring(mutation.indexOf(" at ") + 4);
+        return rest.substring(0, rest.indexOf(": "));
+    }
+
+    /** Whether the mistake is inside a Kubernetes object the chart passes through (affinity, tolerations, ...). */
+    public boolean mutationInsidePassThrough() {
+        return mutation != null && OpaqueSamples.passesThrough(mutationPath());
+    }
+
+    /** Whether a random key holds a pass-through Kubernetes object made from its Kubernetes definition. */
+    public boolean hasKubernetesSchemaSample() {
+        return overlays.stream().anyMatch(o -> o.endsWith(ValuesFuzzer.FROM_KUBERNETES_SCHEMA));
+    }
+
     public String workload() {
         return scenario.workload();
     }

@@ -99,12 +99,15 @@ public final class FuzzRun {
         try {
             manifest = renderer.render(ChartRenderer.releaseName(file), NAMESPACE, List.of(file), Map.of());
         } catch (ChartRefusedException e) {
-            return refusalProblem(e.getMessage(), schemaProblems, tally);
+            return refusalProblem(doc, e.getMessage(), schemaProblems, tally);
         } catch (IllegalArgumentException e) {
             return "the rendered manifest is not valid YAML: " + e.getMessage();
         }
         if (!schemaProblems.isEmpty()) {
             return "Helm rendered values that the schema refuses (the two validators disagree): " + schemaProblems;
+        }
+        if (doc.nearValid() && !doc.mutationKind().equals("NULL_DEFAULT")) {
+            return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + ")";
         }
         var textProblem = ManifestTextCheck.problem(manifest.text());
         if (textProblem.isPresent()) {
@@ -122,6 +125,9 @@ public final class FuzzRun {
             return "invalid objects: " + String.join("\n", violations);
         }
         record(tally, "rendered " + doc.workload());
+        if (doc.hasKubernetesSchemaSample()) {
+            record(tally, "rendered a pass-through object made from its Kubernetes schema");
+        }
         record(tally, "rendered cache " + doc.cache());
         if (doc.workload().equals("leaderworkerset") || doc.workload().equals("mpijob")) {
             record(tally, "rendered multi-node networking " + doc.provider());
@@ -129,15 +135,22 @@ public final class FuzzRun {
         return null;
     }
 
-    private String refusalProblem(String message, List<String> schemaProblems, Map<String, Integer> tally) {
+    private String refusalProblem(FuzzDocument doc, String message, List<String> schemaProblems, Map<String, Integer> tally) {
         List<String> crash = RefusalMessage.crashMarkers(message);
         if (!crash.isEmpty()) {
             return "a template crash reached the user " + crash + ": " + message;
         }
         if (!schemaProblems.isEmpty()) {
             record(tally, "refused by the schema");
+            if (doc.mutationInsidePassThrough()) {
+                record(tally, "refused by the schema: a mistake inside a pass-through object");
+            }
             return RefusalMessage.fromSchema(message) ? null
                     : "the schema refuses these values " + schemaProblems + " but Helm refused them otherwise: " + message;
+        }
+        if (doc.nearValid() && !doc.mutationKind().equals("NULL_DEFAULT")) {
+            return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + "); the preflight refused it: "
+                    + message;
         }
         record(tally, "refused by the preflight");
         if (!RefusalMessage.fromPreflight(message, chart)) {

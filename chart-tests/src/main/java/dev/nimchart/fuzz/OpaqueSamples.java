@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Valid Kubernetes snippets for the values the chart passes through as they are (security contexts, affinity,
+ * Realistic Kubernetes snippets for the values the chart passes through as they are (security contexts, affinity,
  * tolerations, extra volumes, init containers, autoscaler metrics, ...), keyed by their key path ({@code []} for a
- * list item). values.schema.json only says "an object" there; the API server validates them, so the fuzzer draws
- * them from here and never mutates their insides.
+ * list item). values.schema.json checks them against the embedded Kubernetes definitions; the fuzzer draws half of
+ * them from here (what users write) and half from those definitions ({@link SchemaSampler}), and mutates their insides.
  */
 final class OpaqueSamples {
 
@@ -55,14 +55,38 @@ final class OpaqueSamples {
     private OpaqueSamples() {
     }
 
-    /** A random sample for the path (shared, never to be modified); {@code {}} for a free-form object nobody listed. */
+    /** A random sample for the path (a copy: mutations change it); {@code {}} for a free-form object nobody listed. */
     static Object pick(String path, Random random) {
         List<Object> samples = SAMPLES.getOrDefault(path, List.of(Map.of()));
-        return samples.get(random.nextInt(samples.size()));
+        return copy(samples.get(random.nextInt(samples.size())));
     }
 
-    /** Whether the chart passes the value at this path through unchecked (its insides are not fuzzed). */
+    private static Object copy(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> out = new java.util.LinkedHashMap<>();
+            map.forEach((k, v) -> out.put(String.valueOf(k), copy(v)));
+            return out;
+        }
+        if (value instanceof List<?> list) {
+            return new java.util.ArrayList<>(list.stream().map(OpaqueSamples::copy).toList());
+        }
+        return value;
+    }
+
+    /** Whether the value at this path (list items as {@code []}) is a Kubernetes object the chart passes through. */
     static boolean isOpaque(String path) {
         return SAMPLES.containsKey(path);
+    }
+
+    /** Whether the key holds values the chart passes through: one itself, or a list of them ({@code tolerations}). */
+    static boolean holdsPassThrough(String path) {
+        return passesThrough(path) || SAMPLES.keySet().stream().anyMatch(key -> key.startsWith(path + "["));
+    }
+
+    /** Whether a key path ({@code tolerations[0].efect}) is at or inside a value the chart passes through. */
+    static boolean passesThrough(String path) {
+        String generic = path.replaceAll("\\[[0-9]+]", "[]");
+        return SAMPLES.keySet().stream().anyMatch(key -> generic.equals(key) || generic.startsWith(key + ".")
+                || generic.startsWith(key + "["));
     }
 }

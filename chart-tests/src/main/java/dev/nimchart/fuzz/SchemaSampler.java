@@ -12,9 +12,9 @@ import java.util.regex.Pattern;
 /**
  * Random instances of a values.schema.json node that the schema accepts. Strings with a {@code pattern} come from a
  * pool of realistic samples (the first ones that match); a pattern no sample satisfies is an error, so a new
- * pattern in the schema asks for new samples here. Free-form objects, which the chart passes to Kubernetes as they
- * are, come from {@link OpaqueSamples} (the schema cannot tell a valid one; the API server checks them); other
- * free-form objects are left empty.
+ * pattern in the schema asks for new samples here. A Kubernetes object the chart passes through comes half the time
+ * from {@link OpaqueSamples} (realistic ones) and half the time from its embedded Kubernetes definition (any field,
+ * optional ones fewer the deeper they are, so objects stay small); other free-form objects are left empty.
  */
 final class SchemaSampler {
 
@@ -29,15 +29,23 @@ final class SchemaSampler {
             "1.8.4", "latest", "v1.0.12", "hca_shared_devices_a", "ib", "sriov-rdma-vf",
             "Mixed Case", "with:colon", "dash-at-end-", "UPPER", "a".repeat(70), "modèle",
             // YAML and shell metacharacters and YAML 1.1 words: rendered quoted, never run
-            "no", "on", "null", "0755", "a #b", "x: y", "$(touch /tmp/nim-fuzz)", "`id`", "a'b\"c", "{x}");
+            "no", "on", "null", "0755", "a #b", "x: y", "$(touch /tmp/nim-fuzz)", "`id`", "a'b\"c", "{x}",
+            "yes", "off", "True", "~", "1e3", "1_000", "0x1F", ".inf", "+1", "1.10",
+            "- item", "[x]", "*alias", "&anchor", "!!binary x", "|", "> folded", "%x", "@x", "---", "'", "\\", " padded ",
+            "a\nb", "tab\there", "; touch /tmp/nim-fuzz", "x && id", "x | id", "${HOME}", "$IFS", "> /tmp/nim-fuzz",
+            "{{ .Release.Name }}");
 
     /** Strings a patterned key must refuse, tried in order for a "bad pattern" mutation. */
     static final List<String> BAD_STRINGS = List.of(
             "16 GB", "lots", "-1Gi", "1.5.0Gi", "10.0.0.1", "v1/health/live", "Bad Key!", "-leading", "30 seconds",
             "ten", "a".repeat(70), "", "with space");
 
+    /** Below this many path segments an object gets its required fields only and a list its minimum of items. */
+    static final int MAX_OPTIONAL_DEPTH = 6;
+
     private final ValuesSchema schema;
     private final Random random;
+    private int kubernetesSamples;
 
     SchemaSampler(ValuesSchema schema, Random random) {
         this.schema = schema;
@@ -48,7 +56,11 @@ final class SchemaSampler {
     @SuppressWarnings("unchecked")
     Object valid(Map<String, Object> node, String path) {
         if (OpaqueSamples.isOpaque(path)) {
-            return OpaqueSamples.pick(path, random);
+            // Half the time from the Kubernetes definition, where the schema has one (fields, or a list of objects).
+            if (schema.properties(node).isEmpty() && !isKubernetesList(node) || random.nextBoolean()) {
+                return OpaqueSamples.pick(path, random);
+            }
+            kubernetesSamples++;
         }
         Map<String, Object> s = withAllOf(schema.resolve(node));
         if (s.containsKey("const")) {
@@ -56,6 +68,20 @@ final class SchemaSampler {
         }
         if (s.get("enum") instanceof List<?> values) {
             return values.get(random.nextInt(values.size()));
+        }
+        if (s.get("if") instanceof Map<?, ?> condition && s.get("then") instanceof Map<?, ?> then
+                && s.get("else") instanceof Map<?, ?> otherwise) {
+            // A list or a map (extraVolumes: "if it is an array, then items ..., else additionalProperties ...").
+            Map<String, Object> branch = new LinkedHashMap<>(s);
+            branch.keySet().removeAll(List.of("if", "then", "else"));
+            if (random.nextBoolean()) {
+                branch.putAll((Map<String, Object>) condition);
+                branch.putAll((Map<String, Object>) then);
+            } else {
+                branch.putAll((Map<String, Object>) otherwise);
+                branch.put("type", "object");
+            }
+            return valid(branch, path);
         }
         for (String choice : List.of("oneOf", "anyOf")) {
             if (s.get(choice) instanceof List<?> branches) {
@@ -73,6 +99,26 @@ final class SchemaSampler {
             case "null" -> null;
             default -> throw new IllegalStateException(path + ": no sampler for type " + type);
         };
+    }
+
+    /** How many pass-through values this sampler has made from their Kubernetes definitions so far. */
+    int kubernetesSamples() {
+        return kubernetesSamples;
+    }
+
+    /** A list of Kubernetes objects, or a map of them to names (extraVolumes), as the chart's schema declares them. */
+    @SuppressWarnings("unchecked")
+    private boolean isKubernetesList(Map<String, Object> node) {
+        Map<String, Object> s = schema.resolve(node);
+        if (s.get("items") instanceof Map<?, ?> items && ValuesSchema.isKubernetesObject((Map<String, Object>) items)) {
+            return true;
+        }
+        return s.get("then") instanceof Map<?, ?> then && then.get("items") instanceof Map<?, ?> items
+                && ValuesSchema.isKubernetesObject((Map<String, Object>) items);
+    }
+
+    private static int depth(String path) {
+        return path.split("\\.|\\[\\]", -1).length;
     }
 
     /** A string matching the node's pattern and lengths, from {@link #STRINGS}. */
@@ -144,7 +190,18 @@ final class SchemaSampler {
                 return large;
             }
         }
+        if (!OBJECT_COUNTS.contains(path) && random.nextInt(16) == 0) {
+            // The edges of the integer types values pass through: int32 (most Kubernetes fields), 2^53 (the last whole
+            // number a float64, which Helm reads every number as, holds exactly).
+            long edge = pick(List.of(2_147_483_647L, 2_147_483_648L, 9_007_199_254_740_992L));
+            if (!bounded || ((Number) s.get("maximum")).longValue() >= edge) {
+                return edge;
+            }
+        }
         long max = bounded ? ((Number) s.get("maximum")).longValue() : Math.max(min + 16, 16);
+        if (OBJECT_COUNTS.contains(path)) {
+            max = Math.min(max, Math.max(min + 16, 16)); // an int32 maximum is no count of objects to render
+        }
         return switch (random.nextInt(4)) {
             case 0 -> min;
             case 1 -> Math.min(max, min + 1);
@@ -156,7 +213,7 @@ final class SchemaSampler {
     @SuppressWarnings("unchecked")
     private List<Object> array(Map<String, Object> s, String path) {
         int min = s.get("minItems") instanceof Number n ? n.intValue() : 0;
-        int count = min + random.nextInt(3);
+        int count = min + (depth(path) < MAX_OPTIONAL_DEPTH ? random.nextInt(3) : 0);
         Map<String, Object> items = s.get("items") instanceof Map ? (Map<String, Object>) s.get("items") : Map.of();
         List<Object> list = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -174,12 +231,12 @@ final class SchemaSampler {
         properties.forEach((key, child) -> {
             // "deprecated": upstream keys the chart refuses or maps; a user migrating sets them, a coherent document does not.
             boolean deprecated = child instanceof Map<?, ?> c && Boolean.TRUE.equals(c.get("deprecated"));
-            if (required.contains(key) || (!deprecated && random.nextInt(3) == 0)) {
+            if (required.contains(key) || (!deprecated && depth(path) < MAX_OPTIONAL_DEPTH && random.nextInt(3) == 0)) {
                 out.put(key, valid((Map<String, Object>) child, KeyPath.child(path, key)));
             }
         });
         Map<String, Object> patterns = s.get("patternProperties") instanceof Map ? (Map<String, Object>) s.get("patternProperties") : Map.of();
-        int count = additional instanceof Map || !patterns.isEmpty() ? random.nextInt(3) : 0;
+        int count = (additional instanceof Map || !patterns.isEmpty()) && depth(path) < MAX_OPTIONAL_DEPTH ? random.nextInt(3) : 0;
         for (int i = 0; i < count; i++) {
             String keyPattern = patterns.isEmpty() ? null : List.copyOf(patterns.keySet()).get(random.nextInt(patterns.size()));
             Map<String, Object> names = keyPattern == null ? Map.of() : Map.of("pattern", keyPattern);
@@ -202,8 +259,11 @@ final class SchemaSampler {
             out.remove(exclusive.get(random.nextInt(exclusive.size())));
         }
         int max = s.get("maxProperties") instanceof Number n ? n.intValue() : Integer.MAX_VALUE;
-        while (out.size() > max) {
-            out.remove(List.copyOf(out.keySet()).get(random.nextInt(out.size())));
+        List<?> required = s.get("required") instanceof List<?> r ? r : List.of();
+        List<String> optional = new ArrayList<>(out.keySet());
+        optional.removeAll(required);
+        while (out.size() > max && !optional.isEmpty()) {
+            out.remove(optional.remove(random.nextInt(optional.size())));
         }
         int min = s.get("minProperties") instanceof Number n ? n.intValue() : 0;
         List<String> missing = new ArrayList<>(properties.keySet());
@@ -212,5 +272,9 @@ final class SchemaSampler {
             String key = missing.remove(random.nextInt(missing.size()));
             out.put(key, valid((Map<String, Object>) properties.get(key), KeyPath.child(path, key)));
         }
+    }
+
+    private <T> T pick(List<T> choices) {
+        return choices.get(random.nextInt(choices.size()));
     }
 }

@@ -18,18 +18,22 @@ public final class ValuesFuzzer {
 
     /** Share of near-valid documents, in percent. */
     static final int NEAR_VALID_PERCENT = 40;
+    /** Marks an overlay that holds a pass-through Kubernetes object made from its Kubernetes definition. */
+    public static final String FROM_KUBERNETES_SCHEMA = "(Kubernetes object from its schema)";
     private static final int MAX_OVERLAYS = 4;
 
     private final long seed;
     private final ValuesSchema schema;
     private final Map<String, Object> defaults;
     private final List<ValuesSchema.Entry> entries;
+    private final List<ValuesSchema.Entry> passThrough;
 
     public ValuesFuzzer(Path chartDir, long seed) {
         this.seed = seed;
         this.schema = ValuesSchema.load(chartDir);
         this.defaults = ValuesMerger.loadYaml(chartDir.resolve("values.yaml"));
         this.entries = schema.entries();
+        this.passThrough = entries.stream().filter(e -> OpaqueSamples.holdsPassThrough(e.path())).toList();
     }
 
     /** Document number {@code index} of this fuzzer's seed. */
@@ -41,10 +45,13 @@ public final class ValuesFuzzer {
         List<String> overlays = new ArrayList<>();
         int count = random.nextInt(MAX_OVERLAYS + 1);
         for (int i = 0; i < count; i++) {
-            ValuesSchema.Entry entry = entries.get(random.nextInt(entries.size()));
+            // One document in three sets a pass-through Kubernetes object (affinity, tolerations, ...) first.
+            List<ValuesSchema.Entry> pool = i == 0 && random.nextInt(3) == 0 ? passThrough : entries;
+            ValuesSchema.Entry entry = pool.get(random.nextInt(pool.size()));
+            int fromKubernetes = sampler.kubernetesSamples();
             Object value = sampler.valid(entry.schema(), entry.path());
             overlay(values, entry.keys(), value);
-            overlays.add(entry.path());
+            overlays.add(entry.path() + (sampler.kubernetesSamples() > fromKubernetes ? " " + FROM_KUBERNETES_SCHEMA : ""));
         }
         String mutation = null;
         if (random.nextInt(100) < NEAR_VALID_PERCENT) {

@@ -35,7 +35,10 @@ final class ValuesMutator {
 
     /** Applies one mistake to {@code doc} and describes it ("WRONG_TYPE at multiNode.workers: \"three\""). */
     String mutate(Map<String, Object> doc) {
-        List<ValuesTarget> targets = ValuesTarget.all(schema, doc);
+        List<ValuesTarget> all = ValuesTarget.all(schema, doc);
+        List<ValuesTarget> insidePassThrough = all.stream().filter(t -> OpaqueSamples.passesThrough(t.path())).toList();
+        // Where the document holds pass-through Kubernetes objects, one mistake in two is made inside them.
+        List<ValuesTarget> targets = !insidePassThrough.isEmpty() && random.nextBoolean() ? insidePassThrough : all;
         for (int attempt = 0; attempt < 50; attempt++) {
             Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
             // A kind that fits few keys (an enum) draws among those, so every kind stays as likely as the others.

@@ -15,7 +15,8 @@ record ValuesTarget(List<Object> keys, String path, Map<String, Object> schema) 
 
     /**
      * The root, every key path the schema names, and every list item and map entry the document holds where the
-     * schema describes them; never the insides of values the chart passes through ({@link OpaqueSamples}).
+     * schema describes them, inside the Kubernetes objects the chart passes through included (their schemas are the
+     * embedded Kubernetes definitions, so a misspelt field there must be refused like any other).
      */
     static List<ValuesTarget> all(ValuesSchema schema, Map<String, Object> doc) {
         List<ValuesTarget> targets = new ArrayList<>();
@@ -47,12 +48,9 @@ record ValuesTarget(List<Object> keys, String path, Map<String, Object> schema) 
         }
     }
 
-    /** A target inside a list or a map, and what is inside it, unless the chart passes it through. */
+    /** A target inside a list or a map, and what is inside it. */
     private static void add(ValuesSchema schema, Object value, Map<String, Object> node, List<Object> keys, String path,
                             String genericPath, List<ValuesTarget> out) {
-        if (OpaqueSamples.isOpaque(genericPath)) {
-            return;
-        }
         out.add(new ValuesTarget(keys, path, schema.resolve(node)));
         walk(schema, value, node, keys, path, genericPath, out);
     }
@@ -82,10 +80,13 @@ record ValuesTarget(List<Object> keys, String path, Map<String, Object> schema) 
 
     /**
      * Sets the value in the document, creating the maps on the way, and describes it as {@code path: value}.
-     * Returns null (and changes nothing) when a list index on the way is not in the document.
+     * Returns null (and changes nothing) for the root, and when a list index on the way is not in the document.
      */
     @SuppressWarnings("unchecked")
     String setIn(Map<String, Object> doc, Object value) {
+        if (keys.isEmpty()) {
+            return null; // the document itself: a values file is always a map
+        }
         Object node = doc;
         for (int i = 0; i < keys.size(); i++) {
             Object key = keys.get(i);

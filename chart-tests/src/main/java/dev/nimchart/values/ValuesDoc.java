@@ -142,6 +142,11 @@ public final class ValuesDoc {
             throw new IllegalStateException("values.schema.json keys without an @param (or, when values.yaml does not set"
                     + " them, an @extra) line in values.yaml: " + missing);
         }
+        return schemaJson(schema);
+    }
+
+    /** A schema as values.schema.json is written (see {@link #writeJson}). */
+    public static String schemaJson(Map<String, Object> schema) {
         StringBuilder out = new StringBuilder();
         writeJson(schema, "", out);
         return out.toString();
@@ -172,7 +177,8 @@ public final class ValuesDoc {
                 branches.stream().filter(Map.class::isInstance).forEach(b -> visit(cast((Map<?, ?>) b), path, defs, seenDefs, action));
             }
         }
-        if (node.get("$ref") instanceof String ref && ref.startsWith(DEFS) && seenDefs.add(ref)
+        // Kubernetes object schemas (ci/kubernetes-schemas.sh) describe Kubernetes fields, not chart keys.
+        if (node.get("$ref") instanceof String ref && ref.startsWith(DEFS) && !ref.startsWith(DEFS + "io.k8s.") && seenDefs.add(ref)
                 && defs.get(ref.substring(DEFS.length())) instanceof Map<?, ?> def) {
             visit(cast(def), path, defs, seenDefs, action);
         }

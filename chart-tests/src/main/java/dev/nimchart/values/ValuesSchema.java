@@ -14,8 +14,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A chart's values.schema.json read as plain maps, for walking it: local {@code $ref}s resolved, and every key path
- * the schema describes listed. Free-form objects (no {@code properties}, no {@code additionalProperties} schema), which
- * the chart passes to Kubernetes as they are, count as leaves.
+ * the schema describes listed. Free-form objects (no {@code properties}, no {@code additionalProperties} schema) and
+ * Kubernetes objects (a {@code $ref} to an embedded {@code io.k8s.*} definition), which the chart passes to Kubernetes
+ * as they are, count as leaves: a value for them is made whole, so its required fields are there.
  */
 public final class ValuesSchema {
 
@@ -108,6 +109,11 @@ public final class ValuesSchema {
         return node;
     }
 
+    /** Whether the node refers to an embedded Kubernetes definition (ci/kubernetes-schemas.sh). */
+    public static boolean isKubernetesObject(Map<String, Object> node) {
+        return node.get("$ref") instanceof String ref && ref.startsWith("#/$defs/io.k8s.");
+    }
+
     @SuppressWarnings("unchecked")
     private void collect(Map<String, Object> schema, String path, List<String> keys, List<Entry> out) {
         properties(schema).forEach((key, child) -> {
@@ -116,7 +122,9 @@ public final class ValuesSchema {
             childKeys.add(key);
             String childPath = KeyPath.child(path, key);
             out.add(new Entry(childPath, List.copyOf(childKeys), resolved));
-            collect(resolved, childPath, childKeys, out);
+            if (!isKubernetesObject((Map<String, Object>) child)) {
+                collect(resolved, childPath, childKeys, out);
+            }
         });
     }
 }

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  * Values documents generated from values.schema.json (valid and near-valid, fixed seed: {@code -Dnim.fuzz.seed},
  * {@code -Dnim.fuzz.count}) each either render objects the Kubernetes API accepts or are refused with a clear
  * message: a schema error at a key path, or a preflight rule naming the key. Never a template crash, never an invalid
- * object. A failing document is written to {@code target/fuzz-failures/<n>.yaml}. The judging is the library's
+ * object. Every mistake but a null (which may only delete a default) is refused by values.schema.json itself, inside
+ * the Kubernetes objects the chart passes through too; pass-through objects made from their Kubernetes definitions
+ * render. A failing document is written to {@code target/fuzz-failures/<n>.yaml}. The judging is the library's
  * {@link FuzzRun}, the one a downstream team's {@code ChartCheck} runs.
  */
 class ValuesFuzzTest {
@@ -35,6 +37,10 @@ class ValuesFuzzTest {
         assertThat(result.count("near-valid")).as("near-valid documents").isGreaterThanOrEqualTo(COUNT / 4);
         assertThat(result.count("refused by the schema")).as("schema refusals").isPositive();
         assertThat(result.count("refused by the preflight")).as("preflight refusals").isPositive();
+        assertThat(result.count("refused by the schema: a mistake inside a pass-through object"))
+                .as("mistakes inside pass-through Kubernetes objects refused by the schema").isGreaterThanOrEqualTo(COUNT / 100);
+        assertThat(result.count("rendered a pass-through object made from its Kubernetes schema"))
+                .as("documents with a pass-through object made from its Kubernetes schema that rendered").isGreaterThanOrEqualTo(COUNT / 100);
         if (COUNT >= 1000) {
             for (String workload : FuzzScenario.WORKLOADS) {
                 assertThat(result.count("rendered " + workload)).as("rendered %s documents", workload).isGreaterThanOrEqualTo(10);

@@ -1,0 +1,225 @@
+package dev.nimchart.kubeschema;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Kubernetes object schemas from the API server's OpenAPI v3 documents ({@code api/openapi-spec/v3/*.json} of the
+ * k8s.io/kubernetes module), turned into JSON Schema 2020-12 definitions for a values schema's {@code $defs}:
+ * <ul>
+ *   <li>named by their OpenAPI component name ({@code io.k8s.api.core.v1.Affinity}), each {@code $ref} pointing at
+ *       {@code #/$defs/<name>}, so the block is self-contained (recursion needs no inlining);</li>
+ *   <li>strict as {@code kubeconform -strict}: an object with fixed fields ({@code properties}) allows no other key;
+ *       a map ({@code additionalProperties} schema) and a free-form object ({@code RawExtension}) stay as Kubernetes
+ *       declares them;</li>
+ *   <li>IntOrString takes an integer or a string, Quantity a number or a string in the Kubernetes quantity grammar, as
+ *       the API server decodes them; {@code format}s are dropped (int32, date-time: neither validator of Helm's and
+ *       the harness's asserts them alike);</li>
+ *   <li>descriptions, defaults and {@code x-kubernetes-*} extensions are dropped (Helm never applies a schema
+ *       default, and the values keys carry their own descriptions);</li>
+ *   <li>the few one-of rules of the Go types that OpenAPI cannot say are added as property counts ({@link #UNIONS}).</li>
+ * </ul>
+ * A name with the suffix {@value #WITHOUT_NAME} is the definition without its {@code name} property, for the map forms
+ * of values where the map key is the name ({@code extraVolumes: {cache: {nfs: ...}}}).
+ */
+public final class KubernetesDefinitions {
+
+    /** Where a local reference points, in the OpenAPI document and in the values schema. */
+    static final String OPENAPI_REF = "#/components/schemas/";
+    public static final String DEFS_REF = "#/$defs/";
+    /** Prefix of every definition this class writes (and of no hand-written one). */
+    public static final String PREFIX = "io.k8s.";
+    public static final String WITHOUT_NAME = "-without-name";
+
+    static final String INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
+    static final String QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity";
+    /** The grammar of resource.ParseQuantity: a signed decimal number, then a binary or decimal SI suffix or an exponent. */
+    static final String QUANTITY_PATTERN =
+            "^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$";
+
+    /**
+     * One-of rules of the Go types (validation.go), as property counts: a Volume is a name and at most one source (none
+     * means an emptyDir); an EnvVarSource and a VolumeProjection name exactly one source.
+     */
+    static final Map<String, int[]> UNIONS = Map.of(
+            "io.k8s.api.core.v1.Volume", new int[] {1, 2},
+            "io.k8s.api.core.v1.EnvVarSource", new int[] {1, 1},
+            "io.k8s.api.core.v1.VolumeProjection", new int[] {1, 1});
+
+    private static final List<String> KEPT = List.of("type", "properties", "additionalProperties", "items", "required",
+            "enum", "$ref", "allOf", "oneOf", "anyOf");
+
+    private final Map<String, Map<String, Object>> components = new TreeMap<>();
+
+    /** @param openApiV3 OpenAPI v3 documents; a component several define (the meta/v1 types) must be the same in each */
+    public KubernetesDefinitions(List<Path> openApiV3) {
+        for (Path file : openApiV3) {
+            Map<String, Object> doc;
+            try {
+                doc = JsonMapper.shared().readValue(Files.readString(file), new TypeReference<Map<String, Object>>() { });
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file, e);
+            }
+            if (!(doc.get("components") instanceof Map<?, ?> c) || !(c.get("schemas") instanceof Map<?, ?> schemas)) {
+                throw new IllegalArgumentException(file + " is not an OpenAPI v3 document (no components.schemas)");
+            }
+            schemas.forEach((name, schema) -> {
+                Map<String, Object> known = components.putIfAbsent(name.toString(), map(schema));
+                if (known != null && !known.equals(schema)) {
+                    throw new IllegalArgumentException(file + " defines " + name + " differently from an earlier document");
+                }
+            });
+        }
+    }
+
+    /** The definitions these names need, transitively (the names included), converted, sorted by name. */
+    public Map<String, Object> closure(Iterable<String> roots) {
+        Map<String, Object> out = new TreeMap<>();
+        Deque<String> todo = new ArrayDeque<>();
+        roots.forEach(todo::add);
+        while (!todo.isEmpty()) {
+            String name = todo.pop();
+            if (out.containsKey(name)) {
+                continue;
+            }
+            Map<String, Object> converted = definition(name);
+            out.put(name, converted);
+            references(converted, todo);
+        }
+        return out;
+    }
+
+    /** One definition, converted; {@code <name>-without-name} is {@code <name>} without its name property. */
+    Map<String, Object> definition(String name) {
+        if (name.endsWith(WITHOUT_NAME)) {
+            Map<String, Object> named = definition(name.substring(0, name.length() - WITHOUT_NAME.length()));
+            Map<String, Object> out = new LinkedHashMap<>(named);
+            Map<String, Object> properties = new LinkedHashMap<>(map(named.get("properties")));
+            if (properties.remove("name") == null) {
+                throw new IllegalArgumentException(name + ": the definition has no name property");
+            }
+            out.put("properties", properties);
+            if (named.get("required") instanceof List<?> required) {
+                List<Object> rest = new ArrayList<>(required);
+                rest.remove("name");
+                if (rest.isEmpty()) {
+                    out.remove("required");
+                } else {
+                    out.put("required", rest);
+                }
+            }
+            shift(out, "minProperties", -1);
+            shift(out, "maxProperties", -1);
+            if (Integer.valueOf(0).equals(out.get("minProperties"))) {
+                out.remove("minProperties");
+            }
+            return out;
+        }
+        if (name.equals(INT_OR_STRING)) {
+            return ordered("type", List.of("integer", "string"));
+        }
+        if (name.equals(QUANTITY)) {
+            return ordered("type", List.of("number", "string"), "pattern", QUANTITY_PATTERN);
+        }
+        Map<String, Object> schema = components.get(name);
+        if (schema == null) {
+            throw new IllegalArgumentException("no definition " + name + " in the OpenAPI documents");
+        }
+        Map<String, Object> converted = convert(schema);
+        int[] counts = UNIONS.get(name);
+        if (counts != null) {
+            converted.put("minProperties", counts[0]);
+            converted.put("maxProperties", counts[1]);
+        }
+        return converted;
+    }
+
+    private Map<String, Object> convert(Map<String, Object> schema) {
+        // allOf: [{$ref}] is how OpenAPI v3 gives a reference a description or a default: the reference alone is left.
+        if (schema.get("allOf") instanceof List<?> all && all.size() == 1 && map(all.get(0)).get("$ref") != null
+                && schema.keySet().stream().allMatch(k -> k.equals("allOf") || !KEPT.contains(k))) {
+            return convert(map(all.get(0)));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (schema.get("$ref") instanceof String ref) {
+            if (!ref.startsWith(OPENAPI_REF)) {
+                throw new IllegalArgumentException("not a local component reference: " + ref);
+            }
+            out.put("$ref", DEFS_REF + ref.substring(OPENAPI_REF.length()));
+        }
+        Object type = schema.get("type");
+        if (type == null && schema.containsKey("properties")) {
+            type = "object";
+        }
+        if (type != null) {
+            out.put("type", type);
+        }
+        if (schema.get("properties") instanceof Map<?, ?> properties) {
+            Map<String, Object> converted = new LinkedHashMap<>();
+            new TreeMap<>(map(properties)).forEach((k, v) -> converted.put(k, convert(map(v))));
+            out.put("properties", converted);
+            out.put("additionalProperties", false);
+        } else if (schema.get("additionalProperties") instanceof Map<?, ?> additional) {
+            out.put("additionalProperties", convert(map(additional)));
+        }
+        if (schema.get("items") instanceof Map<?, ?> items) {
+            out.put("items", convert(map(items)));
+        }
+        if (schema.get("required") instanceof List<?> required && !required.isEmpty()) {
+            out.put("required", List.copyOf(required));
+        }
+        if (schema.get("enum") instanceof List<?> values) {
+            out.put("enum", List.copyOf(values));
+        }
+        for (String combinator : List.of("allOf", "oneOf", "anyOf")) {
+            if (schema.get(combinator) instanceof List<?> branches) {
+                out.put(combinator, branches.stream().map(b -> (Object) convert(map(b))).toList());
+            }
+        }
+        return out;
+    }
+
+    private static void references(Object node, Deque<String> todo) {
+        if (node instanceof Map<?, ?> m) {
+            if (m.get("$ref") instanceof String ref && ref.startsWith(DEFS_REF)) {
+                todo.add(ref.substring(DEFS_REF.length()));
+            }
+            m.values().forEach(v -> references(v, todo));
+        } else if (node instanceof List<?> list) {
+            list.forEach(v -> references(v, todo));
+        }
+    }
+
+    private static void shift(Map<String, Object> schema, String key, int by) {
+        if (schema.get(key) instanceof Integer n) {
+            schema.put(key, n + by);
+        }
+    }
+
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            out.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> map(Object value) {
+        if (value instanceof Map<?, ?> m) {
+            return (Map<String, Object>) m;
+        }
+        throw new IllegalArgumentException("expected a schema object, found " + value);
+    }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Copies the Kubernetes OpenAPI v3 documents the chart's values schema takes its Kubernetes object definitions from
+# (core/v1 for pods, autoscaling/v2 for the autoscaler) out of the k8s.io/kubernetes module, at the version the
+# local control plane is built from (the k8s.io/kubernetes pin of ci/control-plane/kubernetes/go.mod: the Kubernetes
+# version the chart targets), into an output directory.
+#
+#   ci/fetch-openapi.sh [OUT_DIR]      (default: chart-tests/target/openapi under the repo root)
+#
+# The module comes through the Go module proxy with `go mod download` (its zip only, checked against the checksum
+# database; ~18 MB, the one ci/build-control-plane.sh compiles). With a warm module cache no network is used.
+# Nothing is committed: ci/kubernetes-schemas.sh and EmbeddedKubernetesSchemasTest read the copies.
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_root="$(cd "${script_dir}/.." && pwd)"
+go_mod="${script_dir}/control-plane/kubernetes/go.mod"
+out_dir="${1:-${repo_root}/chart-tests/target/openapi}"
+files=(api__v1_openapi.json apis__autoscaling__v2_openapi.json)
+
+die() {
+  echo "fetch-openapi: ERROR: $*" >&2
+  exit 1
+}
+
+command -v go >/dev/null 2>&1 || die "'go' is not on PATH. Install Go to fetch the Kubernetes OpenAPI documents."
+version="$(sed -nE 's#^[[:space:]]*(require[[:space:]]+)?k8s\.io/kubernetes (v[0-9][^ ]*).*#\2#p' "${go_mod}" | head -n 1)"
+[[ -n "${version}" ]] || die "no k8s.io/kubernetes pin in ${go_mod}"
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "${tmp}"' EXIT
+if ! (cd "${tmp}" && GOFLAGS=-mod=mod GOWORK=off GO111MODULE=on \
+  go mod download -json "k8s.io/kubernetes@${version}") >"${tmp}/download.json" 2>"${tmp}/download.err"; then
+  cat "${tmp}/download.err" >&2
+  grep '"Error"' "${tmp}/download.json" >&2 || true
+  die "go mod download failed for k8s.io/kubernetes@${version} (GOPROXY=$(go env GOPROXY))"
+fi
+dir="$(sed -nE 's#^[[:space:]]*"Dir": "(.*)",?$#\1#p' "${tmp}/download.json" | head -n 1)"
+[[ -n "${dir}" && -d "${dir}/api/openapi-spec/v3" ]] || die "no api/openapi-spec/v3 in k8s.io/kubernetes@${version} (${dir})"
+
+mkdir -p "${out_dir}"
+for f in "${files[@]}"; do
+  [[ -f "${dir}/api/openapi-spec/v3/${f}" ]] || die "${f} not found in k8s.io/kubernetes@${version}"
+  install -m 0644 "${dir}/api/openapi-spec/v3/${f}" "${out_dir}/${f}"
+done
+echo "${version}" >"${out_dir}/VERSION"
+echo "k8s.io/kubernetes@${version} api/openapi-spec/v3/{$(IFS=,; echo "${files[*]}")} -> ${out_dir}"
