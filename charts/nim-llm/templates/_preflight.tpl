@@ -14,7 +14,7 @@ before anything is created, whatever template Helm renders first.
 {{- $V := .Values -}}
 {{- /* Blocks of settings, first of all (the schema requires them, but helm install --skip-schema-validation does not
 look): a null deletes the chart's defaults of the whole block, and every template reads its keys. */ -}}
-{{- range $path := list "image" "model" "resources" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet" "strategy" "podDisruptionBudget" "persistence" "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service" "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet" "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure" "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" -}}
+{{- range $path := list "image" "model" "resources" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet" "strategy" "strategy.rollingUpdate" "podDisruptionBudget" "persistence" "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service" "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet" "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure" "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" -}}
 {{- $node := $V -}}
 {{- range $key := splitList "." $path -}}
 {{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}
@@ -242,7 +242,10 @@ one the upgrade no longer renders. */ -}}
 {{- $live := $pvc.spec -}}
 {{- $liveSize := $live.resources.requests.storage -}}
 {{- if ne (include "nim-llm.quantityValue" (toString $liveSize)) (include "nim-llm.quantityValue" (include "nim-llm.size" $V.persistence.size)) -}}
-{{- include "nim-llm.fail" (printf "persistence.size is %s, but the live model cache claim %s has %s: the chart does not resize a live claim (Kubernetes never shrinks one, and grows one only where its StorageClass allows volume expansion). Set persistence.size: %s; to grow the cache, resize the claim itself (kubectl patch pvc %s -n %s -p '{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"%s\"}}}}'), then set persistence.size to the new size." (include "nim-llm.size" $V.persistence.size) $name $liveSize $liveSize $name $ns (include "nim-llm.size" $V.persistence.size)) -}}
+{{- if lt (include "nim-llm.quantityValue" (include "nim-llm.size" $V.persistence.size) | float64) (include "nim-llm.quantityValue" (toString $liveSize) | float64) -}}
+{{- include "nim-llm.fail" (printf "persistence.size is %s, but the live model cache claim %s has %s, and Kubernetes never shrinks a claim: set persistence.size: %s." (include "nim-llm.size" $V.persistence.size) $name $liveSize $liveSize) -}}
+{{- end -}}
+{{- include "nim-llm.fail" (printf "persistence.size is %s, but the live model cache claim %s has %s: the chart does not resize a live claim (Kubernetes grows one only where its StorageClass allows volume expansion, which the chart cannot see). Set persistence.size: %s; to grow the cache, resize the claim itself (kubectl patch pvc %s -n %s -p '{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"%s\"}}}}'), then set persistence.size to the new size." (include "nim-llm.size" $V.persistence.size) $name $liveSize $liveSize $name $ns (include "nim-llm.size" $V.persistence.size)) -}}
 {{- end -}}
 {{- if ne (toYaml $live.accessModes) (toYaml $claim.accessModes) -}}
 {{- include "nim-llm.fail" (printf "persistence.accessMode is %s, but the live model cache claim %s is %s, and Kubernetes does not allow changing a claim's access modes: set persistence.accessMode: %s; or copy the cache to a claim of your own with the new access mode and use it as persistence.existingClaim (with persistence.abandonLiveCache: true)." $V.persistence.accessMode $name (join ", " $live.accessModes) (first $live.accessModes)) -}}

@@ -27,6 +27,7 @@ class MultiNodeWiringTest {
     @AfterEach
     void forgetLookupData() {
         LookupStub.shared().removeSecret(NimChart.NAMESPACE, SSH_SECRET);
+        LookupStub.shared().clearObjects(NimChart.NAMESPACE);
     }
 
     @Test
@@ -36,10 +37,46 @@ class MultiNodeWiringTest {
         assertThat(decode(first)).startsWith("-----BEGIN EC PRIVATE KEY-----");
         assertThat(second).as("with no Secret in the cluster, each install generates its own key").isNotEqualTo(first);
 
-        LookupStub.shared().putSecret(NimChart.NAMESPACE, SSH_SECRET, Map.of("private.key", first));
-        assertThat(sshKey(NimChart.render(LWS))).as("an upgrade reads the installed key back").isEqualTo(first);
+        RenderedManifest installed = NimChart.render(LWS);
+        String key = sshKey(installed);
+        LiveObjects.install(installed, NimChart.releaseName(LWS));
+        assertThat(sshKey(NimChart.render(LWS))).as("an upgrade reads the installed key back").isEqualTo(key);
         assertThat(sshKey(NimChart.render(LWS, Map.of("replicaCount", "3", "startupProbe.failureThreshold", "2000"))))
-                .as("an upgrade with other values keeps it too").isEqualTo(first);
+                .as("an upgrade with other values keeps it too").isEqualTo(key);
+    }
+
+    /**
+     * A revision that does not use the generated key (another key, native launch, MPIJob, single-node) still renders it
+     * while it exists, with the same key: no upgrade deletes it, so every revision carries one key and a rollback
+     * re-applies the live one.
+     */
+    @Test
+    void theLiveKeyStaysInEveryRevisionThatDoesNotUseIt() {
+        RenderedManifest installed = NimChart.render(LWS);
+        String key = sshKey(installed);
+        LiveObjects.install(installed, NimChart.releaseName(LWS));
+        for (Map<String, String> other : List.of(Map.of("multiNode.existingSSHSecret", "team-mpi-key"),
+                Map.of("multiNode.launchMode", "native"), Map.of("multiNode.leaderWorkerSet.enabled", "false"))) {
+            RenderedManifest m = NimChart.render(LWS, other);
+            assertThat(sshKey(m)).as("with %s the live key is still rendered, unchanged", other).isEqualTo(key);
+            assertThat(PodTemplate.of(m)).as("with %s no pod mounts it", other)
+                    .allSatisfy(t -> assertThat(t.volumes()).noneMatch(v -> SSH_SECRET.equals(v.at("secret.secretName"))));
+        }
+        LookupStub.shared().clearObjects(NimChart.NAMESPACE);
+        assertThat(NimChart.render(LWS, Map.of("multiNode.existingSSHSecret", "team-mpi-key")).ofKind("Secret"))
+                .as("without a live key, a revision that does not use one renders none").isEmpty();
+    }
+
+    @Test
+    void aSecretOfTheKeysNameThatTheChartDidNotMakeIsNotReadBack() {
+        RenderedManifest installed = NimChart.render(LWS);
+        String key = sshKey(installed);
+        Map<String, Object> foreign = new java.util.LinkedHashMap<>(Map.of("apiVersion", "v1", "kind", "Secret",
+                "metadata", Map.of("name", SSH_SECRET, "namespace", NimChart.NAMESPACE), "data", Map.of("private.key", key)));
+        LookupStub.shared().putObject(foreign);
+        assertThat(sshKey(NimChart.render(LWS))).as("a user's Secret is never taken for the chart's key").isNotEqualTo(key);
+        assertThat(NimChart.render(LWS, Map.of("multiNode.existingSSHSecret", "team-mpi-key")).ofKind("Secret"))
+                .as("nor kept as if it were the chart's").isEmpty();
     }
 
     @Test
