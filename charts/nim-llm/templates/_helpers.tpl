@@ -33,7 +33,16 @@ app.kubernetes.io/name: {{ include "nim-llm.name" . | quote }}
 app.kubernetes.io/instance: {{ .Release.Name | quote }}
 {{- end -}}
 
-{{/* Standard labels of every object. */}}
+{{/* Labels of every pod template: the selector labels and the chart's fixed ones, never the chart version
+(helm.sh/chart) nor app.kubernetes.io/version. A pod template that changed with every chart release would make every
+chart upgrade replace every model server (a full model reload), the MPIJobs' names (a hash of their spec) included. */}}
+{{- define "nim-llm.podLabels" -}}
+{{ include "nim-llm.selectorLabels" . }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: nim-llm
+{{- end -}}
+
+{{/* Standard labels of every object other than a pod template. */}}
 {{- define "nim-llm.labels" -}}
 helm.sh/chart: {{ include "nim-llm.chart" . }}
 {{ include "nim-llm.selectorLabels" . }}

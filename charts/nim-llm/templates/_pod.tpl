@@ -23,7 +23,7 @@ Usage: include "nim-llm.podTemplate" (dict "root" $ "role" "leader")
 {{- end -}}
 metadata:
   labels:
-    {{- include "nim-llm.labels" $root | nindent 4 }}
+    {{- include "nim-llm.podLabels" $root | nindent 4 }}
     app.kubernetes.io/component: {{ include "nim-llm.component" $role }}
     {{- with $V.model.labels }}
     {{- toYaml . | nindent 4 }}

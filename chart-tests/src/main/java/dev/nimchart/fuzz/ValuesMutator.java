@@ -41,9 +41,14 @@ final class ValuesMutator {
         List<ValuesTarget> targets = !insidePassThrough.isEmpty() && random.nextBoolean() ? insidePassThrough : all;
         for (int attempt = 0; attempt < 50; attempt++) {
             Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
-            // A kind that fits few keys (an enum) draws among those, so every kind stays as likely as the others.
-            List<ValuesTarget> fitting = kind == Kind.BAD_ENUM
-                    ? targets.stream().filter(t -> t.schema().get("enum") instanceof List).toList() : targets;
+            // A kind that fits few keys (an enum, a string pattern or length) draws among those, so every kind stays
+            // as likely as the others.
+            List<ValuesTarget> fitting = switch (kind) {
+                case BAD_ENUM -> targets.stream().filter(t -> t.schema().get("enum") instanceof List).toList();
+                case BAD_PATTERN -> targets.stream().filter(t -> t.schema().get("pattern") instanceof String
+                        || t.schema().get("minLength") instanceof Number || t.schema().get("maxLength") instanceof Number).toList();
+                default -> targets;
+            };
             if (fitting.isEmpty()) {
                 continue;
             }

@@ -130,7 +130,10 @@ public final class KubernetesDefinitions {
             return ordered("type", List.of("integer", "string"));
         }
         if (name.equals(QUANTITY)) {
-            return ordered("type", List.of("number", "string"), "pattern", QUANTITY_PATTERN);
+            // Helm reads every values number as a float and prints a fractional one of a million or more in exponent
+            // form (1.5000005e+06); such a quantity must be written as a string.
+            return ordered("type", List.of("number", "string"), "pattern", QUANTITY_PATTERN,
+                    "if", ordered("type", "number", "not", ordered("type", "integer")), "then", ordered("maximum", 999999));
         }
         Map<String, Object> schema = components.get(name);
         if (schema == null) {

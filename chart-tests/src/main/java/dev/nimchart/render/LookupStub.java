@@ -29,6 +29,13 @@ public final class LookupStub {
 
     private final HttpServer server;
     private final Map<String, Map<String, String>> secrets = new ConcurrentHashMap<>();
+    /** Live objects by collection path (e.g. /apis/apps/v1/namespaces/nim/statefulsets), then by name. */
+    private final Map<String, Map<String, Map<String, Object>>> objects = new ConcurrentHashMap<>();
+
+    /** The resources the chart looks up, by API group version, as the discovery endpoints list them. */
+    private static final Map<String, List<Map<String, Object>>> RESOURCES = Map.of(
+            "/api/v1", List.of(resource("secrets", "Secret"), resource("persistentvolumeclaims", "PersistentVolumeClaim")),
+            "/apis/apps/v1", List.of(resource("statefulsets", "StatefulSet"), resource("deployments", "Deployment")));
 
     private LookupStub(Path kubeconfig) throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -66,14 +73,55 @@ public final class LookupStub {
         secrets.remove(namespace + "/" + name);
     }
 
+    /**
+     * Makes lookups of this object's kind in its namespace (by name, or the whole list) find it, as a live object of
+     * the cluster: {@code object} is the object as the API server would return it (apiVersion, kind, metadata.name and
+     * metadata.namespace set). Kinds: those of {@link #RESOURCES}.
+     */
+    public void putObject(Map<String, Object> object) {
+        objects.computeIfAbsent(collection(object), k -> new ConcurrentHashMap<>()).put(name(object), object);
+    }
+
+    /** Forgets every object {@link #putObject} stored in this namespace. */
+    public void clearObjects(String namespace) {
+        objects.keySet().removeIf(path -> path.contains("/namespaces/" + namespace + "/"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String name(Map<String, Object> object) {
+        return ((Map<String, Object>) object.get("metadata")).get("name").toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String collection(Map<String, Object> object) {
+        String apiVersion = object.get("apiVersion").toString();
+        String group = apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion;
+        String kind = object.get("kind").toString();
+        String plural = RESOURCES.getOrDefault(group, List.of()).stream().filter(r -> r.get("kind").equals(kind))
+                .map(r -> r.get("name").toString()).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("the lookup stub serves no " + kind + " of " + apiVersion));
+        String namespace = ((Map<String, Object>) object.get("metadata")).get("namespace").toString();
+        return group + "/namespaces/" + namespace + "/" + plural;
+    }
+
+    private static Map<String, Object> resource(String plural, String kind) {
+        return Map.of("name", plural, "singularName", kind.toLowerCase(java.util.Locale.ROOT), "namespaced", true, "kind", kind,
+                "verbs", List.of("get", "list"));
+    }
+
     private void answer(HttpExchange exchange) throws IOException {
         String[] path = exchange.getRequestURI().getPath().split("/");
         Map<String, Object> body;
         int status = 200;
-        if (exchange.getRequestURI().getPath().equals("/api/v1")) {
-            body = Map.of("kind", "APIResourceList", "apiVersion", "v1", "groupVersion", "v1", "resources", List.of(
-                    Map.of("name", "secrets", "singularName", "secret", "namespaced", true, "kind", "Secret",
-                            "verbs", List.of("get", "list"))));
+        String requested = exchange.getRequestURI().getPath();
+        String parent = requested.substring(0, Math.max(requested.lastIndexOf('/'), 0));
+        if (RESOURCES.containsKey(requested)) {
+            body = Map.of("kind", "APIResourceList", "apiVersion", "v1", "groupVersion", requested.replaceFirst("^/apis?/", ""),
+                    "resources", RESOURCES.get(requested));
+        } else if (objects.containsKey(requested)) {
+            body = Map.of("kind", "List", "apiVersion", "v1", "metadata", Map.of(), "items", List.copyOf(objects.get(requested).values()));
+        } else if (objects.containsKey(parent) && objects.get(parent).containsKey(requested.substring(parent.length() + 1))) {
+            body = objects.get(parent).get(requested.substring(parent.length() + 1));
         } else if (path.length == 7 && path[5].equals("secrets")
                 && secrets.containsKey(path[4] + "/" + path[6])) {
             body = secret(path[4], path[6], secrets.get(path[4] + "/" + path[6]));

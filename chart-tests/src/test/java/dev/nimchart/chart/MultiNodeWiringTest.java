@@ -27,6 +27,7 @@ class MultiNodeWiringTest {
     @AfterEach
     void forgetLookupData() {
         LookupStub.shared().removeSecret(ChartUnderTest.NAMESPACE, SSH_SECRET);
+        LookupStub.shared().clearObjects(ChartUnderTest.NAMESPACE);
     }
 
     @Test
@@ -36,10 +37,46 @@ class MultiNodeWiringTest {
         assertThat(decode(first)).startsWith("-----BEGIN EC PRIVATE KEY-----");
         assertThat(second).as("with no Secret in the cluster, each install generates its own key").isNotEqualTo(first);
 
-        LookupStub.shared().putSecret(ChartUnderTest.NAMESPACE, SSH_SECRET, Map.of("private.key", first));
-        assertThat(sshKey(ChartUnderTest.render(LWS))).as("an upgrade reads the installed key back").isEqualTo(first);
+        RenderedManifest installed = ChartUnderTest.render(LWS);
+        String key = sshKey(installed);
+        LiveObjects.install(installed, ChartUnderTest.releaseName(LWS));
+        assertThat(sshKey(ChartUnderTest.render(LWS))).as("an upgrade reads the installed key back").isEqualTo(key);
         assertThat(sshKey(ChartUnderTest.render(LWS, Map.of("replicaCount", "3", "startupProbe.failureThreshold", "2000"))))
-                .as("an upgrade with other values keeps it too").isEqualTo(first);
+                .as("an upgrade with other values keeps it too").isEqualTo(key);
+    }
+
+    /**
+     * A revision that does not use the generated key (another key, native launch, MPIJob, single-node) still renders it
+     * while it exists, with the same key: no upgrade deletes it, so every revision carries one key and a rollback
+     * re-applies the live one.
+     */
+    @Test
+    void theLiveKeyStaysInEveryRevisionThatDoesNotUseIt() {
+        RenderedManifest installed = ChartUnderTest.render(LWS);
+        String key = sshKey(installed);
+        LiveObjects.install(installed, ChartUnderTest.releaseName(LWS));
+        for (Map<String, String> other : List.of(Map.of("multiNode.existingSSHSecret", "team-mpi-key"),
+                Map.of("multiNode.launchMode", "native"), Map.of("multiNode.leaderWorkerSet.enabled", "false"))) {
+            RenderedManifest m = ChartUnderTest.render(LWS, other);
+            assertThat(sshKey(m)).as("with %s the live key is still rendered, unchanged", other).isEqualTo(key);
+            assertThat(PodTemplate.of(m)).as("with %s no pod mounts it", other)
+                    .allSatisfy(t -> assertThat(t.volumes()).noneMatch(v -> SSH_SECRET.equals(v.at("secret.secretName"))));
+        }
+        LookupStub.shared().clearObjects(ChartUnderTest.NAMESPACE);
+        assertThat(ChartUnderTest.render(LWS, Map.of("multiNode.existingSSHSecret", "team-mpi-key")).ofKind("Secret"))
+                .as("without a live key, a revision that does not use one renders none").isEmpty();
+    }
+
+    @Test
+    void aSecretOfTheKeysNameThatTheChartDidNotMakeIsNotReadBack() {
+        RenderedManifest installed = ChartUnderTest.render(LWS);
+        String key = sshKey(installed);
+        Map<String, Object> foreign = new java.util.LinkedHashMap<>(Map.of("apiVersion", "v1", "kind", "Secret",
+                "metadata", Map.of("name", SSH_SECRET, "namespace", ChartUnderTest.NAMESPACE), "data", Map.of("private.key", key)));
+        LookupStub.shared().putObject(foreign);
+        assertThat(sshKey(ChartUnderTest.render(LWS))).as("a user's Secret is never taken for the chart's key").isNotEqualTo(key);
+        assertThat(ChartUnderTest.render(LWS, Map.of("multiNode.existingSSHSecret", "team-mpi-key")).ofKind("Secret"))
+                .as("nor kept as if it were the chart's").isEmpty();
     }
 
     @Test
