@@ -68,11 +68,14 @@ nvidia.com/mlnxnics: {{ $count }}
 {{- if eq $provider "aws" -}}
 {{- /* FI_EFA_USE_HUGE_PAGE=0: libfabric allocates no hugepages (a forking process would otherwise hit ENOMEM), so pods need no hugepages request. */ -}}
 {{- $vars = dict "FI_PROVIDER" "efa" "FI_EFA_USE_DEVICE_RDMA" "1" "FI_EFA_USE_HUGE_PAGE" "0" "FI_EFA_FORK_SAFE" "1" -}}
-{{- with $.Values.multinodeNetworking.aws.ldLibraryPath -}}{{- $_ := set $vars "LD_LIBRARY_PATH" . -}}{{- end -}}
 {{- else if eq $provider "azure" -}}
 {{- $vars = dict "NCCL_IB_PCI_RELAXED_ORDERING" "1" "CUDA_DEVICE_ORDER" "PCI_BUS_ID" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_TOPO_FILE" "/etc/nccl/topology.xml" "UCX_IB_PCI_RELAXED_ORDERING" "on" "UCX_TLS" "rc" -}}
 {{- else if eq $provider "gcp" -}}
-{{- $vars = dict "LD_LIBRARY_PATH" "/usr/local/nvidia/lib64" "NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY" "/dev/aperture_devices" "NCCL_FASTRAK_CTRL_DEV" "eth0" "NCCL_FASTRAK_IFNAME" "eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_CROSS_NIC" "0" "NCCL_DYNAMIC_CHUNK_SIZE" "524288" "NCCL_P2P_NET_CHUNKSIZE" "524288" "NCCL_P2P_PCI_CHUNKSIZE" "524288" "NCCL_P2P_NVL_CHUNKSIZE" "1048576" "NCCL_FASTRAK_NUM_FLOWS" "2" "NCCL_FASTRAK_USE_SNAP" "1" "NCCL_FASTRAK_PLUGIN_ACCEPT_TIMEOUT_MS" "600000" "NCCL_FASTRAK_ENABLE_CONTROL_CHANNEL" "0" "NCCL_BUFFSIZE" "8388608" "NCCL_NET_GDR_LEVEL" "PIX" "NCCL_FASTRAK_ENABLE_HOTPATH_LOGGING" "0" "NCCL_FASTRAK_USE_LLCM" "1" "NCCL_PROTO" "Simple,LL128" "NCCL_TUNER_PLUGIN" "libnccl-tuner.so" "NCCL_TUNER_CONFIG_PATH" "/usr/local/nvidia/lib64/a3plus_tuner_config.textproto" "NCCL_SHIMNET_GUEST_CONFIG_CHECKER_CONFIG_FILE" "/usr/local/nvidia/lib64/a3plus_guest_config.textproto" -}}
+{{- /* The NCCL configuration of Google's GPUDirect-TCPXO release of Jan 9, 2026 (container-engine-accelerators
+gpudirect-tcpxo/README.md: NCCL plugin installer v1.0.15, tcpxo-daemon v1.0.21), without CUDA_VISIBLE_DEVICES (the
+device plugin chooses the GPUs) and NCCL_DEBUG (the user's choice); the tuner files live where the installer puts the
+plugin, mounted at /usr/local/nvidia/lib64. LD_LIBRARY_PATH is prepended at process start (nim-llm.networking.libraryPath). */ -}}
+{{- $vars = dict "NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY" "/dev/aperture_devices" "NCCL_FASTRAK_CTRL_DEV" "eth0" "NCCL_FASTRAK_IFNAME" "eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_CROSS_NIC" "0" "NCCL_PROTO" "Simple,LL128" "NCCL_MIN_NCHANNELS" "4" "NCCL_TUNER_PLUGIN" "libnccl-tuner.so" "NCCL_TUNER_CONFIG_PATH" "/usr/local/nvidia/lib64/a3plus_tuner_config.textproto" "NCCL_SHIMNET_GUEST_CONFIG_CHECKER_CONFIG_FILE" "/usr/local/nvidia/lib64/a3plus_guest_config.textproto" "NCCL_NVLSTREE_MAX_CHUNKSIZE" "131072" "NCCL_P2P_NET_CHUNKSIZE" "524288" "NCCL_P2P_PCI_CHUNKSIZE" "524288" "NCCL_P2P_NVL_CHUNKSIZE" "1048576" "NCCL_FASTRAK_NUM_FLOWS" "2" "NCCL_FASTRAK_USE_SNAP" "1" "NCCL_FASTRAK_PLUGIN_ACCEPT_TIMEOUT_MS" "600000" "NCCL_FASTRAK_ENABLE_CONTROL_CHANNEL" "0" "NCCL_BUFFSIZE" "8388608" "NCCL_NET_GDR_LEVEL" "PIX" "NCCL_FASTRAK_ENABLE_HOTPATH_LOGGING" "0" "NCCL_FASTRAK_USE_LLCM" "1" "NCCL_NVLS_ENABLE" "1" -}}
 {{- else if eq $provider "oci" -}}
 {{- /* NCCL_IB_HCA "mlx5" is a prefix match (every mlx5_N VF); "=mlx5" would be an exact match on the whole name and match no device. */ -}}
 {{- $vars = dict "NCCL_IB_HCA" "mlx5" "NCCL_IB_GID_INDEX" "3" "NCCL_IB_TC" "41" "NCCL_IB_SL" "0" "NCCL_IB_TIMEOUT" "22" "NCCL_IB_QPS_PER_CONNECTION" "4" "NCCL_IB_SPLIT_DATA_ON_QPS" "0" "NCCL_CUMEM_ENABLE" "0" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_IGNORE_CPU_AFFINITY" "1" -}}
@@ -80,6 +83,19 @@ nvidia.com/mlnxnics: {{ $count }}
 {{- range $name := keys $vars | sortAlpha }}
 - name: {{ $name }}
   value: {{ index $vars $name | quote }}
+{{- end -}}
+{{- end -}}
+
+{{/* Directories of the provider's NCCL network plugin, prepended to the image's LD_LIBRARY_PATH when each GPU
+container's process starts (files/mpi/library-path.sh): a pod spec can only replace an image variable, and the NIM
+image's own LD_LIBRARY_PATH must stay. AWS: multinodeNetworking.aws.ldLibraryPath; GCP: the mounted TCPXO plugin
+directory, as Google's references prepend it. Empty for the others. */}}
+{{- define "nim-llm.networking.libraryPath" -}}
+{{- $provider := include "nim-llm.networking.provider" . -}}
+{{- if eq $provider "aws" -}}
+{{- .Values.multinodeNetworking.aws.ldLibraryPath -}}
+{{- else if eq $provider "gcp" -}}
+/usr/local/nvidia/lib64
 {{- end -}}
 {{- end -}}
 
@@ -126,7 +142,9 @@ k8s.v1.cni.cncf.io/networks: {{ join "," $nets | quote }}
     - |
       set -ex
       chmod 755 /fts/entrypoint_rxdm_container.sh
-      /fts/entrypoint_rxdm_container.sh --num_hops=2 --num_nics=8 --uid= --alsologtostderr
+      /fts/entrypoint_rxdm_container.sh --num_hops=2
+  # Arguments as Google's current reference (gpudirect-tcpxo/nccl-test-latest.yaml): --uid and --alsologtostderr are
+  # obsolete since the open-source daemon (Aug 21, 2025 release), --num_nics has no effect since Nov 19, 2025.
   # The receive-datapath manager configures the GPU NICs: it runs as root with NET_ADMIN (a documented
   # exception to the chart's non-root default); the NIM container itself stays non-root.
   securityContext:
