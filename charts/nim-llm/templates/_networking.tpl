@@ -228,6 +228,13 @@ k8s.v1.cni.cncf.io/networks: {{ join "," $nets | quote }}
 {{- end -}}
 {{- end -}}
 
+{{/* NOTES.txt line: what IPC_LOCK does and does not do for the NIM container. */}}
+{{- define "nim-llm.networking.ipcLockNote" -}}
+IPC_LOCK is asked for RDMA memory registration, but a process that does not run as root (the chart's default)
+does not get it in its effective set: RDMA needs a large enough locked-memory limit (ulimit -l), which comes
+from the node's container runtime configuration, not from this chart.
+{{- end -}}
+
 {{/* NOTES.txt line: the documented exception to the chart's secure defaults a provider needs. */}}
 {{- define "nim-llm.networking.securityNote" -}}
 Security exception: {{ . }}. A namespace enforcing the baseline or restricted Pod Security Standard
@@ -247,22 +254,27 @@ so no high-speed networking was injected (it only applies with multiNode.enabled
 Networking: AWS EFA ({{ include "nim-llm.networking.deviceCount" . }} vpc.amazonaws.com/efa per GPU pod).
 Cluster prerequisite: the EFA device plugin (aws-efa-k8s-device-plugin) on EFA-enabled instances,
 and a security group that allows all traffic between the nodes of the placement group.
-{{ include "nim-llm.networking.securityNote" (printf "the NIM container adds IPC_LOCK (RDMA memory registration) and mounts the host's %s" .Values.multinodeNetworking.aws.hostPath) }}
+{{ include "nim-llm.networking.securityNote" (printf "the NIM container adds IPC_LOCK and mounts the host's %s" .Values.multinodeNetworking.aws.hostPath) }}
+{{ include "nim-llm.networking.ipcLockNote" . }}
 {{- else if eq $provider "azure" }}
 
 Networking: Azure InfiniBand ({{ include "nim-llm.networking.deviceCount" . }} rdma/{{ .Values.multinodeNetworking.azure.rdmaDeviceName }} per GPU pod, {{ .Values.multinodeNetworking.azure.vmGeneration }} NCCL topology).
 Cluster prerequisite: the RDMA shared device plugin or the NVIDIA Network Operator on InfiniBand VM sizes.
-{{ include "nim-llm.networking.securityNote" "the NIM container adds IPC_LOCK (RDMA memory registration)" }}
+{{ include "nim-llm.networking.securityNote" "the NIM container adds IPC_LOCK" }}
+{{ include "nim-llm.networking.ipcLockNote" . }}
 {{- else if eq $provider "gcp" }}
 
 Networking: GCP GPUDirect-TCPXO (tcpxo-daemon sidecar, networks {{ join ", " .Values.multinodeNetworking.gcp.networks }}).
 Cluster prerequisite: A3 Mega node pools with GKE multi-networking and the eight GPU NIC networks
-(Network and GKENetworkParamSet objects named as in multinodeNetworking.gcp.networks).
+(Network and GKENetworkParamSet objects named as in multinodeNetworking.gcp.networks), and Google's
+nccl-tcpxo-installer DaemonSet at the version that goes with the tcpxo-daemon image
+({{ .Values.multinodeNetworking.gcp.tcpxoDaemonImage }}; v1.0.21 goes with installer v1.0.15).
 {{ include "nim-llm.networking.securityNote" "the tcpxo-daemon sidecar runs as root with NET_ADMIN and NET_BIND_SERVICE (it configures the GPU NICs) and mounts host paths; the NIM container stays non-root" }}
 {{- else if eq $provider "oci" }}
 
 Networking: OCI RDMA over SR-IOV ({{ include "nim-llm.networking.deviceCount" . }} nvidia.com/mlnxnics per GPU pod, Multus network {{ .Values.multinodeNetworking.oci.networkName }}).
 Cluster prerequisite: the SR-IOV Network Operator with the "{{ .Values.multinodeNetworking.oci.networkName }}" network attachment and its device plugin.
-{{ include "nim-llm.networking.securityNote" "the NIM container adds IPC_LOCK (RDMA memory registration) and mounts the host's /dev/infiniband" }}
+{{ include "nim-llm.networking.securityNote" "the NIM container adds IPC_LOCK and mounts the host's /dev/infiniband" }}
+{{ include "nim-llm.networking.ipcLockNote" . }}
 {{- end }}
 {{- end -}}

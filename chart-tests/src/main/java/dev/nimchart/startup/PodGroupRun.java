@@ -65,6 +65,12 @@ public final class PodGroupRun implements AutoCloseable {
     private final Path workDir;
     private final List<PodRun> runs = new ArrayList<>();
     private final List<String> namespaces = new ArrayList<>();
+    private NamespaceState state;
+    private Map<String, String> overrides;
+    private String fabric;
+    private String hosts;
+    private Path sandbox;
+    private Path standin;
 
     private PodGroupRun(String base, Path workDir) {
         this.base = base;
@@ -81,22 +87,34 @@ public final class PodGroupRun implements AutoCloseable {
         try {
             deleteTree(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
-            Path sandbox = resource("pod-sandbox.sh", workDir.resolve("pod-sandbox.sh"));
-            Path standin = resource("nim-standin.py", workDir.resolve("nim-standin.py"));
-            String fabric = base + "f";
-            StartupHost.must(List.of("ip", "netns", "add", fabric));
-            run.namespaces.add(fabric);
-            StartupHost.must(List.of("ip", "-n", fabric, "link", "add", "br0", "type", "bridge"));
-            StartupHost.must(List.of("ip", "-n", fabric, "link", "set", "br0", "up"));
-            String hosts = hostsFile(state);
-            int i = 0;
+            run.state = state;
+            run.overrides = overrides;
+            run.sandbox = resource("pod-sandbox.sh", workDir.resolve("pod-sandbox.sh"));
+            run.standin = resource("nim-standin.py", workDir.resolve("nim-standin.py"));
+            run.fabric = base + "f";
+            StartupHost.must(List.of("ip", "netns", "add", run.fabric));
+            run.namespaces.add(run.fabric);
+            StartupHost.must(List.of("ip", "-n", run.fabric, "link", "add", "br0", "type", "bridge"));
+            StartupHost.must(List.of("ip", "-n", run.fabric, "link", "set", "br0", "up"));
+            run.hosts = hostsFile(state);
             for (KubeObject pod : pods) {
-                run.runs.add(run.startPod(state, pod, i++, fabric, hosts, sandbox, standin, overrides));
+                run.add(pod);
             }
             return run;
         } catch (IOException | RuntimeException e) {
             run.close();
             throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+        }
+    }
+
+    /** Starts one more pod of the same namespace on the same network (as a controller creating it later would). */
+    public PodRun add(KubeObject pod) {
+        try {
+            PodRun started = startPod(state, pod, runs.size(), fabric, hosts, sandbox, standin, overrides);
+            runs.add(started);
+            return started;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

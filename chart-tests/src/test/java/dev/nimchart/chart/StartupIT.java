@@ -53,17 +53,28 @@ class StartupIT {
         Installed in = install(session, e, file, Map.of());
         try {
             Reconciled r = in.reconciled;
-            List<KubeObject> pods = new ArrayList<>(r.gpuPods());
-            pods.addAll(r.launchers());
             boolean mpi = ChartScripts.usesMpi(r.servingPods().get(0)) || e.mode().equals("mpijob");
             int expectedRanks = r.groups().size() * (mpi ? e.integer("multiNode.workers") * e.integer("multiNode.gpusPerNode") : e.integer("multiNode.workers"));
             long started = System.nanoTime();
             // The stand-in holds its readiness until released: every rank runs and the server listens, but is not ready.
-            try (PodGroupRun run = PodGroupRun.start(r.state(), pods, REPORT_DIR.resolve(e.name()).toAbsolutePath(), Map.of(HOLD_READY, "1"))) {
+            try (PodGroupRun run = PodGroupRun.start(r.state(), r.gpuPods(), REPORT_DIR.resolve(e.name()).toAbsolutePath(), Map.of(HOLD_READY, "1"))) {
                 List<PodRun> servers = r.servingPods().stream().map(p -> run.pod(p.name())).toList();
                 String serving = Reconciled.names(r.servingPods()).toString();
                 int port = e.integer("model.openaiPort");
                 Duration limit = Duration.ofSeconds(e.integer("multiNode.clusterStartTimeout"));
+                if (!r.launchers().isEmpty()) {
+                    // MPIJob, before its launcher runs: every worker's sshd listens, so the other workers are Ready
+                    // (the operator publishes their names), but worker 0, whose server has not started, is not.
+                    List<PodRun> others = run.pods().stream().filter(p -> !servers.contains(p)).toList();
+                    boolean sshdUp = await(limit, run, () -> others.stream().allMatch(run::readinessProbePasses));
+                    assertThat(sshdUp).as("%s: workers %s Ready on sshd; logs:%n%s", e.name(), others.stream().map(p -> p.pod().name()).toList(),
+                            logs(run)).isTrue();
+                    for (PodRun server : servers) {
+                        assertThat(run.readinessProbePasses(server)).as("%s: %s before the launcher started its server (sshd listens)", e.name(),
+                                server.pod().name()).isFalse();
+                    }
+                    r.launchers().forEach(run::add);
+                }
                 boolean joined = await(limit, run, () -> run.records().size() >= expectedRanks
                         && servers.stream().allMatch(server -> run.httpStatus(server, port, "/v1/health/live") == 200));
                 Timings.record(REPORT_DIR, "group joined (every rank started, server listening): " + e.name(),
