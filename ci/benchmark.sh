@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks: how fast the suite proves the chart, side by side with the usual `helm template | kubeconform`
-# pipeline, the cluster tier's timings, and a workers x replicas scale sweep. Prints the figures and writes
+# pipeline, the cluster and controller tiers' timings, a workers x replicas scale sweep, and the start-up tier's time
+# from starting a multi-node group's processes to its serving pod's readiness (min/median/max per example; needs root
+# and ip netns, else the report says why it was not measured). Prints the figures and writes
 # chart-tests/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
 # run measured replaces the recorded one) and regenerates README.md's measured table from that record.
 #

@@ -68,11 +68,31 @@ multi-node examples set jsonLogging: false); an env entry NIM_JSONL_LOGGING stil
 resolves); LWS_LEADER_ADDRESS is injected by the LeaderWorkerSet webhook before the chart's entries. */}}
 - name: NIM_LEADER_IP_ADDRESS
   value: $(LWS_LEADER_ADDRESS)
+- name: MASTER_ADDR
+  value: $(LWS_LEADER_ADDRESS)
+- name: MASTER_PORT
+  value: {{ $V.multiNode.masterPort | int64 | toString | quote }}
 {{- else if eq $role "mpi-worker" }}
 - name: NIM_NODE_RANK
   valueFrom:
     fieldRef:
       fieldPath: metadata.labels['training.kubeflow.org/replica-index']
+{{- /* The leader of an MPIJob is worker 0 (MPI rank 0). Its address is the chart's headless Service named like its
+host, <job>-worker-0, which publishes it before it is Ready (service-headless.yaml); the operator's own name
+<job>-worker-0.<job> resolves only once the pod is Ready, and worker 0 is Ready only once the server answers. The
+job's name is known only at run time (it carries a hash of this spec), so it is read from the pod's label. */}}
+- name: NIM_MPI_JOB_NAME
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.labels['training.kubeflow.org/job-name']
+- name: NIM_MPI_NAMESPACE
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.namespace
+- name: MASTER_ADDR
+  value: $(NIM_MPI_JOB_NAME)-worker-0.$(NIM_MPI_NAMESPACE).svc
+- name: MASTER_PORT
+  value: {{ $V.multiNode.masterPort | int64 | toString | quote }}
 {{- end }}
 {{- if include "nim-llm.usesMPI" $root }}
 - name: NIM_MPI_SSH_PORT

@@ -68,7 +68,8 @@ that name exists. */}}
 {{- end -}}
 
 {{/* Names of the Services the release's controllers create (list), which service.name must not take: the
-LeaderWorkerSet's headless Service, the StatefulSet's headless Service, each MPIJob's headless Service. */}}
+LeaderWorkerSet's headless Service, the StatefulSet's headless Service, each MPIJob's headless Service and the chart's
+Service naming its worker 0 (service-headless.yaml). */}}
 {{- define "nim-llm.controllerServiceNames" -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- $names := list -}}
@@ -79,6 +80,7 @@ LeaderWorkerSet's headless Service, the StatefulSet's headless Service, each MPI
 {{- else if eq $mode "mpijob" -}}
 {{- range $i := until (int .Values.replicaCount) -}}
 {{- $names = append $names (include "nim-llm.mpiJobName" (list $ $i)) -}}
+{{- $names = append $names (printf "%s-worker-0" (include "nim-llm.mpiJobName" (list $ $i))) -}}
 {{- end -}}
 {{- end -}}
 {{- toYaml $names -}}

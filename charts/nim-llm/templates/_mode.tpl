@@ -59,6 +59,12 @@ latest) run the image's /opt/nim/start-mpi-cluster.sh. A YAML list. */}}
 {{- if and .Values.multiNode.enabled (eq (include "nim-llm.launchMode" .) "mpi") -}}true{{- end -}}
 {{- end -}}
 
+{{/* "true" when the pods mount the chart's start-up scripts (the -mpi ConfigMap at /opt/nim-llm/mpi): MPI start-up,
+or a networking provider whose plugin directories library-path.sh prepends to LD_LIBRARY_PATH. */}}
+{{- define "nim-llm.startScripts" -}}
+{{- if or (include "nim-llm.usesMPI" .) (include "nim-llm.networking.libraryPath" .) -}}true{{- end -}}
+{{- end -}}
+
 {{/* GPUs of each GPU pod, from resources.limits (0 when absent). */}}
 {{- define "nim-llm.gpuLimit" -}}
 {{- $limits := .Values.resources.limits | default dict -}}
@@ -102,7 +108,10 @@ app.kubernetes.io/component: inference
 {{/* The spec of every MPIJob of the release (they differ only in name). */}}
 {{- define "nim-llm.mpiJobSpec" -}}
 slotsPerWorker: {{ $.Values.multiNode.gpusPerNode | int64 }}
-launcherCreationPolicy: WaitForWorkersReady
+{{- /* AtStartup: the launcher starts with the workers and launcher.sh waits for their sshd itself (at most
+clusterStartTimeout). WaitForWorkersReady would wait for every worker's Ready condition, and worker 0 is Ready only once
+the server it hosts answers, which needs the launcher's mpirun: it would never start. */}}
+launcherCreationPolicy: AtStartup
 sshAuthMountPath: /etc/nim-llm/ssh
 runPolicy:
   cleanPodPolicy: Running

@@ -163,6 +163,22 @@ spec:
   {{- $command = $V.customCommand | default (list "/bin/bash" "/opt/nim-llm/mpi/launcher.sh") -}}
   {{- $args = $V.customArgs | default (include "nim-llm.rankCommand" .root | fromYamlArray) -}}
 {{- end -}}
+{{- /* A networking provider's plugin directories are prepended to the image's LD_LIBRARY_PATH by library-path.sh,
+which then runs the role's command: every process of a GPU pod (sshd and the ranks it starts, mpirun and its local
+ranks, a native server) sees them. Without a command the container would run the image's ENTRYPOINT and CMD, so
+they are written out: /opt/nvidia/nvidia_entrypoint.sh and /opt/nim/start_server.sh, as NVIDIA's nim-deploy
+(cloud-service-providers/aws/sagemaker/Dockerfile: NIM_ENTRYPOINT, NIM_CMD) names them. */ -}}
+{{- $libraryPath := "" -}}
+{{- if has .role (list "leader" "worker" "mpi-worker") -}}
+  {{- $libraryPath = include "nim-llm.networking.libraryPath" .root -}}
+{{- end -}}
+{{- if $libraryPath -}}
+  {{- if not $command -}}
+    {{- $command = list "/opt/nvidia/nvidia_entrypoint.sh" -}}
+    {{- if not $args -}}{{- $args = list "/opt/nim/start_server.sh" -}}{{- end -}}
+  {{- end -}}
+  {{- $command = concat (list "/bin/bash" "/opt/nim-llm/mpi/library-path.sh" $libraryPath "--") $command -}}
+{{- end -}}
 {{- with $command }}
 command:
   {{- toYaml . | nindent 2 }}
@@ -206,8 +222,8 @@ args:
 {{- toYaml $ports -}}
 {{- end -}}
 
-{{/* Probes of a role: HTTP probes where the API is served (single-node pod, LWS leader);
-an sshd readiness probe on MPI workers (MPIJob waits for ready workers); none on the launcher. */}}
+{{/* Probes of a role: HTTP probes where the API is served (single-node pod, LWS leader); on MPIJob workers
+ready.sh (worker 0 serves the API); an sshd readiness probe on LWS MPI workers; none on the launcher. */}}
 {{- define "nim-llm.probes" -}}
 {{- $V := .root.Values -}}
 {{- $port := "http-openai" -}}
@@ -227,9 +243,8 @@ an sshd readiness probe on MPI workers (MPIJob waits for ready workers); none on
 {{- end -}}
 {{- end -}}
 {{- else if eq .role "mpi-worker" }}
-{{- /* The MPI operator publishes a worker's DNS name only while it is Ready and starts the launcher when all are:
-ready.sh says Ready while sshd listens, and on worker 0 (MPI rank 0 serves the API), once mpirun's daemon runs
-there, only while the server answers readinessProbe.path. */}}
+{{- /* ready.sh: worker 0 (MPI rank 0 serves the API) is Ready only while the server answers readinessProbe.path;
+the other workers while their sshd listens (the MPI operator publishes their DNS names only while they are Ready). */}}
 {{- $p := $V.readinessProbe }}
 readinessProbe:
   exec:

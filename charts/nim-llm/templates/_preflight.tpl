@@ -536,6 +536,14 @@ CREDENTIAL(S): AWS_SECRET_ACCESS_KEY, hf_token, REDIS_PASS, GITHUB_TOKEN_READONL
 {{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.sshPort) (int $V.model.openaiPort)) -}}
 {{- include "nim-llm.fail" (printf "multiNode.sshPort and model.openaiPort are both %d, but the workers' sshd and the API server listen in one pod: give multiNode.sshPort another port (the default is 2222)." (int $V.model.openaiPort)) -}}
 {{- end -}}
+{{- /* MASTER_PORT (torch.distributed's rendezvous on the leader) shares the leader's network namespace with the API
+server and, in mpi launch mode, the workers' sshd. */ -}}
+{{- if and $V.multiNode.enabled (eq (int $V.multiNode.masterPort) (int $V.model.openaiPort)) -}}
+{{- include "nim-llm.fail" (printf "multiNode.masterPort and model.openaiPort are both %d, but MASTER_PORT and the API server listen on the leader's pod: give multiNode.masterPort another port (the default is 50000)." (int $V.model.openaiPort)) -}}
+{{- end -}}
+{{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.masterPort) (int $V.multiNode.sshPort)) -}}
+{{- include "nim-llm.fail" (printf "multiNode.masterPort and multiNode.sshPort are both %d, but MASTER_PORT and the workers' sshd listen in one pod: give multiNode.masterPort another port (the default is 50000)." (int $V.multiNode.sshPort)) -}}
+{{- end -}}
 {{- /* Host names of MPIJob pods are <fullname>-<replica>-<spec hash>-worker-<index> (and -launcher): a DNS label of at most 63. */ -}}
 {{- if eq $mode "mpijob" -}}
 {{- $longest := printf "%s-worker-%d" (include "nim-llm.mpiJobName" (list . (sub (max (int $V.replicaCount) 1) 1))) (sub (int $V.multiNode.workers) 1) -}}

@@ -57,8 +57,10 @@ emptyDir: {}
 {{- $vols = append $vols (dict "name" "dshm" "emptyDir" (dict "medium" "Memory" "sizeLimit" (include "nim-llm.size" $V.shm.sizeLimit))) -}}
 {{- end -}}
 {{- end -}}
-{{- if include "nim-llm.usesMPI" $root -}}
+{{- if include "nim-llm.startScripts" $root -}}
 {{- $vols = append $vols (dict "name" "mpi-scripts" "configMap" (dict "name" (printf "%s-mpi" (include "nim-llm.fullname" $root)) "defaultMode" 365)) -}}
+{{- end -}}
+{{- if include "nim-llm.usesMPI" $root -}}
 {{- if eq (include "nim-llm.mode" $root) "leaderworkerset" -}}
 {{- $vols = append $vols (dict "name" "ssh-key" "secret" (dict "secretName" (include "nim-llm.sshSecretName" $root) "defaultMode" 288 "items" (list (dict "key" "private.key" "path" "private.key")))) -}}
 {{- end -}}
@@ -82,8 +84,10 @@ emptyDir: {}
 {{- $mounts = append $mounts (dict "name" "dshm" "mountPath" "/dev/shm") -}}
 {{- end -}}
 {{- end -}}
-{{- if include "nim-llm.usesMPI" $root -}}
+{{- if include "nim-llm.startScripts" $root -}}
 {{- $mounts = append $mounts (dict "name" "mpi-scripts" "mountPath" "/opt/nim-llm/mpi" "readOnly" true) -}}
+{{- end -}}
+{{- if include "nim-llm.usesMPI" $root -}}
 {{- if eq (include "nim-llm.mode" $root) "leaderworkerset" -}}
 {{- $mounts = append $mounts (dict "name" "ssh-key" "mountPath" "/etc/nim-llm/ssh" "readOnly" true) -}}
 {{- end -}}

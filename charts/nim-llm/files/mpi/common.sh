@@ -55,6 +55,18 @@ worker_hosts() {
   fi
 }
 
+# serving_host HOST: the name the launcher dials for MPIJob worker 0, from the operator's hostfile entry
+# <job>-worker-0.<job>.<namespace>.svc[.<domain>]: the chart's headless Service <job>-worker-0 in the same namespace,
+# <job>-worker-0.<namespace>.svc[.<domain>], which publishes the pod before it is Ready.
+serving_host() {
+  local host=${1%%.*} rest=${1#*.}
+  if [[ "$rest" == "$1" || "$rest" != *.* ]]; then
+    echo "$1"
+  else
+    echo "${host}.${rest#*.}"
+  fi
+}
+
 # ssh options mpirun uses to reach the workers' sshd.
 ssh_args() {
   echo "-p ${NIM_MPI_SSH_PORT:-2222} -i ${NIM_MPI_SSH_KEY} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectionAttempts=10"

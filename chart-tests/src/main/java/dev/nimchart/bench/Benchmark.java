@@ -18,7 +18,8 @@ import java.util.Map;
  * How fast the suite proves the chart, printed as figures and written to target/benchmark/ (report.md and
  * figures.tsv): the offline tier side by side with the usual helm template | kubeconform pipeline, the cluster tier's
  * start and per-example install times, a scale sweep of workers x replicas, and the controller tier's start and
- * install-to-all-Ready times. Runs: -Dnim.bench.runs (default 5).
+ * install-to-all-Ready times, and the start-up tier's time from a group's processes to its serving pod's readiness
+ * (min/median/max per multi-node example). Runs: -Dnim.bench.runs (default 5).
  */
 public final class Benchmark {
 
@@ -39,6 +40,7 @@ public final class Benchmark {
         b.offline();
         b.cluster();
         new ControllerTierBench(b.report, OUT).run(b.examples);
+        new StartupTierBench(b.report, OUT, b.runs).run(b.examples, dev.nimchart.cluster.CiScript.ciDir().getParent());
         b.verifyTimes();
         b.report.write(OUT);
         String record = System.getProperty("nim.bench.record", "");

@@ -41,7 +41,7 @@ public final class ReadmeFigures {
                     "controllers", "start-to-all-ready-median", Shape.ONE, "s", 1),
             new Row("Controller tier: `helm install` to every pod scheduled and Ready, per example",
                     "controllers-install-to-ready", "*", Shape.RANGE_AND_TOTAL, "s", 1),
-            new Row("Start-up tier: the group's processes started to the serving pod Ready, per multi-node example",
+            new Row("Start-up tier: the group's processes started to the serving pod Ready, per multi-node example (median of each)",
                     "startup-ready", "*", Shape.RANGE, "s", 1),
             new Row("Scale sweep (workers 2/8/32/64 x replicas 1/8): offline check per point", "scale-render", "*", Shape.RANGE, "ms", 0),
             new Row("... install plus read-back per point", "scale-install", "*", Shape.RANGE, "s", 2),

@@ -92,6 +92,7 @@ public final class ClusterPreconditions {
             }
         }
         classes.stream().filter(c -> !c.isEmpty()).forEach(c -> ensureClass(api, c, false, sharedClasses.contains(c)));
+        List<String> volumes = new ArrayList<>();
         for (KubeObject claim : claims) {
             String className = className(claim);
             String name = "pv-" + namespace + "-";
@@ -107,6 +108,14 @@ public final class ClusterPreconditions {
                     "kind", "PersistentVolume", "metadata", Map.of("generateName", name, "labels", Map.of(LABEL, namespace)), "spec", spec)),
                     "create a PersistentVolume for " + namespace);
             made.add("PersistentVolume/" + new KubeObject(created).name() + " (class \"" + className + "\", " + modes + ")");
+            volumes.add(new KubeObject(created).name());
+        }
+        // The persistentvolume-controller marks a volume Available once its cache holds it; a claim it saw before that
+        // would be sent to provisioning (a ProvisioningFailed warning: this class has no provisioner).
+        if (!existingClaims.isEmpty()) {
+            for (String volume : volumes) {
+                awaitAvailable(api, volume);
+            }
         }
         // After their volumes, so the binder finds one at once (an immediate claim without a volume would ask for provisioning).
         for (Map<String, Object> existing : existingClaims) {
@@ -118,6 +127,25 @@ public final class ClusterPreconditions {
             made.add("PersistentVolumeClaim/" + new KubeObject(existing).name() + " (an existing claim the pods mount)");
         }
         return made;
+    }
+
+    /** Waits (at most 30 s) until the persistentvolume-controller has marked the volume Available (or bound it). */
+    private static void awaitAvailable(KubeApi api, String volume) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            KubeApi.Response r = api.get("/api/v1/persistentvolumes/" + volume);
+            Object phase = r.ok() ? new KubeObject(r.body()).at("status.phase") : null;
+            if ("Available".equals(phase) || "Bound".equals(phase)) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        throw new IllegalStateException("PersistentVolume " + volume + " did not become Available within 30 s");
     }
 
     /** Deletes the volumes made for this namespace (the claims go with the namespace). */

@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * Cluster DNS answered from objects, as CoreDNS's kubernetes plugin answers a pod (zone {@value #ZONE}, the pod's
  * search path {@code <ns>.svc.cluster.local svc.cluster.local cluster.local}, ndots 5): {@code <svc>.<ns>.svc} names a
- * Service, {@code <hostname>.<svc>.<ns>.svc} the endpoint of a headless Service with that hostname, whether its pod
+ * Service (a headless one with a single pod behind it: that pod), {@code <hostname>.<svc>.<ns>.svc} the endpoint of a headless Service with that hostname, whether its pod
  * is ready or not when the Service publishes not-ready addresses. No DNS server runs in the controller tier; this is
  * what one would answer from the objects the controllers made.
  */
@@ -48,12 +48,34 @@ public final class ObjectDns {
         }
         String[] labels = fqdn.substring(0, fqdn.length() - (".svc." + ZONE).length()).split("\\.");
         if (labels.length == 2 && labels[1].equals(state.namespace())) {
-            return state.named("Service", labels[0]).map(s -> "Service/" + s.name());
+            Optional<KubeObject> svc = state.named("Service", labels[0]);
+            if (svc.isPresent() && "None".equals(svc.get().at("spec.clusterIP"))) {
+                // A headless Service's name answers its endpoints' addresses: a single pod is that pod.
+                List<String> pods = endpointPods(svc.get());
+                return pods.size() == 1 ? Optional.of("Pod/" + pods.get(0)) : svc.map(s -> "Service/" + s.name());
+            }
+            return svc.map(s -> "Service/" + s.name());
         }
         if (labels.length == 3 && labels[2].equals(state.namespace())) {
             return endpointHost(labels[1], labels[0]);
         }
         return Optional.empty();
+    }
+
+    /** The pods a headless Service's name answers (ready ones, and the others when it publishes not-ready addresses). */
+    private List<String> endpointPods(KubeObject svc) {
+        boolean notReadyToo = Boolean.TRUE.equals(svc.at("spec.publishNotReadyAddresses"));
+        List<String> pods = new ArrayList<>();
+        for (KubeObject slice : state.endpointSlicesOf(svc.name())) {
+            for (KubeObject endpoint : slice.list("endpoints")) {
+                boolean ready = !Boolean.FALSE.equals(endpoint.at("conditions.ready"));
+                Object target = endpoint.at("targetRef.name");
+                if ((ready || notReadyToo) && target != null && !pods.contains(target.toString())) {
+                    pods.add(target.toString());
+                }
+            }
+        }
+        return pods;
     }
 
     /** The pod behind hostname {@code host} among the endpoints of headless Service {@code service}. */

@@ -34,8 +34,15 @@ public final class PodGroupRun implements AutoCloseable {
 
     /** The image's PATH (a CUDA/NIM image is Debian-based; its PATH includes these). */
     static final String IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-    /** The NIM image's entrypoint, run when the pod sets no command. */
-    public static final String IMAGE_ENTRYPOINT = "/opt/nim/start_server.sh";
+    /**
+     * The image's LD_LIBRARY_PATH: NIM images build on NVIDIA's CUDA images, whose Dockerfiles set
+     * {@code /usr/local/nvidia/lib:/usr/local/nvidia/lib64}. A pod spec that sets LD_LIBRARY_PATH replaces it.
+     */
+    public static final String IMAGE_LD_LIBRARY_PATH = "/usr/local/nvidia/lib:/usr/local/nvidia/lib64";
+    /** The NIM image's ENTRYPOINT, run when the pod sets no command (NVIDIA's nim-deploy names it NIM_ENTRYPOINT). */
+    public static final List<String> IMAGE_ENTRYPOINT = List.of("/opt/nvidia/nvidia_entrypoint.sh");
+    /** The NIM image's CMD, the entrypoint's arguments when the pod sets neither command nor args (NIM_CMD). */
+    public static final List<String> IMAGE_CMD = List.of("/opt/nim/start_server.sh");
     /** Where the stand-in stands in for the image's programs. */
     static final List<String> STANDIN_PATHS = List.of("nim/start_server.sh", "nim/start-mpi-cluster.sh", "nim/llm/.venv/bin/python3");
 
@@ -58,6 +65,12 @@ public final class PodGroupRun implements AutoCloseable {
     private final Path workDir;
     private final List<PodRun> runs = new ArrayList<>();
     private final List<String> namespaces = new ArrayList<>();
+    private NamespaceState state;
+    private Map<String, String> overrides;
+    private String fabric;
+    private String hosts;
+    private Path sandbox;
+    private Path standin;
 
     private PodGroupRun(String base, Path workDir) {
         this.base = base;
@@ -74,22 +87,34 @@ public final class PodGroupRun implements AutoCloseable {
         try {
             deleteTree(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
-            Path sandbox = resource("pod-sandbox.sh", workDir.resolve("pod-sandbox.sh"));
-            Path standin = resource("nim-standin.py", workDir.resolve("nim-standin.py"));
-            String fabric = base + "f";
-            StartupHost.must(List.of("ip", "netns", "add", fabric));
-            run.namespaces.add(fabric);
-            StartupHost.must(List.of("ip", "-n", fabric, "link", "add", "br0", "type", "bridge"));
-            StartupHost.must(List.of("ip", "-n", fabric, "link", "set", "br0", "up"));
-            String hosts = hostsFile(state);
-            int i = 0;
+            run.state = state;
+            run.overrides = overrides;
+            run.sandbox = resource("pod-sandbox.sh", workDir.resolve("pod-sandbox.sh"));
+            run.standin = resource("nim-standin.py", workDir.resolve("nim-standin.py"));
+            run.fabric = base + "f";
+            StartupHost.must(List.of("ip", "netns", "add", run.fabric));
+            run.namespaces.add(run.fabric);
+            StartupHost.must(List.of("ip", "-n", run.fabric, "link", "add", "br0", "type", "bridge"));
+            StartupHost.must(List.of("ip", "-n", run.fabric, "link", "set", "br0", "up"));
+            run.hosts = hostsFile(state);
             for (KubeObject pod : pods) {
-                run.runs.add(run.startPod(state, pod, i++, fabric, hosts, sandbox, standin, overrides));
+                run.add(pod);
             }
             return run;
         } catch (IOException | RuntimeException e) {
             run.close();
             throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+        }
+    }
+
+    /** Starts one more pod of the same namespace on the same network (as a controller creating it later would). */
+    public PodRun add(KubeObject pod) {
+        try {
+            PodRun started = startPod(state, pod, runs.size(), fabric, hosts, sandbox, standin, overrides);
+            runs.add(started);
+            return started;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -119,6 +144,15 @@ public final class PodGroupRun implements AutoCloseable {
                     names.add(name);
                 }
             }
+            // Headless Services with this pod alone behind them answer its address under their own name.
+            for (KubeObject svc : state.all("Service")) {
+                for (String suffix : List.of(".svc.cluster.local", ".svc")) {
+                    String name = svc.name() + "." + pod.namespace() + suffix;
+                    if ("None".equals(svc.at("spec.clusterIP")) && dns.resolve(name).filter(("Pod/" + pod.name())::equals).isPresent()) {
+                        names.add(name);
+                    }
+                }
+            }
             if (!names.isEmpty()) {
                 out.append(ip).append('\t').append(String.join(" ", names)).append('\n');
             }
@@ -128,8 +162,7 @@ public final class PodGroupRun implements AutoCloseable {
 
     private PodRun startPod(NamespaceState state, KubeObject pod, int index, String fabric, String hosts, Path sandbox,
             Path standin, Map<String, String> overrides) throws IOException {
-        KubeObject nim = pod.list("spec.containers").stream().filter(c -> "nim".equals(c.at("name"))).findFirst()
-                .orElse(pod.list("spec.containers").get(0));
+        KubeObject nim = nimContainer(pod);
         String ip = String.valueOf(pod.at("status.podIP"));
         if (!ip.startsWith("198.18.") || Integer.parseInt(ip.split("\\.")[2]) >= 128) {
             throw new IllegalStateException("pod " + pod.name() + " has IP " + ip + ", outside the tier's 198.18.0.0/17");
@@ -161,6 +194,11 @@ public final class PodGroupRun implements AutoCloseable {
             Files.copy(standin, target);
             Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
+        // The image's entrypoint runs its arguments (the CUDA images' entrypoint prints a banner, then execs them).
+        Path entrypoint = dir.resolve("opt").resolve(IMAGE_ENTRYPOINT.get(0).substring("/opt/".length()));
+        Files.createDirectories(entrypoint.getParent());
+        Files.writeString(entrypoint, "#!/bin/bash\nexec \"$@\"\n");
+        Files.setPosixFilePermissions(entrypoint, PosixFilePermissions.fromString("rwxr-xr-x"));
 
         StringBuilder mounts = new StringBuilder();
         Map<String, KubeObject> volumes = new LinkedHashMap<>();
@@ -179,6 +217,7 @@ public final class PodGroupRun implements AutoCloseable {
         env.put("PATH", IMAGE_PATH);
         env.put("HOSTNAME", host);
         env.put("HOME", "/tmp");
+        env.put("LD_LIBRARY_PATH", IMAGE_LD_LIBRARY_PATH);
         Object gpus = nim.at("resources.limits[nvidia.com/gpu]");
         if (gpus != null) {
             List<String> devices = new ArrayList<>();
@@ -211,17 +250,23 @@ public final class PodGroupRun implements AutoCloseable {
         return new PodRun(pod, netns, ip, dir, process, log, env, uid, gid);
     }
 
-    /** The container's command and args as the runtime runs them: no command means the image's entrypoint. */
+    /**
+     * The container's command and args as the runtime runs them: command replaces the image's ENTRYPOINT (and its
+     * CMD), args replace the CMD; neither means ENTRYPOINT then CMD.
+     */
     public static List<String> containerCommand(KubeObject container) {
         List<String> command = new ArrayList<>();
         Object cmd = container.at("command");
-        if (cmd instanceof List<?> list && !list.isEmpty()) {
-            list.forEach(c -> command.add(String.valueOf(c)));
+        boolean ownCommand = cmd instanceof List<?> list && !list.isEmpty();
+        if (ownCommand) {
+            ((List<?>) cmd).forEach(c -> command.add(String.valueOf(c)));
         } else {
-            command.add(IMAGE_ENTRYPOINT);
+            command.addAll(IMAGE_ENTRYPOINT);
         }
-        if (container.at("args") instanceof List<?> args) {
+        if (container.at("args") instanceof List<?> args && !args.isEmpty()) {
             args.forEach(a -> command.add(String.valueOf(a)));
+        } else if (!ownCommand) {
+            command.addAll(IMAGE_CMD);
         }
         return command;
     }
@@ -319,6 +364,57 @@ public final class PodGroupRun implements AutoCloseable {
                 "probe", run.ip(), Integer.toString(port), path), 10);
         String[] words = r.output().split(" ");
         return r.exit() == 0 && words.length > 1 && words[1].matches("\\d{3}") ? Integer.parseInt(words[1]) : 0;
+    }
+
+    /**
+     * Whether the nim container's readiness probe passes now, run as the kubelet runs it: an exec probe in the pod's
+     * namespaces as its user, or an HTTP GET of the probe's path on the pod's IP and port (a 2xx or 3xx status). A
+     * container without a readiness probe is ready while it runs.
+     */
+    public boolean readinessProbePasses(PodRun run) {
+        KubeObject nim = nimContainer(run.pod());
+        if (nim.at("readinessProbe.exec.command") instanceof List<?> command) {
+            return exec(run, command.stream().map(String::valueOf).toList()) == 0;
+        }
+        Object path = nim.at("readinessProbe.httpGet.path");
+        if (path != null) {
+            int status = httpStatus(run, port(nim, nim.at("readinessProbe.httpGet.port")), path.toString());
+            return status >= 200 && status < 400;
+        }
+        if (nim.at("readinessProbe.tcpSocket.port") != null) {
+            int port = port(nim, nim.at("readinessProbe.tcpSocket.port"));
+            return StartupHost.run(List.of("ip", "netns", "exec", run.netns(), "bash", "-c", "exec 3<>\"/dev/tcp/$1/$2\"", "probe",
+                    run.ip(), Integer.toString(port)), 10).exit() == 0;
+        }
+        return run.process().isAlive();
+    }
+
+    /** The container a pod's start-up is about: the one named nim, else the first. */
+    public static KubeObject nimContainer(KubeObject pod) {
+        return pod.list("spec.containers").stream().filter(c -> "nim".equals(c.at("name"))).findFirst()
+                .orElse(pod.list("spec.containers").get(0));
+    }
+
+    /** A probe's port: a number, or the name of one of the container's ports. */
+    private static int port(KubeObject container, Object port) {
+        if (port instanceof Number n) {
+            return n.intValue();
+        }
+        return container.list("ports").stream().filter(p -> String.valueOf(port).equals(p.at("name")))
+                .map(p -> Integer.parseInt(String.valueOf(p.at("containerPort")))).findFirst()
+                .orElseGet(() -> Integer.parseInt(String.valueOf(port)));
+    }
+
+    /** Lets every stand-in started with STANDIN_HOLD_READY=1 answer ready (once all its ranks joined). */
+    public void releaseReadiness() {
+        Path claims = workDir.resolve("claims");
+        try (Stream<Path> dirs = Files.walk(claims, 2)) {
+            for (Path d : dirs.filter(p -> p.getFileName().toString().equals(".nim-standin") && Files.isDirectory(p)).toList()) {
+                Files.writeString(d.resolve("release"), "");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Exit code of a command run in the pod's namespaces, as its user, with its environment (an exec probe). */

@@ -3,7 +3,9 @@
 # (/opt/nim/start_server.sh, /opt/nim/start-mpi-cluster.sh, /opt/nim/llm/.venv/bin/python3). It records how it was
 # started (argv, environment, host name) in <NIM_CACHE_PATH>/.nim-standin/ (the model cache every pod of a group
 # shares, one directory per group), and the rank that serves (MPI rank 0, or the native leader) answers /v1/health/live at once and
-# /v1/health/ready with 200 only once every rank of the group has recorded itself (503 before).
+# /v1/health/ready with 200 only once every rank of the group has recorded itself (503 before). With
+# STANDIN_HOLD_READY=1 it also answers 503 until the test writes <NIM_CACHE_PATH>/.nim-standin/release, so a test can
+# look at the pods while every rank runs and the server listens but is not ready yet.
 import http.server, json, os, socket, sys, time, urllib.request
 
 env = dict(os.environ)
@@ -50,12 +52,18 @@ if not serving:
 def joined():
     return len([n for n in os.listdir(records) if n.endswith(".json")])
 
+held = env.get("STANDIN_HOLD_READY") == "1"
+release = os.path.join(os.path.dirname(records), "release")
+
+def ready():
+    return joined() >= size and (not held or os.path.exists(release))
+
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/v1/health/live":
             code = 200
         elif self.path == "/v1/health/ready":
-            code = 200 if joined() >= size else 503
+            code = 200 if ready() else 503
         else:
             code = 404
         body = json.dumps({"joined": joined(), "size": size}).encode()

@@ -22,15 +22,25 @@ final class ChartScripts {
                 || String.valueOf(pod.list("spec.containers").get(0).at("args")).contains("leader.sh");
     }
 
+    /** The name launcher.sh dials for the MPIJob worker of this hostfile entry (common.sh's serving_host). */
+    static String servingHost(NamespaceState state, String hostfileEntry) {
+        return runCommon(state, Map.of("ENTRY", hostfileEntry), "serving_host \"$ENTRY\"").get(0);
+    }
+
     /** The worker addresses common.sh's worker_hosts prints for this environment (the leader's, as the kubelet gives it). */
     static List<String> workerHosts(NamespaceState state, Map<String, String> env) {
+        return runCommon(state, env, "worker_hosts");
+    }
+
+    /** The lines a bash snippet prints after sourcing the stored common.sh, with exactly this environment. */
+    private static List<String> runCommon(NamespaceState state, Map<String, String> env, String snippet) {
         KubeObject scripts = state.all("ConfigMap").stream().filter(cm -> cm.at("data[common.sh]") != null).findFirst()
                 .orElseThrow(() -> new AssertionError("no ConfigMap with the chart's common.sh in " + state.namespace()));
         try {
             Path dir = Files.createTempDirectory("nim-scripts");
             Path common = dir.resolve("common.sh");
             Files.writeString(common, scripts.at("data[common.sh]").toString());
-            ProcessBuilder builder = new ProcessBuilder("bash", "-c", "set -euo pipefail; source \"$1\"; worker_hosts", "worker-hosts", common.toString())
+            ProcessBuilder builder = new ProcessBuilder("bash", "-c", "set -euo pipefail; source \"$1\"; " + snippet, "worker-hosts", common.toString())
                     .redirectErrorStream(true);
             builder.environment().clear();
             builder.environment().put("PATH", System.getenv("PATH"));
@@ -38,7 +48,7 @@ final class ChartScripts {
             Process p = builder.start();
             String out = new String(p.getInputStream().readAllBytes());
             if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new AssertionError("worker_hosts of common.sh failed: " + out);
+                throw new AssertionError(snippet + " of common.sh failed: " + out);
             }
             return out.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
         } catch (IOException e) {

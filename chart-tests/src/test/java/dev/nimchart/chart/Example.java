@@ -78,6 +78,18 @@ final class Example {
                 .findFirst().orElse(null);
     }
 
+    /**
+     * The directories the chart prepends to the image's LD_LIBRARY_PATH in the GPU pods (files/mpi/library-path.sh):
+     * the AWS provider's ldLibraryPath, GCP's mounted TCPXO plugin directory, else empty.
+     */
+    String libraryPathPrefix() {
+        String provider = networkingProvider();
+        if ("aws".equals(provider)) {
+            return text("multinodeNetworking.aws.ldLibraryPath");
+        }
+        return "gcp".equals(provider) ? "/usr/local/nvidia/lib64" : "";
+    }
+
     /** The user's env entries by name. */
     Map<String, KubeObject> userEnv() {
         Map<String, KubeObject> env = new java.util.LinkedHashMap<>();

@@ -61,7 +61,18 @@ class ExampleRenderingTest {
         assertThat(e.manifest.ofKind("MPIJob")).as(e.name())
                 .hasSize(mode.equals("mpijob") ? e.integer("replicaCount") : 0);
         long headless = e.manifest.ofKind("Service").stream().filter(s -> "None".equals(s.at("spec.clusterIP"))).count();
-        assertThat(headless).as("%s: headless Services", e.name()).isEqualTo(mode.equals("statefulset") ? 1 : 0);
+        // The StatefulSet's, or one per MPIJob naming its worker 0 (which the launcher dials before it is Ready).
+        assertThat(headless).as("%s: headless Services", e.name())
+                .isEqualTo(mode.equals("statefulset") ? 1 : mode.equals("mpijob") ? e.integer("replicaCount") : 0);
+        if (mode.equals("mpijob")) {
+            for (KubeObject job : e.manifest.ofKind("MPIJob")) {
+                KubeObject rank0 = e.manifest.find("Service", job.name() + "-worker-0")
+                        .orElseThrow(() -> new AssertionError(e.name() + ": no Service " + job.name() + "-worker-0"));
+                assertThat(rank0.at("spec.publishNotReadyAddresses")).as(e.name()).isEqualTo(true);
+                assertThat(rank0.at("spec.selector")).as(e.name()).isEqualTo(Map.of("training.kubeflow.org/job-name", job.name(),
+                        "training.kubeflow.org/job-role", "worker", "training.kubeflow.org/replica-index", "0"));
+            }
+        }
     }
 
     @ParameterizedTest(name = "{0}")

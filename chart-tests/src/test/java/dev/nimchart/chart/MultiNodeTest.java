@@ -97,7 +97,8 @@ class MultiNodeTest {
             assertThat(jobs).as(e.name()).hasSize(e.integer("replicaCount"));
             for (KubeObject job : jobs) {
                 assertThat(job.at("spec.slotsPerWorker")).isEqualTo(e.integer("multiNode.gpusPerNode"));
-                assertThat(job.at("spec.launcherCreationPolicy")).isEqualTo("WaitForWorkersReady");
+                // AtStartup: worker 0 becomes Ready only once the server it hosts answers, which needs the launcher.
+                assertThat(job.at("spec.launcherCreationPolicy")).isEqualTo("AtStartup");
                 assertThat(job.at("spec.mpiReplicaSpecs.Launcher.replicas")).isEqualTo(1);
                 assertThat(job.at("spec.mpiReplicaSpecs.Worker.replicas")).isEqualTo(e.integer("multiNode.workers"));
             }
@@ -121,9 +122,11 @@ class MultiNodeTest {
         boolean mpi = e.mode().equals("mpijob") || e.text("multiNode.launchMode").equals("mpi")
                 || e.text("multiNode.launchMode").equals("auto") && !"1".equals(userValue(e, "NIM_USE_SGLANG"));
         KubeObject scripts = e.manifest.ofKind("ConfigMap").stream().filter(c -> c.name().endsWith("-mpi")).findFirst().orElse(null);
-        assertThat(scripts != null).as("%s: MPI scripts ConfigMap", e.name()).isEqualTo(mpi);
+        String libraryPath = e.libraryPathPrefix();
+        assertThat(scripts != null).as("%s: the start-up scripts ConfigMap (MPI, or a library path to prepend)", e.name())
+                .isEqualTo(mpi || !libraryPath.isEmpty());
         for (PodTemplate t : e.templates) {
-            Object command = t.nim().at("command");
+            Object command = withoutLibraryPath(t, libraryPath, e.name());
             String where = e.name() + ": " + t;
             switch (t.role()) {
                 case "leader" -> assertThat(command).as(where).isEqualTo(
@@ -144,6 +147,25 @@ class MultiNodeTest {
                         .anyMatch(v -> v.at("secret.secretName") != null && "ssh-key".equals(v.at("name")));
             }
         }
+    }
+
+    /**
+     * The role's own command: a GPU pod of a provider with plugin directories runs it through library-path.sh, which
+     * must come first with exactly those directories (the MPI launcher never does).
+     */
+    private static Object withoutLibraryPath(PodTemplate t, String libraryPath, String name) {
+        Object command = t.nim().at("command");
+        List<Object> wrapper = List.of("/bin/bash", "/opt/nim-llm/mpi/library-path.sh", libraryPath, "--");
+        if (libraryPath.isEmpty() || !t.gpuPod()) {
+            assertThat(String.valueOf(command)).as("%s: %s runs no library-path.sh", name, t).doesNotContain("library-path.sh");
+            return command;
+        }
+        assertThat(command).as("%s: %s prepends %s to LD_LIBRARY_PATH", name, t, libraryPath).isInstanceOf(List.class);
+        List<?> list = (List<?>) command;
+        assertThat(list.subList(0, Math.min(4, list.size()))).as("%s: %s starts with library-path.sh", name, t).isEqualTo(wrapper);
+        List<?> own = list.subList(4, list.size());
+        // No command of its own: the image's ENTRYPOINT, which the wrapper must then name.
+        return own.equals(List.of("/opt/nvidia/nvidia_entrypoint.sh")) ? null : own;
     }
 
     private static Object customOr(Example e, String key, List<String> fallback) {

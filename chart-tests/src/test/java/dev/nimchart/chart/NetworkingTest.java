@@ -65,11 +65,7 @@ class NetworkingTest {
                     // NVIDIA's EFA fabric profile: the host's /opt/amazon, NCCL finding the aws-ofi-nccl plugin first.
                     String hostPath = e.text("multinodeNetworking.aws.hostPath");
                     assertMount(t, hostPath, "hostPath.path", hostPath, where);
-                    String ldLibraryPath = e.text("multinodeNetworking.aws.ldLibraryPath");
-                    if (!ldLibraryPath.isEmpty()) {
-                        assertThat(env.get("LD_LIBRARY_PATH").at("value")).as(where)
-                                .isEqualTo(userOr(e, "LD_LIBRARY_PATH", ldLibraryPath));
-                    }
+                    assertPrependsLibraryPath(e, t, e.text("multinodeNetworking.aws.ldLibraryPath"), where);
                     assertThat(env.get("FI_PROVIDER").at("value")).as(where).isEqualTo(userOr(e, "FI_PROVIDER", "efa"));
                     assertThat(env).as(where).containsKeys("FI_EFA_USE_DEVICE_RDMA", "FI_EFA_USE_HUGE_PAGE");
                     if ("0".equals(env.get("FI_EFA_USE_HUGE_PAGE").at("value"))) {
@@ -96,8 +92,17 @@ class NetworkingTest {
                     assertThat(capabilities(nim)).as("%s: the NIM container needs no capability", where).isEmpty();
                     assertMount(t, "/dev/aperture_devices", "hostPath.path", "/dev/aperture_devices", where);
                     assertThat(env.get("NCCL_FASTRAK_IFNAME").at("value")).isEqualTo("eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8");
-                    assertThat(env).containsKeys("NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "NCCL_FASTRAK_CTRL_DEV",
-                            "NCCL_SOCKET_IFNAME", "LD_LIBRARY_PATH");
+                    assertThat(env).containsKeys("NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "NCCL_FASTRAK_CTRL_DEV", "NCCL_SOCKET_IFNAME");
+                    assertPrependsLibraryPath(e, t, "/usr/local/nvidia/lib64", where);
+                    // Google's current reference runs the daemon with --num_hops=2 alone (--num_nics retired Nov 2025;
+                    // --uid and --alsologtostderr obsolete since Aug 2025), and its Jan 9, 2026 NCCL configuration.
+                    assertThat(String.valueOf(sidecar.at("args"))).as(where).contains("--num_hops=2")
+                            .doesNotContain("--num_nics").doesNotContain("--uid").doesNotContain("--alsologtostderr");
+                    Map.of("NCCL_MIN_NCHANNELS", "4", "NCCL_NVLSTREE_MAX_CHUNKSIZE", "131072", "NCCL_NVLS_ENABLE", "1")
+                            .forEach((name, value) -> assertThat(env.get(name)).as("%s: %s", where, name).isNotNull()
+                                    .extracting(v -> v.at("value")).isEqualTo(userOr(e, name, value)));
+                    assertThat(env).as("%s: removed from Google's configuration since Nov 2025", where)
+                            .doesNotContainKey("NCCL_DYNAMIC_CHUNK_SIZE");
                     // Google's gpudirect-tcpxo release notes: the tuner plugin and its configs, installed with NCCL in
                     // the host's lib64 the chart mounts at /usr/local/nvidia/lib64; the default config expects LL128.
                     assertMount(t, "/usr/local/nvidia/lib64", "hostPath.path", "/home/kubernetes/bin/nvidia/lib64", where);
@@ -127,6 +132,28 @@ class NetworkingTest {
                 default -> throw new AssertionError(where);
             }
         }
+    }
+
+    /**
+     * The image's LD_LIBRARY_PATH stays (the pod spec does not set it, unless the user's env does) and the container's
+     * command runs through library-path.sh with the plugin directories, which prepends them at process start.
+     */
+    private static void assertPrependsLibraryPath(Example e, PodTemplate t, String dirs, String where) {
+        Map<String, KubeObject> env = PodTemplate.env(t.nim());
+        if (e.userEnv().containsKey("LD_LIBRARY_PATH")) {
+            assertThat(env.get("LD_LIBRARY_PATH").raw()).as(where).isEqualTo(e.userEnv().get("LD_LIBRARY_PATH").raw());
+        } else {
+            assertThat(env).as("%s: the image's LD_LIBRARY_PATH is not replaced", where).doesNotContainKey("LD_LIBRARY_PATH");
+        }
+        if (dirs.isEmpty()) {
+            assertThat(String.valueOf(t.nim().at("command"))).as(where).doesNotContain("library-path.sh");
+            return;
+        }
+        Object command = t.nim().at("command");
+        assertThat(command).as("%s: a command running library-path.sh", where).isInstanceOf(List.class);
+        List<?> list = (List<?>) command;
+        assertThat(list.subList(0, Math.min(4, list.size()))).as(where)
+                .isEqualTo(List.of("/bin/bash", "/opt/nim-llm/mpi/library-path.sh", dirs, "--"));
     }
 
     /** Azure/azhpc-images topology/ndv4-topo.xml and ndv5-topo.xml (commit 4a4565a), byte for byte. */
@@ -163,6 +190,7 @@ class NetworkingTest {
             assertMount(t, "/opt/amazon-efa-ofi", "hostPath.path", "/opt/amazon-efa-ofi", t.toString());
             assertThat(PodTemplate.env(t.nim())).as("%s: empty ldLibraryPath keeps the image's value", t)
                     .doesNotContainKey("LD_LIBRARY_PATH");
+            assertThat(String.valueOf(t.nim().at("command"))).as("%s: nothing to prepend", t).doesNotContain("library-path.sh");
         }
     }
 

@@ -20,8 +20,9 @@ class NotesTest {
     void notesNameTheClusterPrerequisiteOfTheChosenProvider() {
         assertThat(notes("multi-node-aws-efa-p5.yaml", Map.of())).contains("EFA device plugin").contains("32 vpc.amazonaws.com/efa");
         assertThat(notes("multi-node-azure-infiniband-ndv5.yaml", Map.of())).contains("RDMA shared device plugin")
-                .contains("IPC_LOCK");
-        assertThat(notes("multi-node-gcp-tcpxo-a3-mega.yaml", Map.of())).contains("GKE multi-networking");
+                .contains("IPC_LOCK").contains("does not get it in its effective set").contains("ulimit -l");
+        assertThat(notes("multi-node-gcp-tcpxo-a3-mega.yaml", Map.of())).contains("GKE multi-networking")
+                .contains("nccl-tcpxo-installer").contains("v1.0.21 goes with installer v1.0.15");
         assertThat(notes("multi-node-oci-sriov-h100.yaml", Map.of())).contains("SR-IOV Network Operator");
         assertThat(notes("multi-node-llama-3.1-405b-lws.yaml", Map.of())).contains("LeaderWorkerSet controller")
                 .doesNotContain("Networking:");

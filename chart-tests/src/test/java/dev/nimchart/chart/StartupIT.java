@@ -40,33 +40,60 @@ class StartupIT {
 
     static final Path REPORT_DIR = Path.of("target", "startup-tier");
     /** Variables a rank must see with its own pod's value (device, network, and NIM multi-node settings). */
-    static final String POD_OWN = "^(NIM_.*|NCCL_.*|FI_.*|UCX_.*|CUDA_.*|LD_LIBRARY_PATH|NVIDIA_VISIBLE_DEVICES)$";
+    static final String POD_OWN = "^(NIM_.*|NCCL_.*|FI_.*|UCX_.*|CUDA_.*|MASTER_PORT|NVIDIA_VISIBLE_DEVICES)$";
+    /** The stand-in's switch that holds /v1/health/ready at 503 until the test releases it. */
+    static final String HOLD_READY = "STANDIN_HOLD_READY";
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.nimchart.chart.Examples#multiNode")
-    void everyRankStartsWithItsOwnPodsRankRoleAndNetworkAndTheServerAnswersOnceAllJoined(Path file, ControllerSession session) throws Exception {
+    void everyRankStartsWithItsOwnPodsRankRoleAndNetworkAndTheServingPodIsReadyOnlyOnceItsServerIs(Path file, ControllerSession session)
+            throws Exception {
         requireStartupHost();
         Example e = Example.of(file);
         Installed in = install(session, e, file, Map.of());
         try {
             Reconciled r = in.reconciled;
-            List<KubeObject> pods = new ArrayList<>(r.gpuPods());
-            pods.addAll(r.launchers());
+            boolean mpi = ChartScripts.usesMpi(r.servingPods().get(0)) || e.mode().equals("mpijob");
+            int expectedRanks = r.groups().size() * (mpi ? e.integer("multiNode.workers") * e.integer("multiNode.gpusPerNode") : e.integer("multiNode.workers"));
             long started = System.nanoTime();
-            try (PodGroupRun run = PodGroupRun.start(r.state(), pods, REPORT_DIR.resolve(e.name()).toAbsolutePath(), Map.of())) {
+            // The stand-in holds its readiness until released: every rank runs and the server listens, but is not ready.
+            try (PodGroupRun run = PodGroupRun.start(r.state(), r.gpuPods(), REPORT_DIR.resolve(e.name()).toAbsolutePath(), Map.of(HOLD_READY, "1"))) {
                 List<PodRun> servers = r.servingPods().stream().map(p -> run.pod(p.name())).toList();
                 String serving = Reconciled.names(r.servingPods()).toString();
                 int port = e.integer("model.openaiPort");
                 Duration limit = Duration.ofSeconds(e.integer("multiNode.clusterStartTimeout"));
-                boolean up = await(limit, run, () -> servers.stream().allMatch(server -> servingPodReady(run, server, port)));
-                Duration took = Duration.ofNanos(System.nanoTime() - started);
-                Timings.record(REPORT_DIR, "group up (serving pod Ready): " + e.name(), took);
-                assertThat(up).as("%s: the serving pods %s are Ready within clusterStartTimeout %s; logs:%n%s", e.name(), serving, limit, logs(run))
+                if (!r.launchers().isEmpty()) {
+                    // MPIJob, before its launcher runs: every worker's sshd listens, so the other workers are Ready
+                    // (the operator publishes their names), but worker 0, whose server has not started, is not.
+                    List<PodRun> others = run.pods().stream().filter(p -> !servers.contains(p)).toList();
+                    boolean sshdUp = await(limit, run, () -> others.stream().allMatch(run::readinessProbePasses));
+                    assertThat(sshdUp).as("%s: workers %s Ready on sshd; logs:%n%s", e.name(), others.stream().map(p -> p.pod().name()).toList(),
+                            logs(run)).isTrue();
+                    for (PodRun server : servers) {
+                        assertThat(run.readinessProbePasses(server)).as("%s: %s before the launcher started its server (sshd listens)", e.name(),
+                                server.pod().name()).isFalse();
+                    }
+                    r.launchers().forEach(run::add);
+                }
+                boolean joined = await(limit, run, () -> run.records().size() >= expectedRanks
+                        && servers.stream().allMatch(server -> run.httpStatus(server, port, "/v1/health/live") == 200));
+                Timings.record(REPORT_DIR, "group joined (every rank started, server listening): " + e.name(),
+                        Duration.ofNanos(System.nanoTime() - started));
+                assertThat(joined).as("%s: every rank of %s started and the serving pods %s listen within clusterStartTimeout %s; logs:%n%s",
+                        e.name(), expectedRanks, serving, limit, logs(run)).isTrue();
+                for (PodRun server : servers) {
+                    assertThat(run.httpStatus(server, port, "/v1/health/ready")).as("%s: the stand-in on %s is held not ready", e.name(),
+                            server.pod().name()).isEqualTo(503);
+                    assertThat(run.readinessProbePasses(server)).as("%s: the readiness probe of %s while its server answers 503 (the"
+                            + " Service must not send it requests yet); logs:%n%s", e.name(), server.pod().name(), logs(run)).isFalse();
+                }
+                run.releaseReadiness();
+                boolean up = await(Duration.ofSeconds(30), run, () -> servers.stream()
+                        .allMatch(server -> run.readinessProbePasses(server) && run.httpStatus(server, port, "/v1/health/ready") == 200));
+                assertThat(up).as("%s: the serving pods %s are Ready once their server answers; logs:%n%s", e.name(), serving, logs(run))
                         .isTrue();
 
                 List<Map<String, Object>> records = run.records();
-                boolean mpi = ChartScripts.usesMpi(r.servingPods().get(0)) || e.mode().equals("mpijob");
-                int expectedRanks = r.groups().size() * (mpi ? e.integer("multiNode.workers") * e.integer("multiNode.gpusPerNode") : e.integer("multiNode.workers"));
                 assertThat(records).as("%s: ranks recorded; logs:%n%s", e.name(), logs(run)).hasSize(expectedRanks);
                 assertThat(records.stream().map(rec -> rec.get("group")).distinct().count()).as("%s: groups the ranks joined", e.name())
                         .isEqualTo(r.groups().size());
@@ -112,7 +139,8 @@ class StartupIT {
             List<Map<String, Object>> records, boolean mpi) {
         ObjectDns dns = new ObjectDns(r.state());
         KubeObject starter = e.mode().equals("mpijob") ? r.launchers().get(0) : r.servingPods().get(0);
-        List<String> starterArgs = PodGroupRun.containerCommand(ReconciledExampleIT.nimContainer(starter));
+        List<String> starterArgs = withoutLibraryPath(PodGroupRun.containerCommand(ReconciledExampleIT.nimContainer(starter)));
+        String libraryPath = e.libraryPathPrefix();
         Map<String, Long> ranksPerHost = records.stream().collect(Collectors.groupingBy(rec -> rec.get("hostname").toString(), Collectors.counting()));
         for (Map<String, Object> rec : records) {
             String host = rec.get("hostname").toString();
@@ -132,8 +160,11 @@ class StartupIT {
                 soft.assertThat(argv).as("%s: the command mpirun ran", where).isEqualTo(starterArgs.subList(2, starterArgs.size()));
                 soft.assertThat(ranksPerHost.get(host)).as("%s: ranks on this pod (gpusPerNode)", where).isEqualTo((long) e.integer("multiNode.gpusPerNode"));
             } else {
+                // The command of its own pod, as the last program it execs runs it (the image's entrypoint and
+                // library-path.sh exec what follows them).
+                List<String> podCommand = withoutLibraryPath(PodGroupRun.containerCommand(ReconciledExampleIT.nimContainer(pod)));
                 soft.assertThat(argv).as("%s: the command of its own pod", where)
-                        .isEqualTo(PodGroupRun.containerCommand(ReconciledExampleIT.nimContainer(pod)));
+                        .isEqualTo(podCommand.get(0).equals(PodGroupRun.IMAGE_ENTRYPOINT.get(0)) ? podCommand.subList(1, podCommand.size()) : podCommand);
                 if (!Boolean.TRUE.equals(rec.get("serving"))) {
                     soft.assertThat(rec.get("leaderReached")).as("%s: reached its leader at NIM_LEADER_IP_ADDRESS=%s", where,
                             env.get("NIM_LEADER_IP_ADDRESS")).isEqualTo(true);
@@ -149,6 +180,18 @@ class StartupIT {
                         env.get("NIM_LEADER_IP_ADDRESS")).contains("Pod/" + leader.name());
             }
             soft.assertThat(env.get("NVIDIA_VISIBLE_DEVICES")).as("%s: the GPUs of its own pod", where).startsWith("GPU-" + pod.name() + "-");
+            // The provider's plugin directories first, then the image's own LD_LIBRARY_PATH, kept.
+            soft.assertThat(env.get("LD_LIBRARY_PATH")).as("%s: LD_LIBRARY_PATH (plugin directories %s, then the image's %s)", where,
+                    libraryPath, PodGroupRun.IMAGE_LD_LIBRARY_PATH).isEqualTo(
+                            libraryPath.isEmpty() ? PodGroupRun.IMAGE_LD_LIBRARY_PATH : libraryPath + ":" + PodGroupRun.IMAGE_LD_LIBRARY_PATH);
+            // torch.distributed's rendezvous: the leader of its own group (LWS leader, MPIJob worker 0), and a port.
+            KubeObject groupLeader = r.groups().get(Reconciled.groupKey(pod)).stream()
+                    .filter(p -> "0".equals(Reconciled.label(p, e.mode().equals("mpijob") ? Reconciled.MPI_INDEX : Reconciled.LWS_WORKER_INDEX))
+                            && !"launcher".equals(Reconciled.label(p, Reconciled.MPI_ROLE)))
+                    .findFirst().orElseThrow();
+            soft.assertThat(dns.resolve(String.valueOf(env.get("MASTER_ADDR")))).as("%s: MASTER_ADDR=%s", where, env.get("MASTER_ADDR"))
+                    .contains("Pod/" + groupLeader.name());
+            soft.assertThat(env.get("MASTER_PORT")).as("%s: MASTER_PORT", where).isEqualTo(Integer.toString(e.integer("multiNode.masterPort")));
             Map<String, String> podEnv = own.get().env();
             for (Map.Entry<String, String> v : podEnv.entrySet()) {
                 if (v.getKey().matches(POD_OWN)) {
@@ -158,16 +201,10 @@ class StartupIT {
         }
     }
 
-    private static boolean servingPodReady(PodGroupRun run, PodRun server, int port) {
-        KubeObject nim = ReconciledExampleIT.nimContainer(server.pod());
-        Object exec = nim.at("readinessProbe.exec.command");
-        if (exec instanceof List<?> command) {
-            // The pod's own exec probe (MPIJob worker 0), then the answer the Service would get.
-            List<String> cmd = command.stream().map(String::valueOf).toList();
-            return run.exec(server, cmd) == 0 && run.httpStatus(server, port, "/v1/health/ready") == 200;
-        }
-        Object path = nim.at("readinessProbe.httpGet.path");
-        return run.httpStatus(server, port, path == null ? "/v1/health/ready" : path.toString()) == 200;
+    /** A container command without library-path.sh DIRS -- in front: the command it execs. */
+    private static List<String> withoutLibraryPath(List<String> command) {
+        return command.size() > 3 && command.get(1).endsWith("/library-path.sh") && command.get(3).equals("--")
+                ? command.subList(4, command.size()) : command;
     }
 
     private static boolean await(Duration limit, PodGroupRun run, BooleanSupplier ready) throws InterruptedException {
