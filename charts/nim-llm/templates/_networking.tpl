@@ -116,7 +116,8 @@ networking.gke.io/default-interface: eth0
 networking.gke.io/interfaces: {{ toJson $interfaces | quote }}
 {{- else if eq $provider "oci" -}}
 {{- $nets := list -}}
-{{- range until (include "nim-llm.networking.deviceCount" . | int) -}}{{- $nets = append $nets $N.oci.networkName -}}{{- end -}}
+{{- /* At most 256 (the preflight refuses more than a node has; the bound keeps a huge count from exhausting memory first). */ -}}
+{{- range until (min (include "nim-llm.networking.deviceCount" . | int) 256 | int) -}}{{- $nets = append $nets $N.oci.networkName -}}{{- end -}}
 k8s.v1.cni.cncf.io/networks: {{ join "," $nets | quote }}
 {{- end -}}
 {{- end -}}
