@@ -60,8 +60,7 @@ public final class LocalControlPlane implements TestCluster {
         Path runDir = null;
         try {
             runDir = Files.createTempDirectory("nim-api-server-tier-");
-            Pki pki = Pki.create(runDir.resolve("pki"), List.of("127.0.0.1", TierAddresses.KUBERNETES_SERVICE_IP, TierAddresses.ADVERTISE_ADDRESS),
-                    List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"));
+            Pki pki = Pki.forLocalApiServer(runDir.resolve("pki"));
             int etcdPort = FreePort.take();
             int apiPort = FreePort.take();
             processes.add(EtcdProcess.start(binaries.resolve("etcd"), runDir, etcdPort));

@@ -54,6 +54,12 @@ public final class Pki {
     }
 
     /** Creates every file the tier needs under {@code dir}. */
+    /** The certificates of a tier's own kube-apiserver: reachable on loopback and under the in-cluster names and address. */
+    public static Pki forLocalApiServer(Path dir) {
+        return create(dir, List.of("127.0.0.1", TierAddresses.KUBERNETES_SERVICE_IP, TierAddresses.ADVERTISE_ADDRESS),
+                List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"));
+    }
+
     public static Pki create(Path dir, List<String> apiServerIps, List<String> apiServerNames) {
         Pki pki = new Pki(dir);
         try {

@@ -5,7 +5,6 @@ import dev.nimchart.cluster.FreePort;
 import dev.nimchart.cluster.Pki;
 import dev.nimchart.cluster.EtcdProcess;
 import dev.nimchart.cluster.ApiServerProcess;
-import dev.nimchart.cluster.TierAddresses;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.cluster.CrdInstaller;
 import dev.nimchart.cluster.KubeApi;
@@ -64,8 +63,7 @@ public final class ControllerEnvironment implements AutoCloseable {
         long started = System.nanoTime();
         KubeApi api = null;
         try {
-            Pki pki = Pki.create(runDir.resolve("pki"), List.of("127.0.0.1", TierAddresses.KUBERNETES_SERVICE_IP, TierAddresses.ADVERTISE_ADDRESS),
-                    List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"));
+            Pki pki = Pki.forLocalApiServer(runDir.resolve("pki"));
             int etcdPort = FreePort.take();
             int apiPort = FreePort.take();
             processes.add(timed(times, "etcd", () -> EtcdProcess.start(binaries.binary("etcd"), runDir, etcdPort)));

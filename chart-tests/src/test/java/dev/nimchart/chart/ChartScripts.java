@@ -2,6 +2,7 @@ package dev.nimchart.chart;
 
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,6 +15,15 @@ import java.util.concurrent.TimeUnit;
 final class ChartScripts {
 
     private ChartScripts() {
+    }
+
+    /** Writes these scripts of an example's rendered MPI ConfigMap into a directory, to run them offline with bash. */
+    static void writeRendered(String example, Path dir, List<String> scripts) throws IOException {
+        KubeObject configMap = ChartUnderTest.render(Examples.named(example)).ofKind("ConfigMap").stream()
+                .filter(c -> c.name().endsWith("-mpi")).findFirst().orElseThrow();
+        for (String script : scripts) {
+            Files.writeString(dir.resolve(script), (String) configMap.at("data[" + script + "]"));
+        }
     }
 
     /** Whether the pod's NIM container starts through the chart's MPI leader script. */

@@ -2,8 +2,6 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.objects.KubeObject;
-import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -29,11 +27,7 @@ class LeaderStartupScriptTest {
 
     @BeforeAll
     static void writeTheRenderedScripts() throws IOException {
-        KubeObject configMap = ChartUnderTest.render(Examples.named("multi-node-llama-3.1-405b-lws.yaml")).ofKind("ConfigMap")
-                .stream().filter(c -> c.name().endsWith("-mpi")).findFirst().orElseThrow();
-        for (String script : List.of("common.sh", "leader.sh")) {
-            Files.writeString(scripts.resolve(script), (String) configMap.at("data[" + script + "]"));
-        }
+        ChartScripts.writeRendered("multi-node-llama-3.1-405b-lws.yaml", scripts, List.of("common.sh", "leader.sh"));
         Path mpirun = scripts.resolve("fake-mpirun");
         Files.writeString(mpirun, "#!/bin/bash\necho \"mpirun $*\"\nwhile [ $# -gt 0 ]; do if [ \"$1\" = --hostfile ]; then cat \"$2\"; fi; shift; done\n");
         Files.setPosixFilePermissions(mpirun, PosixFilePermissions.fromString("rwxr-xr-x"));

@@ -13,7 +13,6 @@ import dev.nimchart.controllers.NamespaceState;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -43,12 +42,7 @@ class PodSecurityWhereSeenIT {
         ControllerEnvironment env = session.environment();
         KubeApi api = env.api();
         String release = ChartUnderTest.releaseName(file);
-        String namespace = "restricted-" + release;
-        KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace", "metadata",
-                Map.of("name", namespace, "labels", Map.of(
-                        "pod-security.kubernetes.io/enforce", "restricted", "pod-security.kubernetes.io/enforce-version", "latest",
-                        "pod-security.kubernetes.io/warn", "restricted", "pod-security.kubernetes.io/warn-version", "latest")))),
-                "create the namespace " + namespace);
+        String namespace = TierNamespaces.create(api, "restricted-" + release, "restricted");
         RenderedManifest rendered = ChartUnderTest.renderIn(namespace, file);
         ClusterPreconditions.prepare(api, namespace, rendered.objects());
         try {

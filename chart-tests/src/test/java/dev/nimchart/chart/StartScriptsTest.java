@@ -3,8 +3,6 @@ package dev.nimchart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.nimchart.objects.KubeObject;
-import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -34,11 +32,7 @@ class StartScriptsTest {
 
     @BeforeAll
     static void writeTheRenderedScripts() throws IOException {
-        KubeObject configMap = ChartUnderTest.render(Examples.named("multi-node-gcp-tcpxo-a3-mega.yaml")).ofKind("ConfigMap")
-                .stream().filter(c -> c.name().endsWith("-mpi")).findFirst().orElseThrow();
-        for (String script : List.of("common.sh", "library-path.sh", "ready.sh")) {
-            Files.writeString(scripts.resolve(script), (String) configMap.at("data[" + script + "]"));
-        }
+        ChartScripts.writeRendered("multi-node-gcp-tcpxo-a3-mega.yaml", scripts, List.of("common.sh", "library-path.sh", "ready.sh"));
     }
 
     @Test

@@ -16,7 +16,11 @@ final class TierNamespaces {
     }
 
     static String create(KubeApi api, String name, Example e) {
-        String level = PodSecurityExceptions.expectedChecks(e).isEmpty() ? "restricted" : "privileged";
+        return create(api, name, PodSecurityExceptions.expectedChecks(e).isEmpty() ? "restricted" : "privileged");
+    }
+
+    /** A namespace that enforces a Pod Security level and warns at restricted. */
+    static String create(KubeApi api, String name, String level) {
         Map<String, Object> labels = new LinkedHashMap<>();
         labels.put("pod-security.kubernetes.io/enforce", level);
         labels.put("pod-security.kubernetes.io/enforce-version", "latest");
