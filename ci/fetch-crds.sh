@@ -20,6 +20,8 @@ die() {
   echo "fetch-crds: ERROR: $*" >&2
   exit 1
 }
+# shellcheck source=lib/steps.sh
+source "${script_dir}/lib/steps.sh"
 
 # module path | file inside the module (one line per CRD file we need)
 crd_files=(
@@ -55,17 +57,9 @@ for entry in "${crd_files[@]}"; do
   queries+=("${mod}@${v}")
 done
 
-# Download outside any module (so neither ci/go.mod nor a go.work is touched or
-# consulted), with -mod=mod so the user's GOFLAGS (e.g. -mod=vendor) cannot get
-# in the way. One call: the zips are fetched in parallel on a cold cache.
 tmp="$(mktemp -d)"
 trap 'rm -rf "${tmp}"' EXIT
-if ! (cd "${tmp}" && GOFLAGS=-mod=mod GOWORK=off GO111MODULE=on \
-  go mod download -json "${queries[@]}") >"${tmp}/download.json" 2>"${tmp}/download.err"; then
-  cat "${tmp}/download.err" >&2
-  grep '"Error"' "${tmp}/download.json" >&2 || true
-  die "go mod download failed for: ${queries[*]} (GOPROXY=$(go env GOPROXY))"
-fi
+go_mod_download_json "${tmp}/download.json" "${queries[@]}"
 
 # Module directory in the cache for each module@version, from the JSON output.
 declare -A mod_dir=()

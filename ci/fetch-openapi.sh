@@ -21,6 +21,8 @@ die() {
   echo "fetch-openapi: ERROR: $*" >&2
   exit 1
 }
+# shellcheck source=lib/steps.sh
+source "${script_dir}/lib/steps.sh"
 
 command -v go >/dev/null 2>&1 || die "'go' is not on PATH. Install Go to fetch the Kubernetes OpenAPI documents."
 version="$(sed -nE 's#^[[:space:]]*(require[[:space:]]+)?k8s\.io/kubernetes (v[0-9][^ ]*).*#\2#p' "${go_mod}" | head -n 1)"
@@ -28,12 +30,7 @@ version="$(sed -nE 's#^[[:space:]]*(require[[:space:]]+)?k8s\.io/kubernetes (v[0
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "${tmp}"' EXIT
-if ! (cd "${tmp}" && GOFLAGS=-mod=mod GOWORK=off GO111MODULE=on \
-  go mod download -json "k8s.io/kubernetes@${version}") >"${tmp}/download.json" 2>"${tmp}/download.err"; then
-  cat "${tmp}/download.err" >&2
-  grep '"Error"' "${tmp}/download.json" >&2 || true
-  die "go mod download failed for k8s.io/kubernetes@${version} (GOPROXY=$(go env GOPROXY))"
-fi
+go_mod_download_json "${tmp}/download.json" "k8s.io/kubernetes@${version}"
 dir="$(sed -nE 's#^[[:space:]]*"Dir": "(.*)",?$#\1#p' "${tmp}/download.json" | head -n 1)"
 [[ -n "${dir}" && -d "${dir}/api/openapi-spec/v3" ]] || die "no api/openapi-spec/v3 in k8s.io/kubernetes@${version} (${dir})"
 

@@ -42,3 +42,20 @@ kube_ldflags() {
   done
   printf '%s' "${flags}"
 }
+
+# go_mod_download_json OUT_FILE MODULE@VERSION...: `go mod download -json` of the modules into OUT_FILE, run outside
+# any module (so neither ci/go.mod nor a go.work is touched or consulted) and with -mod=mod (so the user's GOFLAGS,
+# e.g. -mod=vendor, cannot get in the way); one call, so the zips are fetched in parallel on a cold cache. On failure
+# prints Go's errors and dies.
+go_mod_download_json() {
+  local out="$1" dir
+  shift
+  dir="$(mktemp -d)"
+  if ! (cd "${dir}" && GOFLAGS=-mod=mod GOWORK=off GO111MODULE=on go mod download -json "$@") >"${out}" 2>"${out}.err"; then
+    cat "${out}.err" >&2
+    grep '"Error"' "${out}" >&2 || true
+    rmdir "${dir}"
+    die "go mod download failed for: $* (GOPROXY=$(go env GOPROXY))"
+  fi
+  rmdir "${dir}"
+}
