@@ -6,6 +6,7 @@ import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalControlPlane;
 import dev.nimchart.cluster.TierAddresses;
+import dev.nimchart.junit.ClusterTier;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

@@ -3,9 +3,10 @@ package dev.nimchart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.objects.KubeObject;
-import dev.nimchart.chart.ControllerTier.ControllerSession;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
+import dev.nimchart.junit.ControllerTier;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.objects.PodTemplate;
-import dev.nimchart.chart.ControllerTier.ControllerSession;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.TierNamespaces;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +53,7 @@ class ControllerLifecycleIT {
         ControllerEnvironment env = session.environment();
         KubeApi api = env.api();
         String release = ChartUnderTest.releaseName(file);
-        String namespace = TierNamespaces.create(api, "life-" + release, e);
+        String namespace = TierNamespaces.create(api, "life-" + release, PodSecurityExceptions.level(e));
         try {
             int replicas = e.integer("replicaCount");
             int workers = e.multiNode() ? e.integer("multiNode.workers") : 1;

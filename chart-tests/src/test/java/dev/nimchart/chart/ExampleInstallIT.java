@@ -11,6 +11,7 @@ import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.PodSecurityVerdict;
 import dev.nimchart.cluster.ReleaseRecord;
 import dev.nimchart.cluster.StoredObjectCheck;
+import dev.nimchart.junit.ClusterTier;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.nimchart.values.ExampleValuesFiles;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.cluster.ClusterSession;
+import dev.nimchart.junit.ClusterTier;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

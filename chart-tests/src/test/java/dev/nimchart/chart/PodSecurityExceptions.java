@@ -52,6 +52,11 @@ final class PodSecurityExceptions {
         return all;
     }
 
+    /** The Pod Security level the README tells users to give this example's namespace. */
+    static String level(Example e) {
+        return expectedChecks(e).isEmpty() ? "restricted" : "privileged";
+    }
+
     /** Whether a warning of the API server is a Pod Security warning about documented checks only. */
     static boolean documents(Example e, String warning) {
         List<String> checks = PodSecurityVerdict.checksIn(warning);

@@ -6,7 +6,7 @@ import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
-import dev.nimchart.chart.ControllerTier.ControllerSession;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
@@ -14,6 +14,9 @@ import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.KubeletEnv;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.ObjectDns;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.junit.Timings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +52,7 @@ class ReconciledExampleIT {
         ControllerEnvironment env = session.environment();
         KubeApi api = env.api();
         String release = ChartUnderTest.releaseName(file);
-        String namespace = TierNamespaces.create(api, "reconcile-" + release, e);
+        String namespace = TierNamespaces.create(api, "reconcile-" + release, PodSecurityExceptions.level(e));
         RenderedManifest rendered = ChartUnderTest.renderIn(namespace, file);
         ClusterPreconditions.prepare(api, namespace, rendered.objects());
 

@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nimchart.values.ExampleValuesFiles;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.chart.ControllerTier.ControllerSession;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.junit.ControllerTier;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -9,6 +9,7 @@ import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.ReleaseRecord;
+import dev.nimchart.junit.ClusterTier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

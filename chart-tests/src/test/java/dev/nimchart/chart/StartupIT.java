@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.chart.ControllerTier.ControllerSession;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.DesiredState;
@@ -12,6 +12,9 @@ import dev.nimchart.controllers.ObjectDns;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.PodGroupRun.PodRun;
 import dev.nimchart.startup.StartupHost;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.junit.Timings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -244,7 +247,7 @@ class StartupIT {
     private static Installed install(ControllerSession session, Example e, Path file, Map<String, String> sets) {
         KubeApi api = session.environment().api();
         String release = ChartUnderTest.releaseName(file);
-        String namespace = TierNamespaces.create(api, "startup-" + release + (sets.isEmpty() ? "" : "-alone"), e);
+        String namespace = TierNamespaces.create(api, "startup-" + release + (sets.isEmpty() ? "" : "-alone"), PodSecurityExceptions.level(e));
         ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
         session.releases().install(release, namespace, List.of(file), sets);
         return new Installed(release, namespace, new Reconciled(e, release,

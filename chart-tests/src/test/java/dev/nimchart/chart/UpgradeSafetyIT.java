@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.chart.ControllerTier.ControllerSession;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.ReleaseRecord;
@@ -13,6 +13,8 @@ import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.TierNamespaces;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +53,7 @@ class UpgradeSafetyIT {
         KubeApi api = env.api();
         Example e = Example.of(STATEFUL);
         String release = ChartUnderTest.releaseName(STATEFUL);
-        String namespace = TierNamespaces.create(api, "upg-sts", e);
+        String namespace = TierNamespaces.create(api, "upg-sts", PodSecurityExceptions.level(e));
         try {
             install(session, release, namespace, List.of(STATEFUL));
             NamespaceState first = await(env, namespace, 1);
@@ -105,7 +107,7 @@ class UpgradeSafetyIT {
         KubeApi api = env.api();
         Example e = Example.of(LWS);
         String release = ChartUnderTest.releaseName(LWS);
-        String namespace = TierNamespaces.create(api, "upg-lws", e);
+        String namespace = TierNamespaces.create(api, "upg-lws", PodSecurityExceptions.level(e));
         int pods = e.integer("replicaCount") * e.integer("multiNode.workers");
         try {
             install(session, release, namespace, List.of(LWS));
@@ -160,7 +162,7 @@ class UpgradeSafetyIT {
         KubeApi api = env.api();
         Example e = Example.of(MPIJOB);
         String release = ChartUnderTest.releaseName(MPIJOB);
-        String namespace = TierNamespaces.create(api, "upg-mpi", e);
+        String namespace = TierNamespaces.create(api, "upg-mpi", PodSecurityExceptions.level(e));
         try {
             install(session, release, namespace, List.of(MPIJOB));
             NamespaceState first = await(env, namespace, e.integer("replicaCount") * (e.integer("multiNode.workers") + 1));
@@ -183,7 +185,7 @@ class UpgradeSafetyIT {
         KubeApi api = env.api();
         Example e = Example.of(MINIMAL);
         String release = ChartUnderTest.releaseName(MINIMAL);
-        String namespace = TierNamespaces.create(api, "upg-deploy", e);
+        String namespace = TierNamespaces.create(api, "upg-deploy", PodSecurityExceptions.level(e));
         try {
             Map<String, Object> full = new LinkedHashMap<>();
             full.put("statefulSet", Map.of("enabled", false));

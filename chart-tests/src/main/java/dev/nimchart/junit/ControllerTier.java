@@ -1,4 +1,4 @@
-package dev.nimchart.chart;
+package dev.nimchart.junit;
 
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.cluster.ClusterUnavailableException;
@@ -17,20 +17,20 @@ import java.util.Map;
  * Without it the tier fails when CI=true and is skipped, with the reason, otherwise. Timings go to
  * target/controller-tier/timings.tsv.
  */
-final class ControllerTier extends SharedTier<ControllerTier.ControllerSession> {
+public final class ControllerTier extends SharedTier<ControllerTier.ControllerSession> {
 
-    static final Path REPORT_DIR = Path.of("target", "controller-tier");
+    public static final Path REPORT_DIR = Path.of("target", "controller-tier");
 
     /** The environment and Helm releases bound to it. */
-    record ControllerSession(ControllerEnvironment environment, HelmReleases releases) {
+    public record ControllerSession(ControllerEnvironment environment, HelmReleases releases) {
     }
 
-    ControllerTier() {
+    public ControllerTier() {
         super("controller tier", ControllerSession.class);
     }
 
     @Override
-    ControllerSession start() {
+    protected ControllerSession start() {
         try {
             Files.deleteIfExists(REPORT_DIR.resolve("timings.tsv"));
         } catch (IOException e) {
@@ -45,17 +45,17 @@ final class ControllerTier extends SharedTier<ControllerTier.ControllerSession> 
     }
 
     @Override
-    boolean unavailable(RuntimeException failure) {
+    protected boolean unavailable(RuntimeException failure) {
         return failure instanceof ControllerTierException || failure instanceof ClusterUnavailableException;
     }
 
     @Override
-    void stop(ControllerSession session) {
+    protected void stop(ControllerSession session) {
         session.environment().close();
     }
 
     @Override
-    void check(ControllerSession session) {
+    protected void check(ControllerSession session) {
         session.environment().requireAllRunning();
     }
 }

@@ -1,4 +1,4 @@
-package dev.nimchart.chart;
+package dev.nimchart.junit;
 
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -6,21 +6,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Namespaces of the controller tier, at the Pod Security level the README tells users to give each example: restricted
- * when the example needs no documented exception, else privileged (with warnings at restricted). Pods the
- * controllers create are admitted or refused by that level for real.
+ * Namespaces of the controller tier, at a Pod Security level of the caller's choice (the repository's tests give each
+ * example the level the README tells users to: restricted when it needs no documented exception, else privileged),
+ * warning at restricted. Pods the controllers create are admitted or refused by that level for real.
  */
-final class TierNamespaces {
+public final class TierNamespaces {
 
     private TierNamespaces() {
     }
 
-    static String create(KubeApi api, String name, Example e) {
-        return create(api, name, PodSecurityExceptions.expectedChecks(e).isEmpty() ? "restricted" : "privileged");
-    }
-
     /** A namespace that enforces a Pod Security level and warns at restricted. */
-    static String create(KubeApi api, String name, String level) {
+    public static String create(KubeApi api, String name, String level) {
         Map<String, Object> labels = new LinkedHashMap<>();
         labels.put("pod-security.kubernetes.io/enforce", level);
         labels.put("pod-security.kubernetes.io/enforce-version", "latest");
@@ -35,7 +31,7 @@ final class TierNamespaces {
      * Deletes the namespace and waits until it holds no pod, so that the next example finds every fake node's GPUs
      * free (the namespace controller finishes the rest in the background); then deletes the volumes made for it.
      */
-    static void delete(KubeApi api, String name, Runnable alive) {
+    public static void delete(KubeApi api, String name, Runnable alive) {
         api.delete("/api/v1/namespaces/" + name);
         long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
         while (true) {

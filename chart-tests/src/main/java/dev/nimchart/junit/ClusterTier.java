@@ -1,4 +1,4 @@
-package dev.nimchart.chart;
+package dev.nimchart.junit;
 
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.cluster.ClusterSession;
@@ -14,16 +14,16 @@ import java.time.Duration;
  * first use (building the local control plane if needed), torn down when the JVM's tests end. Without a cluster the
  * tier fails when CI=true and is skipped, with the reason, otherwise. Timings go to target/cluster-tier/timings.tsv.
  */
-final class ClusterTier extends SharedTier<ClusterSession> {
+public final class ClusterTier extends SharedTier<ClusterSession> {
 
-    static final Path REPORT_DIR = Path.of("target", "cluster-tier");
+    public static final Path REPORT_DIR = Path.of("target", "cluster-tier");
 
-    ClusterTier() {
+    public ClusterTier() {
         super("cluster tier", ClusterSession.class);
     }
 
     @Override
-    ClusterSession start() {
+    protected ClusterSession start() {
         try {
             Files.deleteIfExists(REPORT_DIR.resolve("timings.tsv"));
         } catch (IOException e) {
@@ -36,17 +36,17 @@ final class ClusterTier extends SharedTier<ClusterSession> {
     }
 
     @Override
-    boolean unavailable(RuntimeException failure) {
+    protected boolean unavailable(RuntimeException failure) {
         return failure instanceof ClusterUnavailableException;
     }
 
     @Override
-    void stop(ClusterSession session) {
+    protected void stop(ClusterSession session) {
         session.close();
     }
 
     /** Appends one timing line (what, milliseconds) to the tier's report. */
-    static void record(String what, Duration time) {
+    public static void record(String what, Duration time) {
         Timings.record(REPORT_DIR, what, time);
     }
 }

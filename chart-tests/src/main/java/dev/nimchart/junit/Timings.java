@@ -1,4 +1,4 @@
-package dev.nimchart.chart;
+package dev.nimchart.junit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,12 +8,12 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 
 /** One timing line (what, milliseconds) appended to a tier's timings.tsv, for the benchmark report. */
-final class Timings {
+public final class Timings {
 
     private Timings() {
     }
 
-    static synchronized void record(Path reportDir, String what, Duration time) {
+    public static synchronized void record(Path reportDir, String what, Duration time) {
         try {
             Files.createDirectories(reportDir);
             Files.writeString(reportDir.resolve("timings.tsv"), what + "\t" + time.toMillis() + "\n",
