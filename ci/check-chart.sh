@@ -12,14 +12,14 @@
 #                          "For downstream teams")
 #   --tier T               offline (default): render, schema, strict object checks, refusals, fuzz; no cluster.
 #                          api: helm install into a real kube-apiserver. controllers: reconciled by real controllers
-#                          on fake GPU nodes. all: the three. A comma list works too. The cluster tiers run with
-#                          CI=true: a tier that cannot start fails, it is never skipped.
+#                          on fake GPU nodes. all: the three. A comma list works too. Every tier runs in one JVM;
+#                          the cluster tiers with CI=true: a tier that cannot start fails, it is never skipped.
 #   --with-repo-examples   add this repository's values-examples/ (and its invalid/) to the values directories
 #   --fuzz N               generated values documents on the offline tier (default 200; 0: none)
 #   --maven-offline        run Maven with -o (no repository look-ups; needs a warm ~/.m2)
 #
-# Works from any working directory; relative paths are taken from it. Logs and results go to a temporary directory
-# named at the end; nothing of Maven's own output reaches the terminal.
+# Works from any working directory; relative paths are taken from it. A line per verdict is printed as it comes; the
+# full log goes to a temporary directory named at the start; nothing of Maven's own output reaches the terminal.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -84,59 +84,23 @@ tier_list=()
 [[ "$run_controllers" == true ]] && tier_list+=(controllers)
 tier_csv=$(IFS=','; echo "${tier_list[*]}")
 values_csv=$(IFS=','; echo "${dirs[*]}")
-rest_csv=$(IFS=','; echo "${dirs[*]:1}")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/check-chart.XXXXXX")
 pom="$repo/chart-tests/pom.xml"
 
-# The library's command (dev.nimchart.CheckChart) through Maven, which builds it first when needed.
-check_chart() {
-  local mode=$1
-  mvn "${mvn_flags[@]}" -q -f "$pom" compile exec:exec@check-chart \
-    -Dnim.chart.dir="$chart" -Dnim.check.values="$values_csv" -Dnim.check.tiers="$tier_csv" \
-    -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" -Dnim.check.mode="$mode"
-}
-
-# Says why a Maven run produced nothing, in a few lines: the build's own errors, never a stack trace.
-explain_failure() {
-  local log=$1
-  echo "check-chart: $2; the build said:" >&2
-  grep -E '^\[ERROR\]' "$log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | head -5 | sed 's/^/  /' >&2 || true
-  echo "  (full log: $log)" >&2
-}
-
+# The library's command (dev.nimchart.CheckChart) through Maven, which builds it first when needed: every tier asked
+# for runs in that one JVM, and the table is built from the verdicts it got. The cluster tiers run with CI=true: a
+# tier that cannot start fails, it is never skipped.
 echo "chart $chart ($(sed -n 's/^name: *//p' "$chart/Chart.yaml" | head -1)); values: ${dirs[*]}; tiers: $tier_csv; work: $work"
-if [[ "$run_offline" == true && ( "$run_api" == true || "$run_controllers" == true ) ]]; then
-  echo "offline tier ..."
-  if ! check_chart --offline-only >"$work/offline.log" 2>&1 || [[ ! -f "$work/offline.tsv" ]]; then
-    explain_failure "$work/offline.log" "the offline tier could not run"
-  fi
-  grep -E '^offline tier: ' "$work/offline.log" | sed 's/^/  /' || true
-fi
-
-# The cluster tiers are the repository's own integration tests, pointed at this chart and these values
-# (-Dnim.chart.dir, -Dnim.examples.dir and -Dnim.values.dirs: the first values directory, then the others), each
-# test's outcome written by TierResultsListener. Keep the class lists in step with dev.nimchart.TierResults.
-run_tier() {
-  local tier=$1 classes=$2
-  echo "$tier tier (log: $work/$tier.log) ..."
-  if ! CI=true mvn "${mvn_flags[@]}" -f "$pom" verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-      -Dit.test="$classes" -Dnim.chart.dir="$chart" -Dnim.examples.dir="${dirs[0]}" -Dnim.values.dirs="$rest_csv" \
-      -Dnim.results.file="$work/$tier.tsv" -Dmaven.test.failure.ignore=true >"$work/$tier.log" 2>&1; then
-    explain_failure "$work/$tier.log" "the $tier tier's run failed"
-  fi
-  grep -E '^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, .*$' "$work/$tier.log" | grep -v ' -- in ' | tail -1 | sed 's/^\[[A-Z]*\] /  /' || true
-}
-[[ "$run_api" == true ]] && run_tier api "ExampleInstallIT,InvalidValuesInstallIT"
-[[ "$run_controllers" == true ]] && run_tier controllers "ReconciledExampleIT,RefusedWithControllersIT"
-
-[[ "$run_offline" == true && "$run_api" == false && "$run_controllers" == false ]] && echo "offline tier ..."
-if ! check_chart "" >"$work/table.log" 2>&1 || [[ ! -f "$work/status" ]]; then
-  explain_failure "$work/table.log" "the checks could not run"
+CI=true mvn "${mvn_flags[@]}" -q -f "$pom" compile exec:exec@check-chart \
+    -Dnim.chart.dir="$chart" -Dnim.check.values="$values_csv" -Dnim.check.tiers="$tier_csv" \
+    -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" 2>&1 | tee "$work/check.log" \
+  | sed -u 's/\x1b\[[0-9;]*m//g' \
+  | grep --line-buffered -E '^(  [a-z]+ |[a-z]+ tier \.\.\.$|== chart |\| |all [0-9]+ passed|[0-9]+ of [0-9]+ failed|check-chart: )' || true
+if [[ ! -f "$work/status" ]]; then
+  echo "check-chart: the checks could not run; the build said:" >&2
+  grep -E '^\[ERROR\]' "$work/check.log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | head -5 | sed 's/^/  /' >&2 || true
+  echo "  (full log: $work/check.log)" >&2
   exit 1
 fi
-# The table and its last line, without what Helm and the build printed on the way.
-sed 's/\x1b\[[0-9;]*m//g' "$work/table.log" | awk '/^== chart /{p=1} p && NF'
-
-grep -q '^== chart ' "$work/table.log" || grep -E '^check-chart: ' "$work/table.log" >&2 || true
 exit "$(tr -dc '0-9' <"$work/status")"

@@ -1,10 +1,15 @@
 package dev.nimchart;
 
 import dev.nimchart.fuzz.FuzzRun;
+import dev.nimchart.judge.ValuesJudge;
+import dev.nimchart.junit.ClusterTier;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.SharedTier;
 import dev.nimchart.render.ChartYaml;
 import dev.nimchart.values.ExampleValuesFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -61,7 +66,12 @@ import org.junit.jupiter.api.DynamicTest;
  * {@link #fuzz(int, long)} documents generated from values.schema.json (default 200, seed 20260601) each render
  * valid objects or are refused clearly; failing documents are kept under {@code <work dir>/fuzz-failures/}.
  *
- * <p>The cluster tiers (API server, controllers) run from {@code ci/check-chart.sh --tier api|controllers|all}.
+ * <h2>The cluster tiers</h2>
+ * {@link #apiServerTests()} and {@link #controllerTests()} (or {@link #verdicts(Tier)}) check the same files on a real
+ * kube-apiserver and on real controllers with fake GPU nodes; each tier's environment starts once per JVM, on first use,
+ * shared with every test class that uses {@code @ExtendWith(ClusterTier.class)} or {@code @ExtendWith(ControllerTier.class)}
+ * (package {@code dev.nimchart.junit}), and stops when the JVM ends. With CI=true a tier that cannot start fails; without,
+ * its tests are skipped with the reason. A chart's own rules switch on with {@link #rules(ChartRules)}.
  */
 public final class ChartCheck {
 
@@ -74,20 +84,29 @@ public final class ChartCheck {
     private final int fuzzCount;
     private final long fuzzSeed;
     private final Path workDir;
+    private final ChartRules rules;
+    private final Duration reconcileTimeout;
 
-    private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir) {
+    private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir, ChartRules rules,
+            Duration reconcileTimeout) {
         this.chartDir = chartDir;
         this.valuesDirs = List.copyOf(valuesDirs);
         this.fuzzCount = fuzzCount;
         this.fuzzSeed = fuzzSeed;
         this.workDir = workDir;
+        this.rules = rules;
+        this.reconcileTimeout = reconcileTimeout;
     }
+
+    /** The seconds the controllers get to reconcile one values file: {@code -Dnim.reconcile.timeout}, default 90. */
+    public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofSeconds(Long.getLong("nim.reconcile.timeout", 90));
 
     /** The chart in this directory (it holds Chart.yaml, values.yaml and values.schema.json). */
     public static ChartCheck of(Path chartDir) {
         Path dir = chartDir.toAbsolutePath().normalize();
         ChartYaml.read(dir);
-        return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath());
+        return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath(), ChartRules.NONE,
+                DEFAULT_RECONCILE_TIMEOUT);
     }
 
     /** Checks the values files of these directories (and of their {@code invalid/} subdirectories). */
@@ -98,17 +117,27 @@ public final class ChartCheck {
     public ChartCheck values(List<Path> dirs) {
         List<Path> all = new ArrayList<>(valuesDirs);
         dirs.forEach(d -> all.add(d.toAbsolutePath().normalize()));
-        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir);
+        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout);
     }
 
     /** Generated documents for the fuzz run (0: no fuzz run) and their seed. */
     public ChartCheck fuzz(int count, long seed) {
-        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir);
+        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout);
     }
 
     /** Where fuzz documents are written (default {@code target/} of the working directory). */
     public ChartCheck workDir(Path dir) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath());
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout);
+    }
+
+    /** The chart's own rules on top of the generic checks (default: none). */
+    public ChartCheck rules(ChartRules chartRules) {
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout);
+    }
+
+    /** How long the controllers get to reconcile one values file. */
+    public ChartCheck reconcileTimeout(Duration timeout) {
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout);
     }
 
     public Path chartDir() {
@@ -134,10 +163,10 @@ public final class ChartCheck {
     public List<Verdict> offline() {
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
-        OfflineTier tier = new OfflineTier(chartDir);
+        ValuesJudge tier = new ValuesJudge(chartDir);
         List<Verdict> verdicts = new ArrayList<>();
-        valid.forEach(f -> verdicts.add(verdict(f, tier.checkValid(f))));
-        invalid.forEach(f -> verdicts.add(verdict(f, tier.checkInvalid(f))));
+        valid.forEach(f -> verdicts.add(verdict(f, tier.mustInstall(f))));
+        invalid.forEach(f -> verdicts.add(verdict(f, tier.mustBeRefused(f))));
         if (fuzzCount > 0) {
             verdicts.add(fuzzVerdict(tier));
         }
@@ -152,27 +181,155 @@ public final class ChartCheck {
         ChartCheck check = this;
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
-        OfflineTier[] tier = new OfflineTier[1];
-        java.util.function.Supplier<OfflineTier> lazyTier = () -> {
+        ValuesJudge[] tier = new ValuesJudge[1];
+        java.util.function.Supplier<ValuesJudge> lazyTier = () -> {
             synchronized (tier) {
                 if (tier[0] == null) {
-                    tier[0] = new OfflineTier(check.chartDir);
+                    tier[0] = new ValuesJudge(check.chartDir);
                 }
                 return tier[0];
             }
         };
         Stream<DynamicNode> validTests = valid.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                () -> fail(verdict(f, lazyTier.get().checkValid(f)))));
+                () -> fail(verdict(f, lazyTier.get().mustInstall(f)))));
         Stream<DynamicNode> invalidTests = invalid.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                () -> fail(verdict(f, lazyTier.get().checkInvalid(f)))));
+                () -> fail(verdict(f, lazyTier.get().mustBeRefused(f)))));
         Stream<DynamicNode> fuzzTest = fuzzCount > 0
                 ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(lazyTier.get()))))
                 : Stream.empty();
         return Stream.of(validTests, invalidTests, fuzzTest).flatMap(s -> s);
     }
 
-    private Verdict fuzzVerdict(OfflineTier tier) {
-        FuzzRun.Result result = new FuzzRun(chartDir, tier.strictModelCheck(), workDir).run(fuzzSeed, fuzzCount);
+    /** Every values file checked on a tier now, one verdict each (for the offline tier, the fuzz run too). */
+    public List<Verdict> verdicts(Tier tier) {
+        return verdicts(tier, v -> { });
+    }
+
+    /** As {@link #verdicts(Tier)}, handing each verdict to {@code progress} as it is reached. */
+    public List<Verdict> verdicts(Tier tier, java.util.function.Consumer<Verdict> progress) {
+        if (tier == Tier.OFFLINE) {
+            List<Verdict> offline = offline();
+            offline.forEach(progress);
+            return offline;
+        }
+        List<Verdict> verdicts = new ArrayList<>();
+        ClusterFileChecks checks;
+        try {
+            checks = clusterChecks(tier, false);
+        } catch (RuntimeException | AssertionError e) {
+            String reason = "the " + tier.label() + " tier did not start: " + e.getMessage();
+            Stream.concat(validFiles().stream(), invalidFiles().stream()).forEach(f -> {
+                Verdict v = new Verdict(f.toString(), tier, reason);
+                verdicts.add(v);
+                progress.accept(v);
+            });
+            return verdicts;
+        }
+        for (Path f : validFiles()) {
+            Verdict v = clusterVerdict(f, tier, () -> checks.mustInstall(f));
+            verdicts.add(v);
+            progress.accept(v);
+        }
+        for (Path f : invalidFiles()) {
+            Verdict v = clusterVerdict(f, tier, () -> checks.mustBeRefused(f));
+            verdicts.add(v);
+            progress.accept(v);
+        }
+        return verdicts;
+    }
+
+    /** For a {@code @TestFactory}: one dynamic test per values file, installed into a real kube-apiserver. */
+    public Stream<DynamicNode> apiServerTests() {
+        return clusterTests(Tier.API);
+    }
+
+    /** For a {@code @TestFactory}: one dynamic test per values file, reconciled by real controllers on fake GPU nodes. */
+    public Stream<DynamicNode> controllerTests() {
+        return clusterTests(Tier.CONTROLLERS);
+    }
+
+    private Stream<DynamicNode> clusterTests(Tier tier) {
+        ClusterFileChecks[] checks = new ClusterFileChecks[1];
+        java.util.function.Supplier<ClusterFileChecks> lazy = () -> {
+            synchronized (checks) {
+                if (checks[0] == null) {
+                    checks[0] = clusterChecks(tier, true);
+                }
+                return checks[0];
+            }
+        };
+        Stream<DynamicNode> valid = validFiles().stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
+                () -> named(f, () -> lazy.get().mustInstall(f))));
+        Stream<DynamicNode> invalid = invalidFiles().stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
+                () -> named(f, () -> lazy.get().mustBeRefused(f))));
+        return Stream.concat(valid, invalid);
+    }
+
+    /** A cluster tier's checks of one file: throws with the first reason it fails. */
+    private interface ClusterFileChecks {
+        void mustInstall(Path file);
+
+        void mustBeRefused(Path file);
+    }
+
+    /** The tier's checks on its shared environment; {@code forTests}: abort (or fail with CI=true) when it cannot start. */
+    private ClusterFileChecks clusterChecks(Tier tier, boolean forTests) {
+        if (tier == Tier.API) {
+            ClusterTier t = new ClusterTier();
+            ApiServerChecks c = new ApiServerChecks(chartDir, forTests ? t.sessionOrAbort() : session(t), rules);
+            return new ClusterFileChecks() {
+                public void mustInstall(Path file) {
+                    c.mustInstall(file);
+                }
+
+                public void mustBeRefused(Path file) {
+                    c.mustBeRefused(file);
+                }
+            };
+        }
+        if (tier == Tier.CONTROLLERS) {
+            ControllerTier t = new ControllerTier();
+            ControllerChecks c = new ControllerChecks(chartDir, forTests ? t.sessionOrAbort() : session(t), rules, reconcileTimeout);
+            return new ClusterFileChecks() {
+                public void mustInstall(Path file) {
+                    c.mustInstall(file);
+                }
+
+                public void mustBeRefused(Path file) {
+                    c.mustBeRefused(file);
+                }
+            };
+        }
+        throw new IllegalArgumentException("not a cluster tier: " + tier);
+    }
+
+    private static <S> S session(SharedTier<S> tier) {
+        SharedTier.Started<S> started = tier.started();
+        return started.session().orElseThrow(() -> new IllegalStateException(started.failure()));
+    }
+
+    private static Verdict clusterVerdict(Path file, Tier tier, Runnable check) {
+        try {
+            check.run();
+            return Verdict.passed(file.toString(), tier);
+        } catch (RuntimeException | AssertionError e) {
+            String reason = e.getMessage() == null ? e.toString() : e.getMessage();
+            return new Verdict(file.toString(), tier, reason);
+        }
+    }
+
+    private static void named(Path file, Runnable check) {
+        try {
+            check.run();
+        } catch (org.opentest4j.TestAbortedException e) {
+            throw e;
+        } catch (AssertionError e) {
+            throw new AssertionError(label(file) + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Verdict fuzzVerdict(ValuesJudge tier) {
+        FuzzRun.Result result = new FuzzRun(tier, workDir).run(fuzzSeed, fuzzCount);
         if (result.failures().isEmpty()) {
             return Verdict.passed(fuzzSubject(), Tier.OFFLINE);
         }

@@ -1,7 +1,6 @@
 package dev.nimchart;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,17 +10,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The command behind {@code ci/check-chart.sh}: checks a chart with values directories on the offline tier and prints
- * one table, each values file by each tier, "passed" or the first reason it failed, with what the cluster tiers'
- * test classes reported (see {@link TierResults}).
+ * The command behind {@code ci/check-chart.sh}: checks a chart with values directories on the tiers asked for, all in
+ * this one JVM through {@link ChartCheck}, printing a line per verdict as it comes, then one table: each values file
+ * by each tier, "passed" or the first reason it failed, built from the verdicts themselves.
  *
  * <pre>
  * CheckChart --chart DIR --values DIR[,DIR...] --tiers offline[,api,controllers] --results DIR
- *            [--fuzz N] [--seed S] [--cwd DIR] [--offline-only]
+ *            [--fuzz N] [--seed S] [--cwd DIR]
  * </pre>
- * With {@code --offline-only} it runs the offline tier and writes its verdicts to {@code <results>/offline.tsv}
- * (printing one summary line); without, it prints the table (running the offline tier first unless that file exists)
- * and writes the exit status, 0 or 1, to {@code <results>/status}. It always exits 0 itself once it got that far, so
+ * It writes the exit status, 0 or 1, to {@code <results>/status} and always exits 0 itself once it got that far, so
  * the build tool around it prints nothing of its own; a usage error exits 2.
  */
 public final class CheckChart {
@@ -49,65 +46,51 @@ public final class CheckChart {
                             Long.parseLong(options.getOrDefault("seed", String.valueOf(ChartCheck.DEFAULT_FUZZ_SEED))))
                     .workDir(results);
             List<Tier> tiers = Arrays.stream(options.get("tiers").split(",")).map(Tier::of).distinct().sorted().toList();
-            Path offlineFile = results.resolve("offline.tsv");
-            if (tiers.contains(Tier.OFFLINE) && (options.containsKey("offline-only") || !Files.isRegularFile(offlineFile))) {
-                List<Verdict> verdicts = check.offline();
-                StringBuilder tsv = new StringBuilder();
-                verdicts.forEach(v -> tsv.append(v.subject()).append('\t').append(v.ok() ? "" : oneLine(v.reason())).append('\n'));
-                Files.writeString(offlineFile, tsv);
-                long failed = verdicts.stream().filter(v -> !v.ok()).count();
-                System.out.println("offline tier: " + (verdicts.size() - failed) + " of " + verdicts.size() + " passed");
+            Path cwd = Path.of(options.getOrDefault("cwd", "")).toAbsolutePath();
+            Map<Tier, List<Verdict>> verdicts = new LinkedHashMap<>();
+            for (Tier tier : tiers) {
+                System.out.println(tier.label() + " tier ...");
+                long started = System.nanoTime();
+                List<Verdict> list = check.verdicts(tier, v -> System.out.println("  " + tier.label() + " "
+                        + display(v.subject(), cwd) + ": " + (v.ok() ? "passed" : "FAILED")));
+                long failed = list.stream().filter(v -> !v.ok()).count();
+                System.out.println("  " + tier.label() + " tier: " + (list.size() - failed) + " of " + list.size() + " passed in "
+                        + (System.nanoTime() - started) / 1_000_000 + " ms");
+                verdicts.put(tier, list);
             }
-            if (options.containsKey("offline-only")) {
-                System.exit(0);
-            }
-            boolean ok = printTable(check, tiers, results, Path.of(options.getOrDefault("cwd", "")).toAbsolutePath());
+            boolean ok = printTable(check, tiers, verdicts, cwd);
             Files.writeString(results.resolve("status"), ok ? "0\n" : "1\n");
         } catch (RuntimeException | IOException e) {
             System.out.println("check-chart: " + e.getMessage());
             writeQuietly(results.resolve("status"), "1\n");
         }
-        // the lookup stub's server and Helm's threads would keep the JVM alive
+        // the lookup stub's server, Helm's threads and the tiers' watchdogs would keep the JVM alive; the tiers stop
+        // in the shutdown hooks
         System.exit(0);
     }
 
-    private static boolean printTable(ChartCheck check, List<Tier> tiers, Path results, Path cwd) throws IOException {
-        Map<String, String> offline = new LinkedHashMap<>();
-        Path offlineFile = results.resolve("offline.tsv");
-        if (Files.isRegularFile(offlineFile)) {
-            for (String line : Files.readAllLines(offlineFile)) {
-                String[] f = line.split("\t", 2);
-                offline.put(f[0], f.length > 1 ? f[1] : "");
-            }
-        }
-        Map<Tier, TierResults> cluster = new LinkedHashMap<>();
-        for (Tier tier : tiers) {
-            if (tier != Tier.OFFLINE) {
-                cluster.put(tier, TierResults.read(tier, results.resolve(tier.label() + ".tsv")));
-            }
-        }
+    private static boolean printTable(ChartCheck check, List<Tier> tiers, Map<Tier, List<Verdict>> verdicts, Path cwd) {
         List<String> subjects = new ArrayList<>();
         check.validFiles().forEach(f -> subjects.add(f.toString()));
         check.invalidFiles().forEach(f -> subjects.add(f.toString()));
+        if (tiers.contains(Tier.OFFLINE) && verdicts.get(Tier.OFFLINE).stream().anyMatch(v -> v.subject().equals(check.fuzzSubject()))) {
+            subjects.add(check.fuzzSubject());
+        }
         List<List<String>> rows = new ArrayList<>();
         boolean ok = true;
         for (String subject : subjects) {
             List<String> row = new ArrayList<>();
-            row.add(display(Path.of(subject), cwd));
+            row.add(subject.equals(check.fuzzSubject()) ? subject : display(subject, cwd));
             for (Tier tier : tiers) {
-                String reason = tier == Tier.OFFLINE ? offlineOutcome(offline, subject) : clusterOutcome(cluster.get(tier), tier, subject, results);
-                ok &= reason.isEmpty();
-                row.add(reason.isEmpty() ? "passed" : "FAILED: " + shorten(reason));
-            }
-            rows.add(row);
-        }
-        if (tiers.contains(Tier.OFFLINE) && offline.containsKey(check.fuzzSubject())) {
-            List<String> row = new ArrayList<>();
-            row.add(check.fuzzSubject());
-            for (Tier tier : tiers) {
-                String reason = tier == Tier.OFFLINE ? offline.get(check.fuzzSubject()) : null;
-                ok &= reason == null || reason.isEmpty();
-                row.add(reason == null ? "-" : reason.isEmpty() ? "passed" : "FAILED: " + shorten(reason));
+                Verdict v = verdicts.get(tier).stream().filter(x -> x.subject().equals(subject)).findFirst().orElse(null);
+                if (v == null) {
+                    boolean fuzzRow = subject.equals(check.fuzzSubject());
+                    ok &= fuzzRow;
+                    row.add(fuzzRow ? "-" : "FAILED: no verdict: the " + tier.label() + " tier did not check it");
+                } else {
+                    ok &= v.ok();
+                    row.add(v.ok() ? "passed" : "FAILED: " + shorten(v.reason()));
+                }
             }
             rows.add(row);
         }
@@ -125,18 +108,9 @@ public final class CheckChart {
         return ok && !rows.isEmpty();
     }
 
-    private static String offlineOutcome(Map<String, String> offline, String subject) {
-        String reason = offline.get(subject);
-        return reason == null ? "no result: the offline tier did not run it" : reason;
-    }
-
-    private static String clusterOutcome(TierResults results, Tier tier, String subject, Path resultsDir) {
-        return results.outcome(Path.of(subject)).orElseGet(() -> results.classFailure()
-                .orElse("no result: the " + tier.label() + " tier did not run it (log: " + resultsDir.resolve(tier.label() + ".log") + ")"));
-    }
-
-    private static String display(Path file, Path cwd) {
-        return cwd.getNameCount() > 0 && file.startsWith(cwd) ? cwd.relativize(file).toString() : file.toString();
+    private static String display(String subject, Path cwd) {
+        Path file = Path.of(subject);
+        return cwd.getNameCount() > 0 && file.startsWith(cwd) ? cwd.relativize(file).toString() : subject;
     }
 
     private static String shorten(String reason) {
@@ -162,9 +136,7 @@ public final class CheckChart {
                 throw new IllegalArgumentException("unexpected argument " + args[i]);
             }
             String name = args[i].substring(2);
-            if (name.equals("offline-only")) {
-                options.put(name, "");
-            } else if (i + 1 < args.length) {
+            if (i + 1 < args.length) {
                 options.put(name, args[++i]);
             } else {
                 throw new IllegalArgumentException("--" + name + " needs a value");

@@ -1,5 +1,6 @@
 package dev.nimchart.bench;
 
+import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.values.ExampleValuesFiles;
 import dev.nimchart.values.HarnessPaths;
 import dev.nimchart.render.ChartUnderTest;
@@ -73,7 +74,7 @@ public final class Benchmark {
         report.line("## Offline: every example, this harness in-process");
         report.line("");
         long t0 = System.nanoTime();
-        HarnessCheck harness = new HarnessCheck();
+        ValuesJudge harness = new ValuesJudge(HarnessPaths.fromSystemProperties().chartDir());
         long setup = System.nanoTime() - t0;
         List<Long> totals = new ArrayList<>();
         int objects = 0;
@@ -81,7 +82,7 @@ public final class Benchmark {
             long start = System.nanoTime();
             objects = 0;
             for (Path f : examples) {
-                objects += harness.check(List.of(f)).objects().size();
+                objects += check(harness, List.of(f)).objects().size();
             }
             totals.add(System.nanoTime() - start);
         }
@@ -204,6 +205,15 @@ public final class Benchmark {
         report.line("| **all " + examples.size() + "** | | " + Stats.seconds(total) + " | |");
     }
 
+    /** The offline tier's judgement of values files that must render: the manifest, or an exception saying why not. */
+    private static RenderedManifest check(ValuesJudge judge, List<Path> files) {
+        ValuesJudge.Judgement j = judge.judge(files);
+        if (j.refused() || j.problem() != null) {
+            throw new IllegalStateException(files + ": " + (j.problem() != null ? j.problem() : j.message()));
+        }
+        return j.manifest();
+    }
+
     // ------------------------------------------------------------------ scale
     private void scale(ClusterSession s) {
         report.line("");
@@ -213,7 +223,7 @@ public final class Benchmark {
         report.line("");
         report.line("| backend | workers | replicas | pods | GPUs | objects | manifest bytes | render | install |");
         report.line("|---|---|---|---|---|---|---|---|---|");
-        HarnessCheck harness = new HarnessCheck();
+        ValuesJudge harness = new ValuesJudge(HarnessPaths.fromSystemProperties().chartDir());
         HarnessPaths paths = HarnessPaths.fromSystemProperties();
         Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
         for (String backend : List.of("lws", "mpijob")) {
@@ -226,7 +236,7 @@ public final class Benchmark {
                     RenderedManifest manifest = null;
                     for (int r = 0; r < runs; r++) {
                         long t0 = System.nanoTime();
-                        manifest = harness.check(files);
+                        manifest = check(harness, files);
                         times.add(System.nanoTime() - t0);
                     }
                     List<PodTemplate> templates = PodTemplate.of(manifest);

@@ -22,20 +22,32 @@ public final class ClusterSession implements AutoCloseable {
 
     private final TestCluster cluster;
     private final KubeApi api;
-    private final HelmReleases releases;
+    private final java.util.function.Supplier<Path> chartDir;
+    private final Path workDir;
+    private HelmReleases releases;
     private final List<String> crds;
     private final Duration readyTime;
 
-    private ClusterSession(TestCluster cluster, KubeApi api, HelmReleases releases, List<String> crds, Duration readyTime) {
+    private ClusterSession(TestCluster cluster, KubeApi api, java.util.function.Supplier<Path> chartDir, Path workDir, List<String> crds,
+            Duration readyTime) {
         this.cluster = cluster;
         this.api = api;
-        this.releases = releases;
+        this.chartDir = chartDir;
+        this.workDir = workDir;
         this.crds = crds;
         this.readyTime = readyTime;
     }
 
     /** Starts the cluster {@link ClusterChoice} picks and installs the CRDs; progress lines go to the consumer. */
     public static ClusterSession start(Path chartDir, Path workDir, Consumer<String> progress) {
+        return start(() -> chartDir, workDir, progress);
+    }
+
+    /**
+     * As {@link #start(Path, Path, Consumer)}, with the chart of {@link #releases()} found only when first asked for
+     * (a caller that installs charts of its own uses {@link #releases(Path)}).
+     */
+    public static ClusterSession start(java.util.function.Supplier<Path> chartDir, Path workDir, Consumer<String> progress) {
         Path crdsDir = CrdInstaller.crdsDir(progress);
         TestCluster cluster = ClusterChoice.fromSystemProperties().start(progress);
         try {
@@ -44,8 +56,7 @@ public final class ClusterSession implements AutoCloseable {
             List<String> crds = CrdInstaller.install(api, crdsDir);
             Duration crdTime = Duration.ofNanos(System.nanoTime() - started);
             progress.accept("CRDs established in " + crdTime.toMillis() + " ms: " + String.join(", ", crds));
-            return new ClusterSession(cluster, api, new HelmReleases(chartDir, cluster.kubeConfigYaml(), workDir), crds,
-                    cluster.startTime().plus(crdTime));
+            return new ClusterSession(cluster, api, chartDir, workDir, crds, cluster.startTime().plus(crdTime));
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -56,8 +67,17 @@ public final class ClusterSession implements AutoCloseable {
         return api;
     }
 
-    public HelmReleases releases() {
+    /** Releases of the session's default chart. */
+    public synchronized HelmReleases releases() {
+        if (releases == null) {
+            releases = new HelmReleases(chartDir.get(), cluster.kubeConfigYaml(), workDir);
+        }
         return releases;
+    }
+
+    /** Releases of any chart on this cluster. */
+    public HelmReleases releases(Path chart) {
+        return new HelmReleases(chart, cluster.kubeConfigYaml(), workDir);
     }
 
     public TestCluster cluster() {

@@ -22,6 +22,41 @@ public final class ExpectedPods {
         return flag(v, "multiNode.leaderWorkerSet.enabled") ? replicas * workers : replicas * (workers + 1);
     }
 
+    /**
+     * How many pods a release's workloads ask for, read from the rendered objects of any chart: Deployment and
+     * StatefulSet replicas (absent: the minimum of an autoscaler that targets it, else 1), LeaderWorkerSet replicas x
+     * group size, the replicas of every MPIJob replica spec.
+     */
+    public static int fromWorkloads(dev.nimchart.objects.RenderedManifest rendered) {
+        int pods = 0;
+        for (KubeObject w : rendered.objects()) {
+            switch (w.kind()) {
+                case "Deployment", "StatefulSet" -> pods += w.at("spec.replicas") != null ? number(w.at("spec.replicas"))
+                        : rendered.ofKind("HorizontalPodAutoscaler").stream()
+                        .filter(h -> w.kind().equals(h.at("spec.scaleTargetRef.kind")) && w.name().equals(h.at("spec.scaleTargetRef.name")))
+                        .map(h -> h.at("spec.minReplicas") == null ? 1 : number(h.at("spec.minReplicas"))).findFirst().orElse(1);
+                case "LeaderWorkerSet" -> pods += (w.at("spec.replicas") == null ? 1 : number(w.at("spec.replicas")))
+                        * (w.at("spec.leaderWorkerTemplate.size") == null ? 1 : number(w.at("spec.leaderWorkerTemplate.size")));
+                case "MPIJob" -> {
+                    Object specs = w.at("spec.mpiReplicaSpecs");
+                    if (specs instanceof Map<?, ?> m) {
+                        for (Object spec : m.values()) {
+                            Object r = spec instanceof Map<?, ?> sm ? sm.get("replicas") : null;
+                            pods += r == null ? 1 : number(r);
+                        }
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        return pods;
+    }
+
+    private static int number(Object o) {
+        return Integer.parseInt(o.toString());
+    }
+
     private static boolean flag(KubeObject v, String path) {
         return Boolean.TRUE.equals(v.at(path));
     }

@@ -1,17 +1,7 @@
 package dev.nimchart.fuzz;
 
-import dev.nimchart.checks.ManifestTextCheck;
-import dev.nimchart.checks.ModelViolation;
-import dev.nimchart.checks.StrictModelCheck;
-import dev.nimchart.objects.KubeObject;
-import dev.nimchart.objects.RenderedManifest;
-import dev.nimchart.render.ChartRefusedException;
-import dev.nimchart.render.ChartRenderer;
-import dev.nimchart.render.ChartYaml;
+import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.render.LookupStub;
-import dev.nimchart.render.RefusalMessage;
-import dev.nimchart.values.ValuesMerger;
-import dev.nimchart.values.ValuesSchemaValidator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -46,23 +36,15 @@ public final class FuzzRun {
         }
     }
 
-    private static final String NAMESPACE = "nim";
-
     private final Path chartDir;
-    private final ChartYaml chart;
-    private final ChartRenderer renderer;
-    private final ValuesSchemaValidator schema;
-    private final StrictModelCheck strict;
+    private final ValuesJudge judge;
     private final Path work;
     private final Path failuresDir;
 
     /** Documents go to {@code workDir/fuzz}, failing ones to {@code workDir/fuzz-failures} (both emptied first). */
-    public FuzzRun(Path chartDir, StrictModelCheck strict, Path workDir) {
-        this.chartDir = chartDir;
-        this.chart = ChartYaml.read(chartDir);
-        this.renderer = new ChartRenderer(chartDir);
-        this.schema = new ValuesSchemaValidator(chartDir);
-        this.strict = strict;
+    public FuzzRun(ValuesJudge judge, Path workDir) {
+        this.chartDir = judge.chartDir();
+        this.judge = judge;
         this.work = workDir.resolve("fuzz");
         this.failuresDir = workDir.resolve("fuzz-failures");
     }
@@ -91,72 +73,52 @@ public final class FuzzRun {
         return new Result(seed, count, (System.nanoTime() - start) / 1_000_000, List.copyOf(sorted), Map.copyOf(tally));
     }
 
-    /** What is wrong with the outcome of one document, or null when it rendered valid objects or was refused clearly. */
+    /**
+     * What is wrong with the outcome of one document, or null when it rendered valid objects or was refused clearly
+     * (the judge's verdict, plus: a near-valid document's mistake is refused by values.schema.json).
+     */
     private String problem(FuzzDocument doc, Path file, Map<String, Integer> tally) {
         record(tally, doc.nearValid() ? "near-valid" : "valid");
-        List<String> schemaProblems = schema.validate(ValuesMerger.mergedValues(chartDir, List.of(file)));
-        RenderedManifest manifest;
-        try {
-            manifest = renderer.render(ChartRenderer.releaseName(file), NAMESPACE, List.of(file), Map.of());
-        } catch (ChartRefusedException e) {
-            return refusalProblem(doc, e.getMessage(), schemaProblems, tally);
-        } catch (IllegalArgumentException e) {
-            return "the rendered manifest is not valid YAML: " + e.getMessage();
+        ValuesJudge.Judgement j = judge.judge(file);
+        boolean mustBeRefused = doc.nearValid() && !doc.mutationKind().equals("NULL_DEFAULT");
+        if (j.problem() != null) {
+            return j.problem();
         }
-        if (!schemaProblems.isEmpty()) {
-            return "Helm rendered values that the schema refuses (the two validators disagree): " + schemaProblems;
-        }
-        if (doc.nearValid() && !doc.mutationKind().equals("NULL_DEFAULT")) {
-            return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + ")";
-        }
-        var textProblem = ManifestTextCheck.problem(manifest.text());
-        if (textProblem.isPresent()) {
-            return textProblem.get();
-        }
-        List<String> violations = new ArrayList<>();
-        for (KubeObject o : manifest.objects()) {
-            try {
-                strict.check(o);
-            } catch (ModelViolation v) {
-                violations.add(v.getMessage());
+        switch (j.ending()) {
+            case RENDERED -> {
+                if (mustBeRefused) {
+                    return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + ")";
+                }
+                record(tally, "rendered " + doc.workload());
+                if (doc.hasKubernetesSchemaSample()) {
+                    record(tally, "rendered a pass-through object made from its Kubernetes schema");
+                }
+                record(tally, "rendered cache " + doc.cache());
+                if (doc.workload().equals("leaderworkerset") || doc.workload().equals("mpijob")) {
+                    record(tally, "rendered multi-node networking " + doc.provider());
+                }
             }
-        }
-        if (!violations.isEmpty()) {
-            return "invalid objects: " + String.join("\n", violations);
-        }
-        record(tally, "rendered " + doc.workload());
-        if (doc.hasKubernetesSchemaSample()) {
-            record(tally, "rendered a pass-through object made from its Kubernetes schema");
-        }
-        record(tally, "rendered cache " + doc.cache());
-        if (doc.workload().equals("leaderworkerset") || doc.workload().equals("mpijob")) {
-            record(tally, "rendered multi-node networking " + doc.provider());
+            case REFUSED_BY_SCHEMA -> {
+                record(tally, "refused by the schema");
+                if (doc.mutationInsidePassThrough()) {
+                    record(tally, "refused by the schema: a mistake inside a pass-through object");
+                }
+            }
+            case REFUSED_BY_PREFLIGHT -> {
+                if (!j.schemaProblems().isEmpty()) {
+                    return "the schema refuses these values " + j.schemaProblems() + " but Helm refused them otherwise: " + j.message();
+                }
+                if (mustBeRefused) {
+                    return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + "); the preflight refused it: "
+                            + j.message();
+                }
+                record(tally, "refused by the preflight");
+            }
+            default -> {
+                return "refused by neither the schema nor the preflight: " + j.message();
+            }
         }
         return null;
-    }
-
-    private String refusalProblem(FuzzDocument doc, String message, List<String> schemaProblems, Map<String, Integer> tally) {
-        List<String> crash = RefusalMessage.crashMarkers(message);
-        if (!crash.isEmpty()) {
-            return "a template crash reached the user " + crash + ": " + message;
-        }
-        if (!schemaProblems.isEmpty()) {
-            record(tally, "refused by the schema");
-            if (doc.mutationInsidePassThrough()) {
-                record(tally, "refused by the schema: a mistake inside a pass-through object");
-            }
-            return RefusalMessage.fromSchema(message) ? null
-                    : "the schema refuses these values " + schemaProblems + " but Helm refused them otherwise: " + message;
-        }
-        if (doc.nearValid() && !doc.mutationKind().equals("NULL_DEFAULT")) {
-            return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + "); the preflight refused it: "
-                    + message;
-        }
-        record(tally, "refused by the preflight");
-        if (!RefusalMessage.fromPreflight(message, chart)) {
-            return "values the schema accepts were refused by something other than the preflight: " + message;
-        }
-        return RefusalMessage.NAMES_A_KEY.matcher(message).find() ? null : "the refusal names no key: " + message;
     }
 
     private static void record(Map<String, Integer> tally, String outcome) {

@@ -29,7 +29,7 @@ public final class ClusterTier extends SharedTier<ClusterSession> {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ClusterSession session = ClusterSession.start(ChartUnderTest.chartDir(), REPORT_DIR, line -> System.out.println("[cluster tier] " + line));
+        ClusterSession session = ClusterSession.start(ChartUnderTest::chartDir, REPORT_DIR, line -> System.out.println("[cluster tier] " + line));
         record("cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
         record("cluster ready with CRDs", session.readyTime());
         return session;

@@ -22,7 +22,30 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
     public static final Path REPORT_DIR = Path.of("target", "controller-tier");
 
     /** The environment and Helm releases bound to it. */
-    public record ControllerSession(ControllerEnvironment environment, HelmReleases releases) {
+    public static final class ControllerSession {
+        private final ControllerEnvironment environment;
+        private HelmReleases releases;
+
+        ControllerSession(ControllerEnvironment environment) {
+            this.environment = environment;
+        }
+
+        public ControllerEnvironment environment() {
+            return environment;
+        }
+
+        /** Releases of the repository's chart ({@code -Dnim.chart.dir}). */
+        public synchronized HelmReleases releases() {
+            if (releases == null) {
+                releases = releases(ChartUnderTest.chartDir());
+            }
+            return releases;
+        }
+
+        /** Releases of any chart on this environment. */
+        public HelmReleases releases(Path chartDir) {
+            return new HelmReleases(chartDir, environment.kubeConfigYaml(), REPORT_DIR.resolve("helm"));
+        }
     }
 
     public ControllerTier() {
@@ -41,7 +64,7 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
         for (Map.Entry<String, java.time.Duration> t : environment.startTimes().entrySet()) {
             Timings.record(REPORT_DIR, "start: " + t.getKey(), t.getValue());
         }
-        return new ControllerSession(environment, new HelmReleases(ChartUnderTest.chartDir(), environment.kubeConfigYaml(), REPORT_DIR.resolve("helm")));
+        return new ControllerSession(environment);
     }
 
     @Override

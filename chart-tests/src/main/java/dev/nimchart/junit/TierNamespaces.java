@@ -17,10 +17,15 @@ public final class TierNamespaces {
 
     /** A namespace that enforces a Pod Security level and warns at restricted. */
     public static String create(KubeApi api, String name, String level) {
+        return create(api, name, level, "restricted");
+    }
+
+    /** A namespace that enforces one Pod Security level and warns at another. */
+    public static String create(KubeApi api, String name, String level, String warnLevel) {
         Map<String, Object> labels = new LinkedHashMap<>();
         labels.put("pod-security.kubernetes.io/enforce", level);
         labels.put("pod-security.kubernetes.io/enforce-version", "latest");
-        labels.put("pod-security.kubernetes.io/warn", "restricted");
+        labels.put("pod-security.kubernetes.io/warn", warnLevel);
         labels.put("pod-security.kubernetes.io/warn-version", "latest");
         KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                 "metadata", Map.of("name", name, "labels", labels))), "create the namespace " + name);

@@ -2,82 +2,37 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.ChartRules;
+import dev.nimchart.cluster.PodSecurityVerdict;
+import dev.nimchart.cluster.StoredObjectCheck;
 import dev.nimchart.objects.KubeObject;
-import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
-import dev.nimchart.cluster.ClusterSession;
-import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.cluster.PodSecurityVerdict;
-import dev.nimchart.cluster.ReleaseRecord;
-import dev.nimchart.cluster.StoredObjectCheck;
-import dev.nimchart.junit.ClusterTier;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every example installed with Helm (real release storage) into a namespace of its own that enforces the restricted
- * Pod Security level, and read back from the API server.
+ * Pod Security level, and read back from the API server; every refused file refused by {@code helm install} too,
+ * leaving its namespace empty. The generic checks are the library's ({@code ChartCheck.apiServerTests()}); nim-llm's
+ * own (the stored shape, the documented Pod Security exceptions) come in through {@link NimLlmRules}.
  */
-@ExtendWith(ClusterTier.class)
 class ExampleInstallIT {
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.nimchart.chart.Examples#all")
-    void installsAndTheServerStoresWhatHelmApplied(Path file, ClusterSession cluster) {
-        Example e = Example.of(file);
-        String release = ChartUnderTest.releaseName(file);
-        String namespace = cluster.restrictedNamespace("install-" + release);
-        KubeApi api = cluster.api();
+    @TestFactory
+    Stream<DynamicNode> everyExampleInstallsAndTheServerStoresWhatHelmApplied() {
+        return RepositoryChart.check().apiServerTests();
+    }
 
-        long started = System.nanoTime();
-        RenderedManifest rendered = ChartUnderTest.renderIn(namespace, file);
-        List<String> warnings = new ArrayList<>();
-        for (KubeObject o : rendered.objects()) {
-            KubeApi.Response dryRun = api.create(o, namespace, true);
-            assertThat(dryRun.ok()).as("%s: strict server-side dry run of %s: %s", e.name(), o, dryRun.message()).isTrue();
-            dryRun.warnings().forEach(w -> warnings.add(o + ": " + w));
-        }
-        assertThat(warnings).as("%s: warnings of the API server that no documented exception explains", e.name())
-                .filteredOn(w -> !PodSecurityExceptions.documents(e, w)).isEmpty();
-        if (PodSecurityExceptions.expectedChecks(e).isEmpty()) {
-            assertThat(warnings).as("%s: needs nothing beyond restricted, so no warning at all", e.name()).isEmpty();
-        }
-
-        cluster.releases().install(release, namespace, List.of(file), Map.of());
-        ReleaseRecord record = ReleaseRecord.latest(api, namespace, release);
-        assertThat(record.revision()).isEqualTo(1);
-        assertThat(record.status()).isEqualTo("deployed");
-        RenderedManifest applied = record.objects();
-        assertThat(kindsAndNames(applied.objects())).as("%s: Helm applied what the chart renders", e.name())
-                .isEqualTo(kindsAndNames(rendered.objects()));
-
-        List<KubeObject> stored = new ArrayList<>();
-        for (KubeObject o : applied.objects()) {
-            Optional<KubeObject> back = api.read(o.apiVersion(), o.kind(), namespace, o.name());
-            assertThat(back).as("%s: %s is stored", e.name(), o).isPresent();
-            assertThat(StoredObjectCheck.differences(o, back.get())).as("%s: %s as stored", e.name(), o).isEmpty();
-            stored.add(back.get());
-        }
-        java.util.Set<String> releaseRecords = ReleaseRecord.history(api, namespace, release).stream()
-                .map(r -> "Secret/sh.helm.release.v1." + release + ".v" + r.revision()).collect(Collectors.toSet());
-        assertThat(NamespaceContents.of(api, namespace)).as("%s: the namespace holds the release's objects and no others", e.name())
-                .containsExactlyInAnyOrderElementsOf(java.util.stream.Stream.concat(
-                        applied.objects().stream().map(KubeObject::toString), releaseRecords.stream()).toList());
-        ClusterTier.record("install + read back " + e.name(), Duration.ofNanos(System.nanoTime() - started));
-
-        assertStoredShape(e, RenderedManifest.of(stored));
-        for (PodTemplate t : PodTemplate.of(RenderedManifest.of(stored))) {
-            PodSecurityVerdict verdict = PodSecurityVerdict.of(api, namespace, t);
+    /** nim-llm's rules on an installed example: the stored shape, and exactly the documented Pod Security exceptions. */
+    static void assertStoredRelease(ChartRules.Installed release) {
+        Example e = Example.of(release.valuesFile());
+        assertStoredShape(e, release.stored());
+        for (PodTemplate t : PodTemplate.of(release.stored())) {
+            PodSecurityVerdict verdict = PodSecurityVerdict.of(release.api(), release.namespace(), t);
             assertThat(verdict.checks()).as("%s: Pod Security (restricted) of %s: %s", e.name(), t, verdict.message())
                     .containsExactlyInAnyOrderElementsOf(PodSecurityExceptions.expectedChecks(e, t));
         }
@@ -116,7 +71,4 @@ class ExampleInstallIT {
         }
     }
 
-    static Map<String, Long> kindsAndNames(List<KubeObject> objects) {
-        return objects.stream().collect(Collectors.groupingBy(o -> o.kind() + "/" + o.name(), TreeMap::new, Collectors.counting()));
-    }
 }

@@ -2,22 +2,14 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.objects.KubeObject;
-import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.objects.PodTemplate;
-import dev.nimchart.objects.RenderedManifest;
-import dev.nimchart.junit.ControllerTier.ControllerSession;
+import dev.nimchart.ChartCheck;
+import dev.nimchart.ChartRules;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.controllers.ClusterPreconditions;
-import dev.nimchart.controllers.ControllerEnvironment;
-import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.KubeletEnv;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.ObjectDns;
-import dev.nimchart.junit.ControllerTier;
-import dev.nimchart.junit.TierNamespaces;
-import dev.nimchart.junit.Timings;
-import java.nio.file.Path;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.PodTemplate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,10 +19,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every example installed with Helm onto real controllers and fake GPU nodes, and held to what the cluster makes of
@@ -39,63 +31,29 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the Services, ServiceMonitor, PodDisruptionBudget, NetworkPolicies and autoscaler select the pods they mean to,
  * claims bind, and uninstalling leaves only the kept claims.
  */
-@ExtendWith(ControllerTier.class)
 class ReconciledExampleIT {
 
     /** How long the controllers get to reconcile one example (-Dnim.reconcile.timeout seconds, default 90). */
-    static final Duration RECONCILE_TIMEOUT = Duration.ofSeconds(Long.getLong("nim.reconcile.timeout", 90));
+    static final Duration RECONCILE_TIMEOUT = ChartCheck.DEFAULT_RECONCILE_TIMEOUT;
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.nimchart.chart.Examples#all")
-    void reconcilesToItsDesiredState(Path file, ControllerSession session) {
-        Example e = Example.of(file);
-        ControllerEnvironment env = session.environment();
-        KubeApi api = env.api();
-        String release = ChartUnderTest.releaseName(file);
-        String namespace = TierNamespaces.create(api, "reconcile-" + release, PodSecurityExceptions.level(e));
-        RenderedManifest rendered = ChartUnderTest.renderIn(namespace, file);
-        ClusterPreconditions.prepare(api, namespace, rendered.objects());
+    @TestFactory
+    Stream<DynamicNode> everyExampleReconcilesToItsDesiredState() {
+        return RepositoryChart.check().controllerTests();
+    }
 
-        try {
-            long started = System.nanoTime();
-            session.releases().install(release, namespace, List.of(file), Map.of());
-            Reconciled r = new Reconciled(e, release,
-                    DesiredState.await(api, namespace, Reconciled.expectedPods(e), RECONCILE_TIMEOUT, env::requireAllRunning));
-            Timings.record(ControllerTier.REPORT_DIR, "install to all pods Ready: " + e.name(), Duration.ofNanos(System.nanoTime() - started));
-            long checking = System.nanoTime();
-
-            SoftAssertions soft = new SoftAssertions();
-            noWarningEvents(soft, r);
-            podsLandWhereTheirGpusAre(soft, r, api);
-            everyPodSubdomainIsAHeadlessServiceWithItsHostname(soft, r);
-            addressesThePodsDialResolveToTheirGroup(soft, r);
-            envIsCompleteAsTheKubeletExpandsIt(soft, r);
-            inferenceServiceEndpointsAreTheServingPods(soft, r);
-            selectorsSelectThePodsTheyMean(soft, r);
-            claimsAreBoundOnePerStatefulSetPod(soft, r);
-            soft.assertAll();
-            Timings.record(ControllerTier.REPORT_DIR, "checks: " + e.name(), Duration.ofNanos(System.nanoTime() - checking));
-
-            Set<String> kept = new TreeSet<>();
-            for (KubeObject claim : rendered.ofKind("PersistentVolumeClaim")) {
-                if ("keep".equals(claim.annotations().get("helm.sh/resource-policy"))) {
-                    kept.add(claim.name());
-                }
-            }
-            if (retainedOnDelete(rendered)) {
-                r.state().all("PersistentVolumeClaim").stream().filter(c -> isStatefulSetClaim(rendered, c.name())).forEach(c -> kept.add(c.name()));
-            }
-            long uninstalling = System.nanoTime();
-            session.releases().uninstall(release, namespace);
-            NamespaceState after = DesiredState.awaitNoPods(api, namespace, Duration.ofSeconds(60), env::requireAllRunning);
-            Timings.record(ControllerTier.REPORT_DIR, "uninstall to no pods: " + e.name(), Duration.ofNanos(System.nanoTime() - uninstalling));
-            assertThat(after.all("PersistentVolumeClaim").stream().filter(c -> !c.labels().containsKey(ClusterPreconditions.LABEL))
-                    .map(KubeObject::name).sorted().toList()).as("%s: claims left after uninstall (the kept ones)", e.name())
-                    .containsExactlyInAnyOrderElementsOf(kept);
-            assertThat(after.workloads()).as("%s: workloads left after uninstall", e.name()).isEmpty();
-        } finally {
-            TierNamespaces.delete(api, namespace, env::requireAllRunning);
-        }
+    /** nim-llm's rules on a reconciled example (the library checked the desired state and checks the uninstall). */
+    static void assertReconciled(ChartRules.Reconciled release) {
+        Reconciled r = new Reconciled(Example.of(release.valuesFile()), release.release(), release.state());
+        SoftAssertions soft = new SoftAssertions();
+        noWarningEvents(soft, r);
+        podsLandWhereTheirGpusAre(soft, r, release.api());
+        everyPodSubdomainIsAHeadlessServiceWithItsHostname(soft, r);
+        addressesThePodsDialResolveToTheirGroup(soft, r);
+        envIsCompleteAsTheKubeletExpandsIt(soft, r);
+        inferenceServiceEndpointsAreTheServingPods(soft, r);
+        selectorsSelectThePodsTheyMean(soft, r);
+        claimsAreBoundOnePerStatefulSetPod(soft, r);
+        soft.assertAll();
     }
 
     /** No controller, the scheduler or admission complained about anything of the release. */
@@ -365,13 +323,4 @@ class ReconciledExampleIT {
         return pod.list("spec.containers").get(0);
     }
 
-    private static boolean isStatefulSetClaim(RenderedManifest rendered, String claim) {
-        return rendered.ofKind("StatefulSet").stream().flatMap(s -> s.list("spec.volumeClaimTemplates").stream())
-                .anyMatch(t -> claim.startsWith(t.name() + "-"));
-    }
-
-    private static boolean retainedOnDelete(RenderedManifest rendered) {
-        return rendered.ofKind("StatefulSet").stream()
-                .anyMatch(s -> "Retain".equals(s.at("spec.persistentVolumeClaimRetentionPolicy.whenDeleted")));
-    }
 }

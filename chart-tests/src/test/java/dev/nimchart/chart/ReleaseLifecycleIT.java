@@ -2,6 +2,7 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.cluster.NamespaceContents;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.objects.PodTemplate;

@@ -2,10 +2,9 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.checks.CrdSchemaValidator;
-import dev.nimchart.checks.StrictModelCheck;
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.fuzz.FuzzScenario;
+import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.render.ChartUnderTest;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -17,18 +16,16 @@ import org.junit.jupiter.api.Test;
  * object. Every mistake but a null (which may only delete a default) is refused by values.schema.json itself, inside
  * the Kubernetes objects the chart passes through too; pass-through objects made from their Kubernetes definitions
  * render. A failing document is written to {@code target/fuzz-failures/<n>.yaml}. The judging is the library's
- * {@link FuzzRun}, the one a downstream team's {@code ChartCheck} runs.
+ * {@link FuzzRun} on the one judge ({@link ValuesJudge}), the run a downstream team's {@code ChartCheck} makes.
  */
 class ValuesFuzzTest {
 
     private static final long SEED = Long.getLong("nim.fuzz.seed", 20260601L);
     private static final int COUNT = Integer.getInteger("nim.fuzz.count", 1000);
-    private static final StrictModelCheck STRICT = new StrictModelCheck()
-            .withCustomResourceValidator(CrdSchemaValidator.load()::validate);
 
     @Test
     void everyGeneratedDocumentRendersValidObjectsOrIsRefusedClearly() {
-        FuzzRun.Result result = new FuzzRun(ChartUnderTest.chartDir(), STRICT, Path.of("target")).run(SEED, COUNT);
+        FuzzRun.Result result = new FuzzRun(new ValuesJudge(ChartUnderTest.chartDir()), Path.of("target")).run(SEED, COUNT);
         System.out.println("values fuzz: " + result.summary());
 
         assertThat(result.failures()).as("%d documents crashed a template, rendered an invalid object or were refused unclearly"

@@ -1,7 +1,6 @@
-package dev.nimchart.chart;
+package dev.nimchart.cluster;
 
 import dev.nimchart.objects.KubeObject;
-import dev.nimchart.cluster.KubeApi;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
@@ -13,7 +12,7 @@ import java.util.function.Predicate;
  * StatefulSet controller makes from volumeClaimTemplates (kept or deleted by the chart's retention policy, not by Helm).
  * The local control plane runs no controllers, so there it is simply every object.
  */
-final class NamespaceContents {
+public final class NamespaceContents {
 
     private static final Set<String> NAMESPACE_DEFAULTS = Set.of("ConfigMap/kube-root-ca.crt", "ServiceAccount/default");
     private static final long SETTLE_TIMEOUT_MS = 60_000;
@@ -22,7 +21,7 @@ final class NamespaceContents {
     }
 
     /** "Kind/name" of every object the release is answerable for. */
-    static Set<String> of(KubeApi api, String namespace) {
+    public static Set<String> of(KubeApi api, String namespace) {
         Set<String> names = new TreeSet<>();
         for (KubeObject o : api.objectsIn(namespace)) {
             if (!NAMESPACE_DEFAULTS.contains(o.toString()) && o.list("metadata.ownerReferences").isEmpty()
@@ -37,7 +36,7 @@ final class NamespaceContents {
      * The contents once they satisfy the condition, polling for up to a minute: a full cluster deletes owned objects
      * in the background. Returns the last contents seen, whether they satisfy it or not.
      */
-    static Set<String> settled(KubeApi api, String namespace, Predicate<Set<String>> condition) {
+    public static Set<String> settled(KubeApi api, String namespace, Predicate<Set<String>> condition) {
         long deadline = System.currentTimeMillis() + SETTLE_TIMEOUT_MS;
         Set<String> contents = of(api, namespace);
         while (!condition.test(contents) && System.currentTimeMillis() < deadline) {

@@ -1,0 +1,128 @@
+package dev.nimchart;
+
+import dev.nimchart.cluster.ClusterSession;
+import dev.nimchart.cluster.HelmReleases;
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.cluster.NamespaceContents;
+import dev.nimchart.cluster.ReleaseRecord;
+import dev.nimchart.cluster.StoredObjectCheck;
+import dev.nimchart.judge.ValuesJudge;
+import dev.nimchart.junit.ClusterTier;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.LookupStub;
+import dev.nimchart.values.ExampleValuesFiles;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The API-server tier's checks of one values file: a file that must install passes a strict server-side dry run
+ * object by object with no unexplained warning, installs with Helm (real release storage) into a namespace of its own,
+ * and reads back as Helm applied it, the namespace holding the release's objects and no others; a file that must be
+ * refused is refused by {@code helm install} with its expect-error text and leaves its namespace empty.
+ */
+final class ApiServerChecks {
+
+    private final ChartRenderer renderer;
+    private final ClusterSession cluster;
+    private final HelmReleases releases;
+    private final ChartRules rules;
+
+    ApiServerChecks(Path chartDir, ClusterSession cluster, ChartRules rules) {
+        this.renderer = new ChartRenderer(chartDir);
+        this.cluster = cluster;
+        this.releases = cluster.releases(chartDir);
+        this.rules = rules;
+    }
+
+    void mustInstall(Path file) {
+        String release = ChartRenderer.releaseName(file);
+        KubeApi api = cluster.api();
+        String level = rules.podSecurityLevel(file, Tier.API);
+        String namespace = TierNamespaces.create(api, "install-" + release, level, level);
+        long started = System.nanoTime();
+        LookupStub.shared();
+        RenderedManifest rendered = renderer.render(release, namespace, List.of(file), Map.of());
+        List<String> warnings = new ArrayList<>();
+        for (KubeObject o : rendered.objects()) {
+            KubeApi.Response dryRun = api.create(o, namespace, true);
+            if (!dryRun.ok()) {
+                throw new AssertionError("the API server refuses " + o + " (strict server-side dry run): " + dryRun.message());
+            }
+            dryRun.warnings().stream().filter(w -> !rules.explainsWarning(file, w)).forEach(w -> warnings.add(o + ": " + w));
+        }
+        if (!warnings.isEmpty()) {
+            throw new AssertionError("the API server warns (namespace at Pod Security level " + level + "): " + warnings);
+        }
+        releases.install(release, namespace, List.of(file), Map.of());
+        ReleaseRecord record = ReleaseRecord.latest(api, namespace, release);
+        if (record.revision() != 1 || !"deployed".equals(record.status())) {
+            throw new AssertionError("the release record is revision " + record.revision() + ", " + record.status() + "; expected 1, deployed");
+        }
+        RenderedManifest applied = record.objects();
+        if (!kindsAndNames(applied.objects()).equals(kindsAndNames(rendered.objects()))) {
+            throw new AssertionError("Helm applied " + kindsAndNames(applied.objects()) + ", not what the chart renders: "
+                    + kindsAndNames(rendered.objects()));
+        }
+        List<KubeObject> stored = new ArrayList<>();
+        for (KubeObject o : applied.objects()) {
+            Optional<KubeObject> back = api.read(o.apiVersion(), o.kind(), o.namespace() == null ? namespace : o.namespace(), o.name());
+            if (back.isEmpty()) {
+                throw new AssertionError(o + " is not stored");
+            }
+            List<String> differences = StoredObjectCheck.differences(o, back.get());
+            if (!differences.isEmpty()) {
+                throw new AssertionError(o + " is stored otherwise than Helm applied it: " + differences);
+            }
+            stored.add(back.get());
+        }
+        Set<String> expected = new TreeSet<>();
+        applied.objects().stream().filter(o -> o.namespace() == null || o.namespace().equals(namespace)).forEach(o -> expected.add(o.toString()));
+        ReleaseRecord.history(api, namespace, release).forEach(r -> expected.add("Secret/sh.helm.release.v1." + release + ".v" + r.revision()));
+        Set<String> contents = NamespaceContents.of(api, namespace);
+        if (!contents.equals(expected)) {
+            throw new AssertionError("the namespace holds " + contents + ", not the release's objects " + expected);
+        }
+        ClusterTier.record("install + read back " + file.getFileName(), Duration.ofNanos(System.nanoTime() - started));
+        rules.installed(new ChartRules.Installed(file, release, namespace, api, rendered, RenderedManifest.of(stored)));
+    }
+
+    void mustBeRefused(Path file) {
+        String release = ChartRenderer.releaseName(file);
+        String expected = ExampleValuesFiles.expectedError(file);
+        String level = rules.podSecurityLevel(file, Tier.API);
+        String namespace = TierNamespaces.create(cluster.api(), "refused-" + release, level, level);
+        String message;
+        try {
+            releases.install(release, namespace, List.of(file), Map.of());
+            throw new AssertionError("helm install succeeded, but it must be refused with: " + expected);
+        } catch (RuntimeException e) {
+            message = String.valueOf(e.getMessage());
+        }
+        if (!message.contains(expected)) {
+            throw new AssertionError("helm install refused it, but not with the expect-error text. Expected: " + expected
+                    + " | Helm said: " + ValuesJudge.helmMessage(message));
+        }
+        if (message.toLowerCase(java.util.Locale.ROOT).contains("nil pointer") || message.contains("panic")) {
+            throw new AssertionError("a template crash reached the user: " + ValuesJudge.helmMessage(message));
+        }
+        Set<String> contents = NamespaceContents.of(cluster.api(), namespace);
+        if (!contents.isEmpty()) {
+            throw new AssertionError("the refused install left objects in its namespace: " + contents);
+        }
+    }
+
+    static Map<String, Long> kindsAndNames(List<KubeObject> objects) {
+        return objects.stream().collect(Collectors.groupingBy(o -> o.kind() + "/" + o.name(), TreeMap::new, Collectors.counting()));
+    }
+}

@@ -1,0 +1,55 @@
+package dev.nimchart;
+
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.controllers.ExpectedPods;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.objects.RenderedManifest;
+import java.nio.file.Path;
+
+/**
+ * A chart's own rules, on top of the checks every chart gets: switched on with {@link ChartCheck#rules(ChartRules)}.
+ * Each hook fails by throwing (an {@link AssertionError}, e.g. from AssertJ); its message becomes the file's reason.
+ * The defaults add nothing.
+ */
+public interface ChartRules {
+
+    /** No rules beyond the generic checks. */
+    ChartRules NONE = new ChartRules() {
+    };
+
+    /** The Pod Security level (enforced, and warned at) of the namespace a values file is installed into on a tier. */
+    default String podSecurityLevel(Path valuesFile, Tier tier) {
+        return "restricted";
+    }
+
+    /** Whether a warning the API server returned for an object of this values file is expected (else it fails the file). */
+    default boolean explainsWarning(Path valuesFile, String warning) {
+        return false;
+    }
+
+    /** The number of pods the release must reach, Ready; by default what its workloads ask for. */
+    default int expectedPods(Path valuesFile, RenderedManifest rendered) {
+        return ExpectedPods.fromWorkloads(rendered);
+    }
+
+    /** API-server tier: the release is installed and what the server stored is read back. */
+    default void installed(Installed release) {
+    }
+
+    /** Controller tier: the controllers reconciled the release to its desired state (before it is uninstalled). */
+    default void reconciled(Reconciled release) {
+    }
+
+    /** A release on the API-server tier, as the server stored it. */
+    record Installed(Path valuesFile, String release, String namespace, KubeApi api, RenderedManifest rendered,
+            RenderedManifest stored) {
+    }
+
+    /**
+     * A release on the controller tier, reconciled: {@code state} is the namespace as the controllers left it, and
+     * {@code alive} throws when a controller process has died.
+     */
+    record Reconciled(Path valuesFile, String release, String namespace, KubeApi api, RenderedManifest rendered,
+            NamespaceState state, Runnable alive) {
+    }
+}

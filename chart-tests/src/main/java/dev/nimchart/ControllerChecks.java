@@ -1,0 +1,141 @@
+package dev.nimchart;
+
+import dev.nimchart.cluster.HelmReleases;
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.cluster.LocalProcess;
+import dev.nimchart.cluster.NamespaceContents;
+import dev.nimchart.controllers.ClusterPreconditions;
+import dev.nimchart.controllers.ControllerEnvironment;
+import dev.nimchart.controllers.DesiredState;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.judge.ValuesJudge;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.junit.Timings;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.LookupStub;
+import dev.nimchart.values.ExampleValuesFiles;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The controller tier's checks of one values file: a file that must install is installed with Helm onto real
+ * controllers and fake GPU nodes, reaches its desired state (every pod its workloads ask for scheduled and Ready, every
+ * workload done by its own status, claims bound, EndpointSlices caught up), passes the chart's own rules, and
+ * uninstalls to nothing but the claims it keeps; a file that must be refused is refused by {@code helm install} with its
+ * expect-error text while no controller makes anything of it and every controller keeps running.
+ */
+final class ControllerChecks {
+
+    /** One namespace for every refused file: a refusal creates nothing, so it must stay empty file after file. */
+    static final String REFUSED_NAMESPACE = "refused-with-controllers";
+
+    private final ChartRenderer renderer;
+    private final ControllerEnvironment env;
+    private final HelmReleases releases;
+    private final ChartRules rules;
+    private final Duration reconcileTimeout;
+
+    ControllerChecks(Path chartDir, ControllerTier.ControllerSession session, ChartRules rules, Duration reconcileTimeout) {
+        this.renderer = new ChartRenderer(chartDir);
+        this.env = session.environment();
+        this.releases = session.releases(chartDir);
+        this.rules = rules;
+        this.reconcileTimeout = reconcileTimeout;
+    }
+
+    void mustInstall(Path file) {
+        KubeApi api = env.api();
+        String release = ChartRenderer.releaseName(file);
+        String namespace = TierNamespaces.create(api, "reconcile-" + release, rules.podSecurityLevel(file, Tier.CONTROLLERS));
+        try {
+            LookupStub.shared();
+            RenderedManifest rendered = renderer.render(release, namespace, List.of(file), Map.of());
+            ClusterPreconditions.prepare(api, namespace, rendered.objects());
+            long started = System.nanoTime();
+            releases.install(release, namespace, List.of(file), Map.of());
+            NamespaceState state = DesiredState.await(api, namespace, rules.expectedPods(file, rendered), reconcileTimeout,
+                    env::requireAllRunning);
+            Timings.record(ControllerTier.REPORT_DIR, "install to all pods Ready: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - started));
+            long checking = System.nanoTime();
+            rules.reconciled(new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning));
+            Timings.record(ControllerTier.REPORT_DIR, "checks: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - checking));
+
+            Set<String> kept = new TreeSet<>();
+            for (KubeObject claim : rendered.ofKind("PersistentVolumeClaim")) {
+                if ("keep".equals(claim.annotations().get("helm.sh/resource-policy"))) {
+                    kept.add(claim.name());
+                }
+            }
+            if (retainedOnDelete(rendered)) {
+                state.all("PersistentVolumeClaim").stream().filter(c -> isStatefulSetClaim(rendered, c.name())).forEach(c -> kept.add(c.name()));
+            }
+            long uninstalling = System.nanoTime();
+            releases.uninstall(release, namespace);
+            NamespaceState after = DesiredState.awaitNoPods(api, namespace, Duration.ofSeconds(60), env::requireAllRunning);
+            Timings.record(ControllerTier.REPORT_DIR, "uninstall to no pods: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - uninstalling));
+            List<String> left = after.all("PersistentVolumeClaim").stream().filter(c -> !c.labels().containsKey(ClusterPreconditions.LABEL))
+                    .map(KubeObject::name).sorted().toList();
+            if (!new TreeSet<>(left).equals(kept)) {
+                throw new AssertionError("claims left after uninstall " + left + ", expected only the kept ones " + kept);
+            }
+            if (!after.workloads().isEmpty()) {
+                throw new AssertionError("workloads left after uninstall: " + after.workloads());
+            }
+        } finally {
+            TierNamespaces.delete(api, namespace, env::requireAllRunning);
+        }
+    }
+
+    void mustBeRefused(Path file) {
+        KubeApi api = env.api();
+        synchronized (ControllerChecks.class) {
+            if (!api.get("/api/v1/namespaces/" + REFUSED_NAMESPACE).ok()) {
+                KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
+                        "metadata", Map.of("name", REFUSED_NAMESPACE))), "create the namespace " + REFUSED_NAMESPACE);
+            }
+        }
+        String release = ChartRenderer.releaseName(file);
+        String expected = ExampleValuesFiles.expectedError(file);
+        String message;
+        try {
+            releases.install(release, REFUSED_NAMESPACE, List.of(file), Map.of());
+            throw new AssertionError("helm install succeeded, but it must be refused with: " + expected);
+        } catch (RuntimeException e) {
+            message = String.valueOf(e.getMessage());
+        }
+        if (!message.contains(expected)) {
+            throw new AssertionError("helm install refused it, but not with the expect-error text. Expected: " + expected
+                    + " | Helm said: " + ValuesJudge.helmMessage(message));
+        }
+        Set<String> contents = NamespaceContents.of(api, REFUSED_NAMESPACE);
+        if (!contents.isEmpty()) {
+            throw new AssertionError("objects after the refusal: " + contents);
+        }
+        NamespaceState state = NamespaceState.read(api, REFUSED_NAMESPACE);
+        if (!state.pods().isEmpty() || !state.all("Event").isEmpty()) {
+            throw new AssertionError("the controllers made something of the refused release: pods " + state.pods() + ", events "
+                    + state.all("Event"));
+        }
+        List<LocalProcess> dead = env.processes().stream().filter(p -> !p.alive()).toList();
+        if (!dead.isEmpty()) {
+            throw new AssertionError("controllers stopped after the refusal: " + dead);
+        }
+    }
+
+    private static boolean isStatefulSetClaim(RenderedManifest rendered, String claim) {
+        return rendered.ofKind("StatefulSet").stream().flatMap(s -> s.list("spec.volumeClaimTemplates").stream())
+                .anyMatch(t -> claim.startsWith(t.name() + "-"));
+    }
+
+    private static boolean retainedOnDelete(RenderedManifest rendered) {
+        return rendered.ofKind("StatefulSet").stream()
+                .anyMatch(s -> "Retain".equals(s.at("spec.persistentVolumeClaimRetentionPolicy.whenDeleted")));
+    }
+}

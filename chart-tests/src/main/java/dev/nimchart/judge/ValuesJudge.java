@@ -1,0 +1,270 @@
+package dev.nimchart.judge;
+
+import dev.nimchart.checks.CrdSchemaValidator;
+import dev.nimchart.checks.ManifestTextCheck;
+import dev.nimchart.checks.ModelViolation;
+import dev.nimchart.checks.StrictModelCheck;
+import dev.nimchart.objects.KeyPath;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.render.ChartRefusedException;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.ChartYaml;
+import dev.nimchart.render.LookupStub;
+import dev.nimchart.render.RefusalMessage;
+import dev.nimchart.values.ExampleValuesFiles;
+import dev.nimchart.values.ValuesMerger;
+import dev.nimchart.values.ValuesSchemaValidator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one judge of a values file against one chart (any chart name: everything chart-specific is read from its
+ * Chart.yaml and the rendered objects), used by every caller: the offline tier, the fuzz run, the cluster tiers'
+ * refusals and the benchmark. {@link #judge(Path)} says what Helm made of a file (rendered valid objects, or refused
+ * it clearly, or what went wrong); {@link #mustInstall(Path)} and {@link #mustBeRefused(Path)} hold a values file to
+ * what its directory promises, with the {@code expect-error} rules of {@code dev.nimchart.ChartCheck}.
+ */
+public final class ValuesJudge {
+
+    /** The namespace every offline render uses. */
+    public static final String NAMESPACE = "nim";
+    private static final Pattern SCHEMA_POINTER = Pattern.compile("^at '([^']*)'");
+
+    /** How Helm ended with a values file. */
+    public enum Ending {
+        /** Helm rendered objects. */
+        RENDERED,
+        /** values.schema.json refused the values. */
+        REFUSED_BY_SCHEMA,
+        /** A preflight rule of the chart refused the values. */
+        REFUSED_BY_PREFLIGHT,
+        /** Helm refused it some other way, or the file is no values file. */
+        REFUSED_OTHERWISE
+    }
+
+    /**
+     * What Helm made of a values file.
+     *
+     * @param problem        what is wrong with it whatever the file promises (invalid objects, a crash, disagreeing
+     *                       validators), or null
+     * @param message        Helm's refusal, or null when it rendered
+     * @param schemaProblems what the independent JSON-schema validator says of the merged values
+     */
+    public record Judgement(Ending ending, String problem, String message, List<String> schemaProblems, RenderedManifest manifest) {
+
+        public boolean refused() {
+            return ending != Ending.RENDERED;
+        }
+    }
+
+    private final Path chartDir;
+    private final ChartYaml chart;
+    private final ChartRenderer renderer;
+    private final ValuesSchemaValidator schema;
+    private final StrictModelCheck strict;
+
+    public ValuesJudge(Path chartDir) {
+        this.chartDir = chartDir;
+        this.chart = ChartYaml.read(chartDir);
+        this.renderer = new ChartRenderer(chartDir);
+        this.schema = new ValuesSchemaValidator(chartDir);
+        this.strict = new StrictModelCheck().withCustomResourceValidator(CrdSchemaValidator.load()::validate);
+    }
+
+    public Path chartDir() {
+        return chartDir;
+    }
+
+    /** Merges, validates, renders and checks a values file: valid objects, or a clear refusal, or what went wrong. */
+    public Judgement judge(Path file) {
+        return judge(List.of(file));
+    }
+
+    /** As {@link #judge(Path)} for values files merged in order (the release named after the first). */
+    public Judgement judge(List<Path> files) {
+        List<String> schemaProblems;
+        try {
+            schemaProblems = schema.validate(ValuesMerger.mergedValues(chartDir, files));
+        } catch (RuntimeException e) {
+            String problem = "not a values file Helm can read: " + firstLine(e.getMessage());
+            return new Judgement(Ending.REFUSED_OTHERWISE, problem, problem, List.of(), null);
+        }
+        RenderedManifest manifest;
+        try {
+            manifest = render(files);
+        } catch (ChartRefusedException e) {
+            return refusal(e.getMessage(), schemaProblems);
+        } catch (IllegalArgumentException e) {
+            return new Judgement(Ending.RENDERED, "the rendered manifest is not valid YAML: " + firstLine(e.getMessage()), null,
+                    schemaProblems, null);
+        }
+        if (!schemaProblems.isEmpty()) {
+            return new Judgement(Ending.RENDERED, "Helm rendered values that values.schema.json refuses (the two validators disagree): "
+                    + String.join("; ", schemaProblems.subList(0, Math.min(3, schemaProblems.size()))), null, schemaProblems, manifest);
+        }
+        if (manifest.objects().isEmpty()) {
+            return new Judgement(Ending.RENDERED, "it renders no object", null, schemaProblems, manifest);
+        }
+        Optional<String> text = ManifestTextCheck.problem(manifest.text());
+        if (text.isPresent()) {
+            return new Judgement(Ending.RENDERED, text.get(), null, schemaProblems, manifest);
+        }
+        List<String> violations = new ArrayList<>();
+        for (KubeObject o : manifest.objects()) {
+            try {
+                strict.check(o);
+            } catch (ModelViolation v) {
+                violations.add(o + " is not a valid object: " + firstLine(v.getMessage()));
+            }
+        }
+        return new Judgement(Ending.RENDERED, violations.isEmpty() ? null : String.join("\n", violations), null, schemaProblems, manifest);
+    }
+
+    private Judgement refusal(String message, List<String> schemaProblems) {
+        List<String> crash = RefusalMessage.crashMarkers(message);
+        String crashProblem = crash.isEmpty() ? null : "a template crash reached the user " + crash + ": " + helmMessage(message);
+        if (RefusalMessage.fromSchema(message)) {
+            String problem = crashProblem != null ? crashProblem : schemaProblems.isEmpty()
+                    ? "Helm's schema check refused it, but an independent JSON-schema validator does not: " + helmMessage(message) : null;
+            return new Judgement(Ending.REFUSED_BY_SCHEMA, problem, message, schemaProblems, null);
+        }
+        if (RefusalMessage.fromPreflight(message, chart)) {
+            String problem = crashProblem != null ? crashProblem : !RefusalMessage.NAMES_A_KEY.matcher(message).find()
+                    ? "the refusal names no values key: " + helmMessage(message) : null;
+            return new Judgement(Ending.REFUSED_BY_PREFLIGHT, problem, message, schemaProblems, null);
+        }
+        return new Judgement(Ending.REFUSED_OTHERWISE, crashProblem != null ? crashProblem
+                : "refused by neither values.schema.json nor " + chart.templatePath("validate/preflight.yaml") + ": " + helmMessage(message),
+                message, schemaProblems, null);
+    }
+
+    /** Why a values file that must install does not pass, or empty. */
+    public Optional<String> mustInstall(Path file) {
+        Judgement j = judge(file);
+        if (j.refused()) {
+            if (!j.schemaProblems().isEmpty()) {
+                return Optional.of("values.schema.json refuses it: "
+                        + String.join("; ", j.schemaProblems().subList(0, Math.min(3, j.schemaProblems().size()))));
+            }
+            return Optional.of(j.message().startsWith("not a values file") ? j.message() : "Helm refused it: " + helmMessage(j.message()));
+        }
+        if (j.problem() != null) {
+            return Optional.of(j.problem().lines().findFirst().orElse(j.problem()));
+        }
+        return standardLabels(file, j.manifest());
+    }
+
+    /** This chart's objects carry the standard labels (app.kubernetes.io/name is the chart's name, or nameOverride). */
+    private Optional<String> standardLabels(Path file, RenderedManifest manifest) {
+        Map<String, Object> values = ValuesMerger.mergedValues(chartDir, List.of(file));
+        String name = values.get("nameOverride") instanceof String s && !s.isEmpty() ? s : chart.name();
+        String release = ChartRenderer.releaseName(file);
+        for (KubeObject o : manifest.objects()) {
+            Map<String, Object> labels = o.labels();
+            if (!name.equals(labels.get("app.kubernetes.io/name")) || !release.equals(labels.get("app.kubernetes.io/instance"))
+                    || !"Helm".equals(labels.get("app.kubernetes.io/managed-by")) || !labels.containsKey("helm.sh/chart")) {
+                return Optional.of(o + " lacks the standard labels (app.kubernetes.io/name: " + name
+                        + ", app.kubernetes.io/instance: " + release + ", app.kubernetes.io/managed-by: Helm, helm.sh/chart): " + labels);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Why a values file that must be refused (an {@code invalid/} file) does not pass, or empty. */
+    public Optional<String> mustBeRefused(Path file) {
+        Optional<String> expected = expectedError(file);
+        if (expected.isEmpty() || !RefusalMessage.NAMES_A_KEY.matcher(expected.get()).find()) {
+            return expectedErrorProblem(file);
+        }
+        Judgement j = judge(file);
+        if (!j.refused()) {
+            return Optional.of("Helm rendered it" + (j.manifest() == null ? " (into invalid YAML)" : "") + ", but it must be refused with: "
+                    + expected.get());
+        }
+        Optional<String> refusal = refusalProblem(file, j.message());
+        if (refusal.isPresent()) {
+            return refusal;
+        }
+        Matcher pointer = SCHEMA_POINTER.matcher(expected.get());
+        if (pointer.find()) {
+            if (j.ending() != Ending.REFUSED_BY_SCHEMA) {
+                return Optional.of("expect-error names a schema error (at '...'), but the refusal did not come from"
+                        + " values.schema.json: " + helmMessage(j.message()));
+            }
+            String key = KeyPath.fromJsonPointer(pointer.group(1));
+            if (j.schemaProblems().stream().noneMatch(p -> p.startsWith(key + ":"))) {
+                return Optional.of("Helm's schema check refused it at " + key + ", but an independent JSON-schema validator"
+                        + " does not (it found: " + j.schemaProblems() + ")");
+            }
+        } else {
+            if (j.ending() != Ending.REFUSED_BY_PREFLIGHT) {
+                return Optional.of("expect-error names a preflight rule, but the refusal did not come from "
+                        + chart.templatePath("validate/preflight.yaml") + ": " + helmMessage(j.message()));
+            }
+            if (!j.schemaProblems().isEmpty()) {
+                return Optional.of("refused by a preflight rule, but values.schema.json refuses it too (the schema error"
+                        + " comes first for a user, so expect it instead): " + j.schemaProblems());
+            }
+        }
+        return Optional.ofNullable(j.problem());
+    }
+
+    /**
+     * The expect-error rules every tier applies to a refusal of an {@code invalid/} file, wherever the refusal came
+     * from (a render, or {@code helm install} on a cluster): the expect-error line is there and names a key, the
+     * refusal holds its text exactly, and no template crash text reaches the user.
+     */
+    public static Optional<String> refusalProblem(Path file, String message) {
+        Optional<String> expected = expectedError(file);
+        if (expected.isEmpty() || !RefusalMessage.NAMES_A_KEY.matcher(expected.get()).find()) {
+            return expectedErrorProblem(file);
+        }
+        if (!message.contains(expected.get())) {
+            return Optional.of("Helm refused it, but not with the expect-error text. Expected: " + expected.get()
+                    + " | Helm said: " + helmMessage(message));
+        }
+        List<String> crash = RefusalMessage.crashMarkers(message);
+        if (!crash.isEmpty()) {
+            return Optional.of("a template crash reached the user " + crash + ": " + helmMessage(message));
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> expectedError(Path file) {
+        try {
+            return Optional.of(ExampleValuesFiles.expectedError(file));
+        } catch (IllegalStateException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<String> expectedErrorProblem(Path file) {
+        Optional<String> expected = expectedError(file);
+        if (expected.isEmpty()) {
+            return Optional.of("its first line must be '# expect-error: <text of the expected error>'");
+        }
+        return Optional.of("the expect-error text names no values key (write it as Helm prints it: \"at '/key': ...\""
+                + " for a schema error, the rule's text with the dotted key path for a preflight rule): " + expected.get());
+    }
+
+    private RenderedManifest render(List<Path> files) {
+        LookupStub.shared();
+        return renderer.render(ChartRenderer.releaseName(files.get(0)), NAMESPACE, files, Map.of());
+    }
+
+    /** Helm's refusal on one line: the text after the template location, blank lines dropped. */
+    public static String helmMessage(String message) {
+        String oneLine = message.lines().map(String::strip).filter(l -> !l.isEmpty()).reduce((a, b) -> a + " " + b).orElse("");
+        return oneLine.replaceFirst("^execution error at \\([^)]*\\): ", "");
+    }
+
+    private static String firstLine(String text) {
+        return text == null ? "" : text.lines().findFirst().orElse("").strip();
+    }
+}
