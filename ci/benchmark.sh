@@ -3,7 +3,7 @@
 # pipeline, the cluster and controller tiers' timings, a workers x replicas scale sweep, and the start-up tier's time
 # from starting a multi-node group's processes to its serving pod's readiness (min/median/max per example; needs root
 # and ip netns, else the report says why it was not measured). Prints the figures and writes
-# chart-tests/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
+# chart-tools/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
 # run measured replaces the recorded one) and regenerates README.md's measured table from that record.
 #
 #   ci/benchmark.sh [--verify] [--cold] [-Dnim.bench.runs=N ...]
@@ -15,7 +15,7 @@
 # Other arguments go to Maven (e.g. -Dnim.bench.runs=9, -Dnim.cluster=local).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-out="$root/chart-tests/target/benchmark"
+out="$root/chart-tools/target/benchmark"
 verify=false
 cold=false
 maven_args=()
@@ -64,4 +64,4 @@ else
   rm -f "$verify_figures.new" "$verify_figures"
 fi
 
-exec mvn -q -B -Dstyle.color=never -f "$root/chart-tests/pom.xml" generate-test-resources exec:exec@benchmark "${maven_args[@]}"
+exec mvn -q -B -Dstyle.color=never -f "$root/pom.xml" -pl chart-tools -am generate-test-resources exec:exec@benchmark "${maven_args[@]}"

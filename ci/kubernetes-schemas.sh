@@ -7,5 +7,5 @@
 # ci/readme-parameters.sh. EmbeddedKubernetesSchemasTest fails while the embedded definitions are stale.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-"$root/ci/fetch-openapi.sh" "$root/chart-tests/target/openapi"
-exec mvn -q -B -Dstyle.color=never -f "$root/chart-tests/pom.xml" compile exec:exec@kubernetes-schemas
+"$root/ci/fetch-openapi.sh" "$root/chart-tools/target/openapi"
+exec mvn -q -B -Dstyle.color=never -f "$root/pom.xml" -pl chart-tools -am generate-test-resources exec:exec@kubernetes-schemas

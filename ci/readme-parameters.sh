@@ -5,4 +5,4 @@
 # The test suite (ReadmeParametersTest, SchemaDescriptionsTest) fails while one of them is stale.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-exec mvn -q -B -Dstyle.color=never -f "$root/chart-tests/pom.xml" compile exec:exec@readme-parameters
+exec mvn -q -B -Dstyle.color=never -f "$root/pom.xml" -pl chart-tools -am compile exec:exec@readme-parameters

@@ -288,7 +288,7 @@ public final class Benchmark {
                     + " | " + Stats.seconds(ms * 1_000_000) + " |");
             report.figure("mvn-verify", parts[0], ms / 1000.0, "s");
             if (parts[0].equals("warm")) {
-                new VerifyRunReports(report).record(Path.of("target"));
+                new VerifyRunReports(report).record(Path.of("..", "chart-tests", "target"));
             }
         }
         coldBuilds(OUT.resolve("verify-cold.log"));

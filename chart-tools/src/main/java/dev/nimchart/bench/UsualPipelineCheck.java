@@ -23,7 +23,7 @@ import org.yaml.snakeyaml.representer.Representer;
  * kubeconform rendered manifests with one unknown field planted in the Deployment and in the LeaderWorkerSet, which
  * must be refused. Exits 1 when an example fails or a broken manifest passes.
  * <p>
- * {@code mvn -f chart-tests compile exec:exec@usual-pipeline} (needs target/crds: generate-test-resources once).
+ * {@code mvn -pl chart-tools -am compile exec:exec@usual-pipeline} (needs target/crds: generate-test-resources once).
  */
 public final class UsualPipelineCheck {
 
