@@ -218,7 +218,8 @@ public final class ChartCheck {
             checks = clusterChecks(tier, false);
         } catch (RuntimeException | AssertionError e) {
             String reason = "the " + tier.label() + " tier did not start: " + e.getMessage();
-            Stream.concat(validFiles().stream(), invalidFiles().stream()).forEach(f -> {
+            Stream.concat(validFiles().stream().filter(f -> tier != Tier.STARTUP || rules.startsUp(f)),
+                    tier == Tier.STARTUP ? Stream.<Path>empty() : invalidFiles().stream()).forEach(f -> {
                 Verdict v = new Verdict(f.toString(), tier, reason);
                 verdicts.add(v);
                 progress.accept(v);
@@ -226,11 +227,14 @@ public final class ChartCheck {
             return verdicts;
         }
         for (Path f : validFiles()) {
+            if (tier == Tier.STARTUP && !rules.startsUp(f)) {
+                continue;
+            }
             Verdict v = clusterVerdict(f, tier, () -> checks.mustInstall(f));
             verdicts.add(v);
             progress.accept(v);
         }
-        for (Path f : invalidFiles()) {
+        for (Path f : tier == Tier.STARTUP ? List.<Path>of() : invalidFiles()) {
             Verdict v = clusterVerdict(f, tier, () -> checks.mustBeRefused(f));
             verdicts.add(v);
             progress.accept(v);
@@ -248,6 +252,14 @@ public final class ChartCheck {
         return clusterTests(Tier.CONTROLLERS);
     }
 
+    /**
+     * For a {@code @TestFactory}: one dynamic test per values file the chart's rules opt into the start-up tier
+     * ({@link ChartRules#startsUp(Path)}), its pods' processes started on this machine.
+     */
+    public Stream<DynamicNode> startupTests() {
+        return clusterTests(Tier.STARTUP);
+    }
+
     private Stream<DynamicNode> clusterTests(Tier tier) {
         ClusterFileChecks[] checks = new ClusterFileChecks[1];
         java.util.function.Supplier<ClusterFileChecks> lazy = () -> {
@@ -260,6 +272,10 @@ public final class ChartCheck {
         };
         Stream<DynamicNode> valid = validFiles().stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
                 () -> named(f, () -> lazy.get().mustInstall(f))));
+        if (tier == Tier.STARTUP) {
+            return validFiles().stream().filter(rules::startsUp).map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
+                    () -> named(f, () -> lazy.get().mustInstall(f))));
+        }
         Stream<DynamicNode> invalid = invalidFiles().stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
                 () -> named(f, () -> lazy.get().mustBeRefused(f))));
         return Stream.concat(valid, invalid);
@@ -297,6 +313,20 @@ public final class ChartCheck {
 
                 public void mustBeRefused(Path file) {
                     c.mustBeRefused(file);
+                }
+            };
+        }
+        if (tier == Tier.STARTUP) {
+            ControllerTier t = new ControllerTier();
+            StartupChecks c = new StartupChecks(chartDir, forTests ? t.sessionOrAbort() : session(t), rules, reconcileTimeout,
+                    workDir.resolve("startup-tier"));
+            return new ClusterFileChecks() {
+                public void mustInstall(Path file) {
+                    c.mustStart(file);
+                }
+
+                public void mustBeRefused(Path file) {
+                    throw new IllegalArgumentException("the start-up tier starts only files that install");
                 }
             };
         }

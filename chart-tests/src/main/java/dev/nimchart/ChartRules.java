@@ -40,6 +40,18 @@ public interface ChartRules {
     default void reconciled(Reconciled release) {
     }
 
+    /**
+     * Start-up tier: whether this values file's pods are started on this machine (default: no; a chart opts in the
+     * files whose containers' programs the start-up tier can stand in for).
+     */
+    default boolean startsUp(Path valuesFile) {
+        return false;
+    }
+
+    /** Start-up tier: every pod's main process runs and every readiness probe passes (before the pods are stopped). */
+    default void started(Started release) {
+    }
+
     /** A release on the API-server tier, as the server stored it. */
     record Installed(Path valuesFile, String release, String namespace, KubeApi api, RenderedManifest rendered,
             RenderedManifest stored) {
@@ -51,5 +63,9 @@ public interface ChartRules {
      */
     record Reconciled(Path valuesFile, String release, String namespace, KubeApi api, RenderedManifest rendered,
             NamespaceState state, Runnable alive) {
+    }
+
+    /** A release on the start-up tier: reconciled, and its pods' processes running on this machine. */
+    record Started(Reconciled reconciled, dev.nimchart.startup.PodGroupRun run) {
     }
 }

@@ -10,7 +10,9 @@ public enum Tier {
     /** Installed with Helm into a real kube-apiserver (strict dry run, read back, Pod Security). */
     API,
     /** Reconciled by real kube-controller-manager, kube-scheduler, LeaderWorkerSet and mpi-operator on fake GPU nodes. */
-    CONTROLLERS;
+    CONTROLLERS,
+    /** Reconciled as on the controller tier, then every pod's main process started on this machine (opt-in files). */
+    STARTUP;
 
     /** The name used on the command line and in tables: offline, api, controllers. */
     public String label() {
@@ -19,6 +21,6 @@ public enum Tier {
 
     public static Tier of(String label) {
         return Arrays.stream(values()).filter(t -> t.label().equals(label.strip())).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown tier '" + label + "': offline, api, controllers or all"));
+                .orElseThrow(() -> new IllegalArgumentException("unknown tier '" + label + "': offline, api, controllers, startup or all"));
     }
 }

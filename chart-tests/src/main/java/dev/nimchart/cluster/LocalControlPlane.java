@@ -5,15 +5,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * etcd and kube-apiserver as local processes of this JVM (each under {@link LocalProcess}'s watchdog, so they stop
- * when the JVM is gone), from the binaries ci/build-control-plane.sh builds from the upstream Go modules (no container
+ * The {@link ControlPlane} (etcd and kube-apiserver as local processes of this JVM, each under {@link LocalProcess}'s
+ * watchdog, so they stop when the JVM is gone) alone, from the binaries ci/build-control-plane.sh builds from the upstream Go modules (no container
  * image involved), with a certificate authority of their own and the Service range of {@link TierAddresses}. There
  * are no controllers: the API server stores, defaults, validates and admits objects, and nothing reconciles them.
  */
@@ -24,14 +23,14 @@ public final class LocalControlPlane implements TestCluster {
     public static final String DEFAULT_VERSION = "1.34.10";
 
     private final Path runDir;
-    private final List<LocalProcess> processes;
+    private final ControlPlane plane;
     private final String version;
     private final Duration startTime;
     private final String kubeConfig;
 
-    private LocalControlPlane(Path runDir, List<LocalProcess> processes, String version, Duration startTime, String kubeConfig) {
+    private LocalControlPlane(Path runDir, ControlPlane plane, String version, Duration startTime, String kubeConfig) {
         this.runDir = runDir;
-        this.processes = processes;
+        this.plane = plane;
         this.version = version;
         this.startTime = startTime;
         this.kubeConfig = kubeConfig;
@@ -56,21 +55,14 @@ public final class LocalControlPlane implements TestCluster {
         CiScript.run("build-control-plane.sh", List.of(version), line -> progress.accept("  " + line));
         Path binaries = binaryDir(version);
         long started = System.nanoTime();
-        List<LocalProcess> processes = new ArrayList<>();
-        Path runDir = null;
         try {
-            runDir = Files.createTempDirectory("nim-api-server-tier-");
-            Pki pki = Pki.forLocalApiServer(runDir.resolve("pki"));
-            int etcdPort = FreePort.take();
-            int apiPort = FreePort.take();
-            processes.add(EtcdProcess.start(binaries.resolve("etcd"), runDir, etcdPort));
-            processes.add(ApiServerProcess.start(binaries.resolve("kube-apiserver"), runDir, pki, etcdPort, apiPort, false));
-            LocalControlPlane plane = new LocalControlPlane(runDir, processes, version, Duration.ofNanos(System.nanoTime() - started),
-                    pki.adminKubeConfig("https://127.0.0.1:" + apiPort));
+            Path runDir = Files.createTempDirectory("nim-api-server-tier-");
+            ControlPlane controlPlane = ControlPlane.start(binaries.resolve("etcd"), binaries.resolve("kube-apiserver"), runDir, false);
+            LocalControlPlane plane = new LocalControlPlane(runDir, controlPlane, version, Duration.ofNanos(System.nanoTime() - started),
+                    controlPlane.kubeConfigYaml());
             progress.accept("local control plane " + version + " ready in " + plane.startTime.toMillis() + " ms; logs in " + runDir.resolve("logs"));
             return plane;
         } catch (IOException | RuntimeException e) {
-            stop(processes);
             throw new ClusterUnavailableException("the local control plane " + version + " did not start: " + e.getMessage(), e);
         }
     }
@@ -92,19 +84,12 @@ public final class LocalControlPlane implements TestCluster {
 
     @Override
     public void close() {
-        stop(processes);
+        plane.close();
         // A clean stop leaves nothing behind; a failed start keeps the directory, whose logs its message names.
         try (Stream<Path> files = Files.walk(runDir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove " + runDir, e);
-        }
-    }
-
-    /** Stops the API server before etcd. */
-    private static void stop(List<LocalProcess> processes) {
-        for (int i = processes.size() - 1; i >= 0; i--) {
-            processes.get(i).close();
         }
     }
 }

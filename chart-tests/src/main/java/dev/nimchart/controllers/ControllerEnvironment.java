@@ -3,8 +3,7 @@ package dev.nimchart.controllers;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.cluster.FreePort;
 import dev.nimchart.cluster.Pki;
-import dev.nimchart.cluster.EtcdProcess;
-import dev.nimchart.cluster.ApiServerProcess;
+import dev.nimchart.cluster.ControlPlane;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.cluster.CrdInstaller;
 import dev.nimchart.cluster.KubeApi;
@@ -23,8 +22,8 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * A Kubernetes cluster of real controllers on fake GPU nodes, as local processes: etcd, kube-apiserver,
- * kube-controller-manager, kube-scheduler, kwok with the node pools of {@link FakeGpuNodes}, the LeaderWorkerSet
+ * A Kubernetes cluster of real controllers on fake GPU nodes, as local processes: the {@link ControlPlane} (etcd,
+ * kube-apiserver) the API-server tier starts too, then kube-controller-manager, kube-scheduler, kwok with the node pools of {@link FakeGpuNodes}, the LeaderWorkerSet
  * controller with its webhooks, and mpi-operator. Started in that order, each once it is ready; stopped in reverse,
  * webhooks first (they fail closed). Tests see a kubeconfig and a {@link KubeApi}.
  */
@@ -63,12 +62,11 @@ public final class ControllerEnvironment implements AutoCloseable {
         long started = System.nanoTime();
         KubeApi api = null;
         try {
-            Pki pki = Pki.forLocalApiServer(runDir.resolve("pki"));
-            int etcdPort = FreePort.take();
-            int apiPort = FreePort.take();
-            processes.add(timed(times, "etcd", () -> EtcdProcess.start(binaries.binary("etcd"), runDir, etcdPort)));
-            processes.add(timed(times, "kube-apiserver", () -> ApiServerProcess.start(binaries.binary("kube-apiserver"), runDir, pki, etcdPort, apiPort, true)));
-            String kubeConfig = pki.adminKubeConfig("https://127.0.0.1:" + apiPort);
+            ControlPlane plane = ControlPlane.start(binaries.binary("etcd"), binaries.binary("kube-apiserver"), runDir, true);
+            processes.addAll(plane.processes());
+            times.putAll(plane.startTimes());
+            Pki pki = plane.pki();
+            String kubeConfig = plane.kubeConfigYaml();
             Path kubeconfigFile = runDir.resolve("kubeconfig");
             Files.writeString(kubeconfigFile, kubeConfig);
             api = new KubeApi(kubeConfig);

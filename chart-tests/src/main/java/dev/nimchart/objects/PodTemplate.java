@@ -58,10 +58,9 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
         return limit(nim(), "nvidia.com/gpu");
     }
 
-    /** The container named {@code nim}. */
+    /** The serving container ({@link ServingContainer}). */
     public KubeObject nim() {
-        return containers().stream().filter(c -> "nim".equals(c.at("name"))).findFirst()
-                .orElseThrow(() -> new IllegalStateException(this + " has no container named nim"));
+        return ServingContainer.of(pod);
     }
 
     public List<KubeObject> containers() {

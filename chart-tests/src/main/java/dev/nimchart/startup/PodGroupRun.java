@@ -1,6 +1,7 @@
 package dev.nimchart.startup;
 
 import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.ServingContainer;
 import dev.nimchart.controllers.KubeletEnv;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.ObjectDns;
@@ -389,10 +390,9 @@ public final class PodGroupRun implements AutoCloseable {
         return run.process().isAlive();
     }
 
-    /** The container a pod's start-up is about: the one named nim, else the first. */
+    /** The container a pod's start-up is about ({@link ServingContainer}). */
     public static KubeObject nimContainer(KubeObject pod) {
-        return pod.list("spec.containers").stream().filter(c -> "nim".equals(c.at("name"))).findFirst()
-                .orElse(pod.list("spec.containers").get(0));
+        return ServingContainer.of(pod);
     }
 
     /** A probe's port: a number, or the name of one of the container's ports. */

@@ -28,6 +28,12 @@ final class NimLlmRules implements ChartRules {
         return ExpectedPods.of(Example.of(valuesFile).values.raw());
     }
 
+    /** The multi-node examples: their pods' programs are the chart's scripts, sshd and mpirun, and NIM's stand-in. */
+    @Override
+    public boolean startsUp(Path valuesFile) {
+        return Example.of(valuesFile).multiNode();
+    }
+
     @Override
     public void installed(Installed release) {
         ExampleInstallIT.assertStoredRelease(release);

@@ -10,6 +10,7 @@ import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.ObjectDns;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.ServingContainer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -320,7 +321,7 @@ class ReconciledExampleIT {
     }
 
     static KubeObject nimContainer(KubeObject pod) {
-        return pod.list("spec.containers").get(0);
+        return ServingContainer.of(pod);
     }
 
 }

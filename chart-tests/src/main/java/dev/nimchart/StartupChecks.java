@@ -1,0 +1,107 @@
+package dev.nimchart;
+
+import dev.nimchart.cluster.CiScript;
+import dev.nimchart.cluster.HelmReleases;
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.cluster.LocalProcess;
+import dev.nimchart.controllers.ClusterPreconditions;
+import dev.nimchart.controllers.ControllerEnvironment;
+import dev.nimchart.controllers.DesiredState;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.LookupStub;
+import dev.nimchart.startup.PodGroupRun;
+import dev.nimchart.startup.StartupHost;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The start-up tier's check of one values file the chart's rules opt in: installed on the controller tier and
+ * reconciled, then every pod's main process started on this machine in a network namespace of its own
+ * ({@link PodGroupRun}): the pods of Jobs (an MPI launcher) once the others are Ready, as a Job waits for what it
+ * dials. Every readiness probe must pass within the reconcile timeout, every process keep running, and the chart's
+ * rules hold of the running group.
+ */
+final class StartupChecks {
+
+    private final ChartRenderer renderer;
+    private final ControllerEnvironment env;
+    private final HelmReleases releases;
+    private final ChartRules rules;
+    private final Duration timeout;
+    private final Path workDir;
+
+    StartupChecks(Path chartDir, ControllerTier.ControllerSession session, ChartRules rules, Duration timeout, Path workDir) {
+        Optional<String> unavailable = StartupHost.unavailableReason(CiScript.ciDir().getParent());
+        if (unavailable.isPresent()) {
+            throw new IllegalStateException("the start-up tier cannot run here: " + unavailable.get());
+        }
+        this.renderer = new ChartRenderer(chartDir);
+        this.env = session.environment();
+        this.releases = session.releases(chartDir);
+        this.rules = rules;
+        this.timeout = timeout;
+        this.workDir = workDir;
+    }
+
+    void mustStart(Path file) {
+        KubeApi api = env.api();
+        String release = ChartRenderer.releaseName(file);
+        String namespace = TierNamespaces.create(api, "startup-" + release, rules.podSecurityLevel(file, Tier.STARTUP));
+        try {
+            LookupStub.shared();
+            RenderedManifest rendered = renderer.render(release, namespace, List.of(file), Map.of());
+            ClusterPreconditions.prepare(api, namespace, rendered.objects());
+            releases.install(release, namespace, List.of(file), Map.of());
+            NamespaceState state = DesiredState.await(api, namespace, rules.expectedPods(file, rendered), timeout, env::requireAllRunning);
+            ChartRules.Reconciled reconciled = new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning);
+            List<KubeObject> jobPods = state.livePods().stream().filter(StartupChecks::ownedByJob).toList();
+            List<KubeObject> others = state.livePods().stream().filter(p -> !ownedByJob(p)).toList();
+            try (PodGroupRun run = PodGroupRun.start(state, others, workDir.resolve(release).toAbsolutePath(), Map.of())) {
+                awaitReady(run, run.pods());
+                jobPods.forEach(run::add);
+                awaitReady(run, run.pods());
+                rules.started(new ChartRules.Started(reconciled, run));
+            }
+            releases.uninstall(release, namespace);
+        } finally {
+            TierNamespaces.delete(api, namespace, env::requireAllRunning);
+        }
+    }
+
+    private void awaitReady(PodGroupRun run, List<PodGroupRun.PodRun> pods) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<String> exited = pods.stream().filter(p -> !p.process().isAlive()).map(p -> p.pod().name() + " (exit "
+                    + p.process().exitValue() + "): " + tail(p.logText())).toList();
+            if (!exited.isEmpty()) {
+                throw new AssertionError("processes ended: " + exited);
+            }
+            List<String> notReady = pods.stream().filter(p -> !run.readinessProbePasses(p)).map(p -> p.pod().name()).toList();
+            if (notReady.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not ready within " + timeout.toSeconds() + " s: " + notReady + "; logs: "
+                        + pods.stream().map(p -> p.pod().name() + ": " + tail(p.logText())).toList());
+            }
+            LocalProcess.sleep(500);
+        }
+    }
+
+    private static boolean ownedByJob(KubeObject pod) {
+        return pod.list("metadata.ownerReferences").stream().anyMatch(o -> "Job".equals(o.at("kind")));
+    }
+
+    private static String tail(String log) {
+        List<String> lines = log.lines().toList();
+        return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+    }
+}

@@ -1,0 +1,82 @@
+package dev.nimchart.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * etcd and kube-apiserver as local processes of this JVM (under {@link LocalProcess}'s watchdog), with a certificate
+ * authority of their own, from binaries in the directories given: the one control plane both cluster tiers compose
+ * ({@link LocalControlPlane} alone, the controller tier's environment with its controllers on top).
+ */
+public final class ControlPlane implements AutoCloseable {
+
+    private final Pki pki;
+    private final List<LocalProcess> processes;
+    private final String kubeConfig;
+    private final Map<String, Duration> startTimes;
+
+    private ControlPlane(Pki pki, List<LocalProcess> processes, String kubeConfig, Map<String, Duration> startTimes) {
+        this.pki = pki;
+        this.processes = processes;
+        this.kubeConfig = kubeConfig;
+        this.startTimes = startTimes;
+    }
+
+    /**
+     * Starts etcd, then kube-apiserver, each once it is ready; on a failure, stops what it started and rethrows.
+     * {@code controllersRun}: the API server is configured for a cluster with controllers (ServiceAccount tokens).
+     */
+    public static ControlPlane start(Path etcdBinary, Path apiServerBinary, Path runDir, boolean controllersRun) {
+        List<LocalProcess> processes = new ArrayList<>();
+        Map<String, Duration> times = new LinkedHashMap<>();
+        try {
+            Pki pki = Pki.forLocalApiServer(runDir.resolve("pki"));
+            int etcdPort = FreePort.take();
+            int apiPort = FreePort.take();
+            long started = System.nanoTime();
+            processes.add(EtcdProcess.start(etcdBinary, runDir, etcdPort));
+            times.put("etcd", Duration.ofNanos(System.nanoTime() - started));
+            started = System.nanoTime();
+            processes.add(ApiServerProcess.start(apiServerBinary, runDir, pki, etcdPort, apiPort, controllersRun));
+            times.put("kube-apiserver", Duration.ofNanos(System.nanoTime() - started));
+            return new ControlPlane(pki, processes, pki.adminKubeConfig("https://127.0.0.1:" + apiPort), times);
+        } catch (RuntimeException e) {
+            stop(processes);
+            throw e;
+        }
+    }
+
+    public Pki pki() {
+        return pki;
+    }
+
+    public String kubeConfigYaml() {
+        return kubeConfig;
+    }
+
+    /** etcd, then kube-apiserver. */
+    public List<LocalProcess> processes() {
+        return processes;
+    }
+
+    /** How long etcd and kube-apiserver each took to be ready. */
+    public Map<String, Duration> startTimes() {
+        return startTimes;
+    }
+
+    /** Stops the API server before etcd. */
+    @Override
+    public void close() {
+        stop(processes);
+    }
+
+    private static void stop(List<LocalProcess> processes) {
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            processes.get(i).close();
+        }
+    }
+}
