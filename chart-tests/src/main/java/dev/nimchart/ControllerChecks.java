@@ -8,6 +8,7 @@ import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.controllers.ReleaseInstall;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.TierNamespaces;
@@ -15,7 +16,6 @@ import dev.nimchart.junit.Timings;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
-import dev.nimchart.render.LookupStub;
 import dev.nimchart.values.ExampleValuesFiles;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,14 +55,11 @@ final class ControllerChecks {
         String release = ChartRenderer.releaseName(file);
         String namespace = TierNamespaces.create(api, "reconcile-" + release, rules.podSecurityLevel(file, Tier.CONTROLLERS));
         try {
-            LookupStub.shared();
-            RenderedManifest rendered = renderer.render(release, namespace, List.of(file), Map.of());
-            ClusterPreconditions.prepare(api, namespace, rendered.objects());
-            long started = System.nanoTime();
-            releases.install(release, namespace, List.of(file), Map.of());
-            NamespaceState state = DesiredState.await(api, namespace, rules.expectedPods(file, rendered), reconcileTimeout,
-                    env::requireAllRunning);
-            Timings.record(ControllerTier.REPORT_DIR, "install to all pods Ready: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - started));
+            ReleaseInstall.Reconciled installed = ReleaseInstall.installAndAwait(env, releases, renderer, release, namespace, List.of(file),
+                    Map.of(), r -> rules.expectedPods(file, r), reconcileTimeout, made -> { });
+            RenderedManifest rendered = installed.rendered();
+            NamespaceState state = installed.state();
+            Timings.record(ControllerTier.REPORT_DIR, "install to all pods Ready: " + file.getFileName(), installed.installToReady());
             long checking = System.nanoTime();
             rules.reconciled(new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning));
             Timings.record(ControllerTier.REPORT_DIR, "checks: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - checking));

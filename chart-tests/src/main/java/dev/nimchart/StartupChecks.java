@@ -4,16 +4,14 @@ import dev.nimchart.cluster.CiScript;
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
-import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
-import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.controllers.ReleaseInstall;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.TierNamespaces;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
-import dev.nimchart.render.LookupStub;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.StartupHost;
 import java.nio.file.Path;
@@ -56,11 +54,10 @@ final class StartupChecks {
         String release = ChartRenderer.releaseName(file);
         String namespace = TierNamespaces.create(api, "startup-" + release, rules.podSecurityLevel(file, Tier.STARTUP));
         try {
-            LookupStub.shared();
-            RenderedManifest rendered = renderer.render(release, namespace, List.of(file), Map.of());
-            ClusterPreconditions.prepare(api, namespace, rendered.objects());
-            releases.install(release, namespace, List.of(file), Map.of());
-            NamespaceState state = DesiredState.await(api, namespace, rules.expectedPods(file, rendered), timeout, env::requireAllRunning);
+            ReleaseInstall.Reconciled installed = ReleaseInstall.installAndAwait(env, releases, renderer, release, namespace, List.of(file),
+                    Map.of(), r -> rules.expectedPods(file, r), timeout, made -> { });
+            RenderedManifest rendered = installed.rendered();
+            NamespaceState state = installed.state();
             ChartRules.Reconciled reconciled = new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning);
             List<KubeObject> jobPods = state.livePods().stream().filter(StartupChecks::ownedByJob).toList();
             List<KubeObject> others = state.livePods().stream().filter(p -> !ownedByJob(p)).toList();

@@ -61,20 +61,18 @@ public final class ReconciledExample {
         String release = ChartUnderTest.releaseName(file);
         dev.nimchart.cluster.KubeApi.require(env.api().post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                 "metadata", Map.of("name", NAMESPACE))), "create the namespace " + NAMESPACE);
-        ClusterPreconditions.prepare(env.api(), NAMESPACE, rendered.objects()).forEach(made -> progress.accept("cluster has " + made));
         HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), Path.of("target", "show-example", "helm"));
-        long t0 = System.nanoTime();
-        releases.install(release, NAMESPACE, List.of(file), Map.of());
-        progress.accept("helm install " + release + " done in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         NamespaceState state;
         try {
-            state = DesiredState.await(env.api(), NAMESPACE, ExpectedPods.of(ChartUnderTest.values(file)), Duration.ofSeconds(120),
-                    env::requireAllRunning);
+            ReleaseInstall.Reconciled installed = ReleaseInstall.installAndAwait(env, releases, ChartUnderTest.renderer(), release, NAMESPACE,
+                    List.of(file), Map.of(), r -> ExpectedPods.of(ChartUnderTest.values(file)), Duration.ofSeconds(120),
+                    made -> progress.accept("cluster has " + made));
+            state = installed.state();
+            progress.accept("reconciled in " + installed.installToReady().toMillis() + " ms after helm install");
         } catch (AssertionError notReconciled) {
             System.err.println(notReconciled.getMessage());
             return 1;
         }
-        progress.accept("reconciled in " + (System.nanoTime() - t0) / 1_000_000 + " ms after helm install");
         List<KubeObject> released = env.api().objectsIn(NAMESPACE).stream()
                 .filter(o -> release.equals(o.labels().get("app.kubernetes.io/instance")))
                 .filter(o -> o.list("metadata.ownerReferences").isEmpty() && !o.kind().equals("Endpoints")).toList();

@@ -25,6 +25,11 @@ public final class ChartUnderTest {
         return PATHS.chartDir();
     }
 
+    /** The renderer of the chart. */
+    public static ChartRenderer renderer() {
+        return RENDERER;
+    }
+
     /** The chart's name and version from its Chart.yaml. */
     public static ChartYaml chart() {
         return ChartYaml.read(chartDir());

@@ -7,6 +7,7 @@ import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.ExpectedPods;
+import dev.nimchart.controllers.ReleaseInstall;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,12 +65,9 @@ final class ControllerTierBench {
                 String ns = "bench-" + release;
                 KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                         "metadata", Map.of("name", ns))), "create " + ns);
-                ClusterPreconditions.prepare(api, ns, ChartUnderTest.renderIn(ns, f).objects());
                 int pods = ExpectedPods.of(ChartUnderTest.values(f));
-                long t0 = System.nanoTime();
-                releases.install(release, ns, List.of(f), Map.of());
-                DesiredState.await(api, ns, pods, Duration.ofSeconds(120), env::requireAllRunning);
-                long took = System.nanoTime() - t0;
+                long took = ReleaseInstall.installAndAwait(env, releases, ChartUnderTest.renderer(), release, ns, List.of(f), Map.of(),
+                        r -> pods, Duration.ofSeconds(120), made -> { }).installToReady().toNanos();
                 total += took;
                 report.line("| " + f.getFileName() + " | " + pods + " | " + Stats.ms(took) + " |");
                 report.figure("controllers-install-to-ready", f.getFileName().toString(), took / 1e6, "ms");

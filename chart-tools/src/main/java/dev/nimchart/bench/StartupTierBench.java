@@ -8,6 +8,7 @@ import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.ExpectedPods;
+import dev.nimchart.controllers.ReleaseInstall;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.StartupHost;
@@ -63,10 +64,8 @@ final class StartupTierBench {
                 String ns = "bench-startup-" + release;
                 KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                         "metadata", Map.of("name", ns))), "create " + ns);
-                ClusterPreconditions.prepare(api, ns, ChartUnderTest.renderIn(ns, f).objects());
-                releases.install(release, ns, List.of(f), Map.of());
-                NamespaceState state = DesiredState.await(api, ns, ExpectedPods.of(ChartUnderTest.values(f)), Duration.ofSeconds(120),
-                        env::requireAllRunning);
+                NamespaceState state = ReleaseInstall.installAndAwait(env, releases, ChartUnderTest.renderer(), release, ns, List.of(f),
+                        Map.of(), r -> ExpectedPods.of(ChartUnderTest.values(f)), Duration.ofSeconds(120), made -> { }).state();
                 List<KubeObject> pods = state.livePods();
                 int timeout = ((Number) ((Map<?, ?>) ChartUnderTest.values(f).get("multiNode")).get("clusterStartTimeout")).intValue();
                 List<Long> times = new ArrayList<>();
