@@ -6,8 +6,9 @@
 # chart-tools/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
 # run measured replaces the recorded one) and regenerates README.md's measured table from that record.
 #
-#   ci/benchmark.sh [--verify] [--cold] [-Dnim.bench.runs=N ...]
+#   ci/benchmark.sh [--offline] [--verify] [--cold] [-Dnim.bench.runs=N ...]
 #
+#   --offline only the offline side by side (the other sections keep their recorded figures)
 #   --verify  also time a whole `mvn -B verify` with warm caches (about a minute)
 #   --cold    also time `mvn -B verify` on a fresh clone with empty Maven, Go, control-plane, controller and tool
 #             caches, as a fresh CI machine runs it (about 20 min on 2 cores; needs the network to Maven Central
@@ -21,6 +22,7 @@ cold=false
 maven_args=()
 for a in "$@"; do
   case "$a" in
+    --offline) maven_args+=(-Dnim.bench.sections=offline) ;;
     --verify) verify=true ;;
     --cold) cold=true ;;
     *) maven_args+=("$a") ;;

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
@@ -159,43 +160,68 @@ public final class ChartCheck {
         return "fuzz (" + fuzzCount + " documents, seed " + fuzzSeed + ")";
     }
 
-    /** Every values file and the fuzz run, checked now; one verdict each. */
+    /** Every values file and the fuzz run, checked now (the files in parallel on every core); one verdict each. */
     public List<Verdict> offline() {
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
-        ValuesJudge tier = new ValuesJudge(chartDir);
+        ValuesJudge judge = new ValuesJudge(chartDir);
         List<Verdict> verdicts = new ArrayList<>();
-        valid.forEach(f -> verdicts.add(verdict(f, tier.mustInstall(f))));
-        invalid.forEach(f -> verdicts.add(verdict(f, tier.mustBeRefused(f))));
+        List<Optional<String>> installs = judge.mustInstallEach(valid);
+        List<Optional<String>> refusals = judge.mustBeRefusedEach(invalid);
+        for (int i = 0; i < valid.size(); i++) {
+            verdicts.add(verdict(valid.get(i), installs.get(i)));
+        }
+        for (int i = 0; i < invalid.size(); i++) {
+            verdicts.add(verdict(invalid.get(i), refusals.get(i)));
+        }
         if (fuzzCount > 0) {
-            verdicts.add(fuzzVerdict(tier));
+            verdicts.add(fuzzVerdict(judge));
         }
         return verdicts;
     }
 
     /**
      * For a {@code @TestFactory}: one dynamic test per values file and one for the fuzz run, each failing with the
-     * first reason its subject failed.
+     * first reason its subject failed. The first test to run judges every file, in parallel on every core; each test
+     * then reports its own file's verdict.
      */
     public Stream<DynamicNode> offlineTests() {
-        ChartCheck check = this;
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
-        ValuesJudge[] tier = new ValuesJudge[1];
-        java.util.function.Supplier<ValuesJudge> lazyTier = () -> {
-            synchronized (tier) {
-                if (tier[0] == null) {
-                    tier[0] = new ValuesJudge(check.chartDir);
+        @SuppressWarnings("unchecked")
+        Map<Path, Optional<String>>[] judged = new Map[1];
+        ValuesJudge[] judge = new ValuesJudge[1];
+        java.util.function.Supplier<ValuesJudge> lazyJudge = () -> {
+            synchronized (judge) {
+                if (judge[0] == null) {
+                    judge[0] = new ValuesJudge(chartDir);
                 }
-                return tier[0];
+                return judge[0];
+            }
+        };
+        java.util.function.Function<Path, Optional<String>> verdictOf = f -> {
+            synchronized (judged) {
+                if (judged[0] == null) {
+                    Map<Path, Optional<String>> all = new java.util.HashMap<>();
+                    List<Optional<String>> installs = lazyJudge.get().mustInstallEach(valid);
+                    List<Optional<String>> refusals = lazyJudge.get().mustBeRefusedEach(invalid);
+                    for (int i = 0; i < valid.size(); i++) {
+                        all.put(valid.get(i), installs.get(i));
+                    }
+                    for (int i = 0; i < invalid.size(); i++) {
+                        all.put(invalid.get(i), refusals.get(i));
+                    }
+                    judged[0] = all;
+                }
+                return judged[0].get(f);
             }
         };
         Stream<DynamicNode> validTests = valid.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                () -> fail(verdict(f, lazyTier.get().mustInstall(f)))));
+                () -> fail(verdict(f, verdictOf.apply(f)))));
         Stream<DynamicNode> invalidTests = invalid.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                () -> fail(verdict(f, lazyTier.get().mustBeRefused(f)))));
+                () -> fail(verdict(f, verdictOf.apply(f)))));
         Stream<DynamicNode> fuzzTest = fuzzCount > 0
-                ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(lazyTier.get()))))
+                ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(lazyJudge.get()))))
                 : Stream.empty();
         return Stream.of(validTests, invalidTests, fuzzTest).flatMap(s -> s);
     }

@@ -23,8 +23,8 @@ import java.util.Optional;
 /**
  * The start-up tier's check of one values file the chart's rules opt in: installed on the controller tier and
  * reconciled, then every pod's main process started on this machine in a network namespace of its own
- * ({@link PodGroupRun}): the pods of Jobs (an MPI launcher) once the others are Ready, as a Job waits for what it
- * dials. Every readiness probe must pass within the reconcile timeout, every process keep running, and the chart's
+ * ({@link PodGroupRun}): the pods of Jobs (an MPI launcher) once the others run and those that can be Ready without
+ * the Job are, as a Job waits for what it dials. Every readiness probe must pass within the reconcile timeout, every process keep running, and the chart's
  * rules hold of the running group.
  */
 final class StartupChecks {
@@ -62,8 +62,10 @@ final class StartupChecks {
             List<KubeObject> jobPods = state.livePods().stream().filter(StartupChecks::ownedByJob).toList();
             List<KubeObject> others = state.livePods().stream().filter(p -> !ownedByJob(p)).toList();
             try (PodGroupRun run = PodGroupRun.start(state, others, workDir.resolve(release).toAbsolutePath(), Map.of())) {
-                awaitReady(run, run.pods());
-                jobPods.forEach(run::add);
+                if (!jobPods.isEmpty()) {
+                    awaitSettled(run, run.pods());
+                    jobPods.forEach(run::add);
+                }
                 awaitReady(run, run.pods());
                 rules.started(new ChartRules.Started(reconciled, run));
             }
@@ -73,14 +75,46 @@ final class StartupChecks {
         }
     }
 
+    /**
+     * Before a Job's pods start: the other pods run, and those that can be Ready without the Job are (a pod whose
+     * server the Job starts, an MPI worker 0, cannot): all are Ready, or the Ready ones stayed the same for 3 s.
+     */
+    private void awaitSettled(PodGroupRun run, List<PodGroupRun.PodRun> pods) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> last = List.of();
+        long stableSince = System.nanoTime();
+        while (true) {
+            requireRunning(pods);
+            List<String> ready = pods.stream().filter(run::readinessProbePasses).map(p -> p.pod().name()).toList();
+            if (ready.size() == pods.size()) {
+                return;
+            }
+            if (!ready.equals(last)) {
+                last = ready;
+                stableSince = System.nanoTime();
+            } else if (!ready.isEmpty() && System.nanoTime() - stableSince > Duration.ofSeconds(3).toNanos()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no pod became Ready within " + timeout.toSeconds() + " s before the Job's pods start; logs: "
+                        + pods.stream().map(p -> p.pod().name() + ": " + tail(p.logText())).toList());
+            }
+            LocalProcess.sleep(500);
+        }
+    }
+
+    private static void requireRunning(List<PodGroupRun.PodRun> pods) {
+        List<String> exited = pods.stream().filter(p -> !p.process().isAlive()).map(p -> p.pod().name() + " (exit "
+                + p.process().exitValue() + "): " + tail(p.logText())).toList();
+        if (!exited.isEmpty()) {
+            throw new AssertionError("processes ended: " + exited);
+        }
+    }
+
     private void awaitReady(PodGroupRun run, List<PodGroupRun.PodRun> pods) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            List<String> exited = pods.stream().filter(p -> !p.process().isAlive()).map(p -> p.pod().name() + " (exit "
-                    + p.process().exitValue() + "): " + tail(p.logText())).toList();
-            if (!exited.isEmpty()) {
-                throw new AssertionError("processes ended: " + exited);
-            }
+            requireRunning(pods);
             List<String> notReady = pods.stream().filter(p -> !run.readinessProbePasses(p)).map(p -> p.pod().name()).toList();
             if (notReady.isEmpty()) {
                 return;

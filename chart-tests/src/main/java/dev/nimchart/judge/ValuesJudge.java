@@ -56,7 +56,8 @@ public final class ValuesJudge {
      * @param message        Helm's refusal, or null when it rendered
      * @param schemaProblems what the independent JSON-schema validator says of the merged values
      */
-    public record Judgement(Ending ending, String problem, String message, List<String> schemaProblems, RenderedManifest manifest) {
+    public record Judgement(Ending ending, String problem, String message, List<String> schemaProblems, RenderedManifest manifest,
+            Map<String, Object> values) {
 
         public boolean refused() {
             return ending != Ending.RENDERED;
@@ -66,6 +67,7 @@ public final class ValuesJudge {
     private final Path chartDir;
     private final ChartYaml chart;
     private final ChartRenderer renderer;
+    private final ChartRenderer rendererWithoutSchema;
     private final ValuesSchemaValidator schema;
     private final StrictModelCheck strict;
 
@@ -73,6 +75,7 @@ public final class ValuesJudge {
         this.chartDir = chartDir;
         this.chart = ChartYaml.read(chartDir);
         this.renderer = new ChartRenderer(chartDir);
+        this.rendererWithoutSchema = ChartRenderer.withoutValuesSchema(chartDir);
         this.schema = new ValuesSchemaValidator(chartDir);
         this.strict = new StrictModelCheck().withCustomResourceValidator(CrdSchemaValidator.load()::validate);
     }
@@ -89,31 +92,35 @@ public final class ValuesJudge {
     /** As {@link #judge(Path)} for values files merged in order (the release named after the first). */
     public Judgement judge(List<Path> files) {
         List<String> schemaProblems;
+        Map<String, Object> values;
         try {
-            schemaProblems = schema.validate(ValuesMerger.mergedValues(chartDir, files));
+            values = ValuesMerger.mergedValues(chartDir, files);
+            schemaProblems = schema.validate(values);
         } catch (RuntimeException e) {
             String problem = "not a values file Helm can read: " + firstLine(e.getMessage());
-            return new Judgement(Ending.REFUSED_OTHERWISE, problem, problem, List.of(), null);
+            return new Judgement(Ending.REFUSED_OTHERWISE, problem, problem, List.of(), null, Map.of());
         }
         RenderedManifest manifest;
         try {
-            manifest = render(files);
+            // Values the independent validator accepts render without Helm's own schema check (its cost is most of a
+            // render's); values it refuses render with it, so the refusal is Helm's own text, compared key by key.
+            manifest = render(schemaProblems.isEmpty() ? rendererWithoutSchema : renderer, files);
         } catch (ChartRefusedException e) {
-            return refusal(e.getMessage(), schemaProblems);
+            return refusal(e.getMessage(), schemaProblems, values);
         } catch (IllegalArgumentException e) {
             return new Judgement(Ending.RENDERED, "the rendered manifest is not valid YAML: " + firstLine(e.getMessage()), null,
-                    schemaProblems, null);
+                    schemaProblems, null, values);
         }
         if (!schemaProblems.isEmpty()) {
             return new Judgement(Ending.RENDERED, "Helm rendered values that values.schema.json refuses (the two validators disagree): "
-                    + String.join("; ", schemaProblems.subList(0, Math.min(3, schemaProblems.size()))), null, schemaProblems, manifest);
+                    + String.join("; ", schemaProblems.subList(0, Math.min(3, schemaProblems.size()))), null, schemaProblems, manifest, values);
         }
         if (manifest.objects().isEmpty()) {
-            return new Judgement(Ending.RENDERED, "it renders no object", null, schemaProblems, manifest);
+            return new Judgement(Ending.RENDERED, "it renders no object", null, schemaProblems, manifest, values);
         }
         Optional<String> text = ManifestTextCheck.problem(manifest.text());
         if (text.isPresent()) {
-            return new Judgement(Ending.RENDERED, text.get(), null, schemaProblems, manifest);
+            return new Judgement(Ending.RENDERED, text.get(), null, schemaProblems, manifest, values);
         }
         List<String> violations = new ArrayList<>();
         for (KubeObject o : manifest.objects()) {
@@ -123,25 +130,25 @@ public final class ValuesJudge {
                 violations.add(o + " is not a valid object: " + firstLine(v.getMessage()));
             }
         }
-        return new Judgement(Ending.RENDERED, violations.isEmpty() ? null : String.join("\n", violations), null, schemaProblems, manifest);
+        return new Judgement(Ending.RENDERED, violations.isEmpty() ? null : String.join("\n", violations), null, schemaProblems, manifest, values);
     }
 
-    private Judgement refusal(String message, List<String> schemaProblems) {
+    private Judgement refusal(String message, List<String> schemaProblems, Map<String, Object> values) {
         List<String> crash = RefusalMessage.crashMarkers(message);
         String crashProblem = crash.isEmpty() ? null : "a template crash reached the user " + crash + ": " + helmMessage(message);
         if (RefusalMessage.fromSchema(message)) {
             String problem = crashProblem != null ? crashProblem : schemaProblems.isEmpty()
                     ? "Helm's schema check refused it, but an independent JSON-schema validator does not: " + helmMessage(message) : null;
-            return new Judgement(Ending.REFUSED_BY_SCHEMA, problem, message, schemaProblems, null);
+            return new Judgement(Ending.REFUSED_BY_SCHEMA, problem, message, schemaProblems, null, values);
         }
         if (RefusalMessage.fromPreflight(message, chart)) {
             String problem = crashProblem != null ? crashProblem : !RefusalMessage.NAMES_A_KEY.matcher(message).find()
                     ? "the refusal names no values key: " + helmMessage(message) : null;
-            return new Judgement(Ending.REFUSED_BY_PREFLIGHT, problem, message, schemaProblems, null);
+            return new Judgement(Ending.REFUSED_BY_PREFLIGHT, problem, message, schemaProblems, null, values);
         }
         return new Judgement(Ending.REFUSED_OTHERWISE, crashProblem != null ? crashProblem
                 : "refused by neither values.schema.json nor " + chart.templatePath("validate/preflight.yaml") + ": " + helmMessage(message),
-                message, schemaProblems, null);
+                message, schemaProblems, null, values);
     }
 
     /** Why a values file that must install does not pass, or empty. */
@@ -157,12 +164,21 @@ public final class ValuesJudge {
         if (j.problem() != null) {
             return Optional.of(j.problem().lines().findFirst().orElse(j.problem()));
         }
-        return standardLabels(file, j.manifest());
+        return standardLabels(file, j.manifest(), j.values());
+    }
+
+    /** {@link #mustInstall(Path)} of each file, judged in parallel on every core; in the files' order. */
+    public List<Optional<String>> mustInstallEach(List<Path> files) {
+        return files.parallelStream().map(this::mustInstall).toList();
+    }
+
+    /** {@link #mustBeRefused(Path)} of each file, judged in parallel on every core; in the files' order. */
+    public List<Optional<String>> mustBeRefusedEach(List<Path> files) {
+        return files.parallelStream().map(this::mustBeRefused).toList();
     }
 
     /** This chart's objects carry the standard labels (app.kubernetes.io/name is the chart's name, or nameOverride). */
-    private Optional<String> standardLabels(Path file, RenderedManifest manifest) {
-        Map<String, Object> values = ValuesMerger.mergedValues(chartDir, List.of(file));
+    private Optional<String> standardLabels(Path file, RenderedManifest manifest, Map<String, Object> values) {
         String name = values.get("nameOverride") instanceof String s && !s.isEmpty() ? s : chart.name();
         String release = ChartRenderer.releaseName(file);
         for (KubeObject o : manifest.objects()) {
@@ -253,7 +269,7 @@ public final class ValuesJudge {
                 + " for a schema error, the rule's text with the dotted key path for a preflight rule): " + expected.get());
     }
 
-    private RenderedManifest render(List<Path> files) {
+    private static RenderedManifest render(ChartRenderer renderer, List<Path> files) {
         LookupStub.shared();
         return renderer.render(ChartRenderer.releaseName(files.get(0)), NAMESPACE, files, Map.of());
     }

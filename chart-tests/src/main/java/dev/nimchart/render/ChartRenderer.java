@@ -3,7 +3,12 @@ package dev.nimchart.render;
 import dev.nimchart.objects.RenderedManifest;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,6 +44,42 @@ public final class ChartRenderer {
             return command.call();
         } catch (IllegalStateException e) {
             throw new ChartRefusedException(e.getMessage().replace(DEBUG_HINT, "").strip(), e);
+        }
+    }
+
+    /**
+     * A renderer of a copy of the chart without its top-level values.schema.json (in a temporary directory removed when
+     * the JVM ends): Helm then skips its own schema check, which costs more than the render itself for a chart that
+     * embeds Kubernetes definitions. For values an independent validator has already accepted.
+     */
+    public static ChartRenderer withoutValuesSchema(Path chartDir) {
+        if (!Files.isRegularFile(chartDir.resolve("values.schema.json"))) {
+            return new ChartRenderer(chartDir);
+        }
+        try {
+            Path copy = Files.createTempDirectory("chart-without-schema-").resolve(chartDir.getFileName().toString());
+            try (Stream<Path> files = Files.walk(chartDir)) {
+                for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
+                    Path target = copy.resolve(chartDir.relativize(source).toString());
+                    if (Files.isDirectory(source)) {
+                        Files.createDirectories(target);
+                    } else if (!source.equals(chartDir.resolve("values.schema.json"))) {
+                        Files.copy(source, target);
+                    }
+                }
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(copy.getParent())));
+            return new ChartRenderer(copy);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy the chart " + chartDir, e);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary directory left behind is harmless
         }
     }
 
