@@ -38,7 +38,9 @@ import org.junit.jupiter.api.DynamicTest;
  *
  * <h2>Values directories</h2>
  * Each directory's {@code *.yaml} and {@code *.yml} files (not its subdirectories) must install: their merged values
- * (the chart's values.yaml, then the file) pass values.schema.json (checked by Helm and by an independent validator),
+ * (the chart's values.yaml, then the file) pass values.schema.json (checked by an independent validator; Helm's own
+ * check runs on the values that validator refuses, so both must refuse at the same key, and on every install of the
+ * cluster tiers),
  * Helm renders them, the manifest prints no {@code <no value>} and no number in exponent form, every object passes the
  * strict model check (Kubernetes' own API models for built-in kinds, the CRD schemas for LeaderWorkerSet, MPIJob and
  * ServiceMonitor: unknown fields, wrong types, invalid names are errors), and every object carries the standard labels

@@ -91,6 +91,15 @@ public final class ValuesJudge {
 
     /** As {@link #judge(Path)} for values files merged in order (the release named after the first). */
     public Judgement judge(List<Path> files) {
+        return judge(files, true);
+    }
+
+    /**
+     * As {@link #judge(List)}; with {@code renderRefused} false, values the independent validator refuses are judged
+     * refused by the schema without asking Helm (no render, no Helm message): for a fuzz run that cross-checks Helm's
+     * refusals on a sample only.
+     */
+    public Judgement judge(List<Path> files, boolean renderRefused) {
         List<String> schemaProblems;
         Map<String, Object> values;
         try {
@@ -99,6 +108,10 @@ public final class ValuesJudge {
         } catch (RuntimeException e) {
             String problem = "not a values file Helm can read: " + firstLine(e.getMessage());
             return new Judgement(Ending.REFUSED_OTHERWISE, problem, problem, List.of(), null, Map.of());
+        }
+        if (!renderRefused && !schemaProblems.isEmpty()) {
+            return new Judgement(Ending.REFUSED_BY_SCHEMA, null, "values.schema.json (independent validator): " + schemaProblems,
+                    schemaProblems, null, values);
         }
         RenderedManifest manifest;
         try {
