@@ -143,6 +143,8 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 {{- include "nim-llm.fail" "podDisruptionBudget.minAvailable and podDisruptionBudget.maxUnavailable are both set, and a PodDisruptionBudget takes one: set the other to \"\"." -}}
 {{- end -}}
 
+{{- /* Ray launch mode (NIM 2.x and 3.x): _preflight_ray.tpl. */ -}}
+{{- include "nim-llm.preflight.ray" . -}}
 {{- /* Multi-node. */ -}}
 {{- if $V.multiNode.enabled -}}
 {{- include "nim-llm.preflight.multiNode" . -}}

@@ -59,6 +59,27 @@ final class Example {
         return flag("statefulSet.enabled") ? "statefulset" : "deployment";
     }
 
+    /**
+     * How a multi-node group starts (mpi | native | ray), by the rule the chart documents for multiNode.launchMode: an
+     * MPIJob is mpi; an explicit mode wins; auto is ray for an image.tag of major version 2 or more, else native when
+     * env sets NIM_USE_SGLANG=1, else mpi.
+     */
+    String launchMode() {
+        String mode = text("multiNode.launchMode");
+        if (mode().equals("mpijob")) {
+            return "mpi";
+        }
+        if (!mode.equals("auto")) {
+            return mode;
+        }
+        java.util.regex.Matcher version = java.util.regex.Pattern.compile("^v?(\\d+)\\.\\d+").matcher(text("image.tag"));
+        if (version.find() && Integer.parseInt(version.group(1)) >= 2) {
+            return "ray";
+        }
+        KubeObject sglang = userEnv().get("NIM_USE_SGLANG");
+        return sglang != null && "1".equals(String.valueOf(sglang.at("value"))) ? "native" : "mpi";
+    }
+
     int gpuLimit() {
         return integer("resources.limits[nvidia.com/gpu]");
     }
