@@ -65,19 +65,25 @@ final class Example {
      * env sets NIM_USE_SGLANG=1, else mpi.
      */
     String launchMode() {
-        String mode = text("multiNode.launchMode");
-        if (mode().equals("mpijob")) {
+        return launchMode(values);
+    }
+
+    /** {@link #launchMode()} of merged values. */
+    static String launchMode(KubeObject values) {
+        String mode = String.valueOf(values.at("multiNode.launchMode"));
+        if (!Boolean.TRUE.equals(values.at("multiNode.leaderWorkerSet.enabled"))) {
             return "mpi";
         }
         if (!mode.equals("auto")) {
             return mode;
         }
-        java.util.regex.Matcher version = java.util.regex.Pattern.compile("^v?(\\d+)\\.\\d+").matcher(text("image.tag"));
+        java.util.regex.Matcher version = java.util.regex.Pattern.compile("^v?(\\d+)\\.\\d+").matcher(String.valueOf(values.at("image.tag")));
         if (version.find() && Integer.parseInt(version.group(1)) >= 2) {
             return "ray";
         }
-        KubeObject sglang = userEnv().get("NIM_USE_SGLANG");
-        return sglang != null && "1".equals(String.valueOf(sglang.at("value"))) ? "native" : "mpi";
+        boolean sglang = values.at("env") instanceof java.util.List<?> env && env.stream()
+                .anyMatch(e -> e instanceof java.util.Map<?, ?> m && "NIM_USE_SGLANG".equals(m.get("name")) && "1".equals(String.valueOf(m.get("value"))));
+        return sglang ? "native" : "mpi";
     }
 
     int gpuLimit() {

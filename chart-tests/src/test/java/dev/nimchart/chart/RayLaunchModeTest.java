@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RayLaunchModeTest {
 
     static Stream<Path> rayExamples() {
-        return Examples.multiNode().filter(f -> Example.of(f).launchMode().equals("ray"));
+        return Examples.multiNodeWithRay();
     }
 
     @Test
