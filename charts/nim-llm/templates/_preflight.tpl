@@ -26,61 +26,61 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 
 {{- define "nim-llm.preflight" -}}
 {{- /* Values alone (_preflight_values.tpl) */ -}}
-{{- include "nim-llm.preflight.blocks" . -}}                         {{- /* no block of settings is null or a scalar (a null deletes the chart's defaults of the block) */ -}}
-{{- include "nim-llm.preflight.upstreamKeys" . -}}                   {{- /* keys of NVIDIA's upstream nim-deploy chart that this chart renamed or removed */ -}}
-{{- include "nim-llm.preflight.imageTagQuoted" . -}}                 {{- /* image.tag is a string (a YAML number has lost its text) */ -}}
-{{- include "nim-llm.preflight.imageReference" . -}}                 {{- /* image.repository holds neither a digest nor a tag (the chart appends :<image.tag>) */ -}}
-{{- include "nim-llm.preflight.secretNames" . -}}                    {{- /* no two Secrets of the release share a name */ -}}
-{{- include "nim-llm.preflight.oneCacheBackend" . -}}                {{- /* the model cache takes one backend at most */ -}}
-{{- include "nim-llm.preflight.existingClaimNeedsPersistence" . -}}  {{- /* persistence.existingClaim only with persistence.enabled */ -}}
-{{- include "nim-llm.preflight.nfsServerAndPath" . -}}               {{- /* nfs.enabled needs nfs.server and nfs.path */ -}}
-{{- include "nim-llm.preflight.sharedClaimAccessMode" . -}}          {{- /* several single-node pods share a claim only with ReadWriteMany */ -}}
-{{- include "nim-llm.preflight.numGpus" . -}}                        {{- /* model.numGpus (if set) equals the GPU limit */ -}}
-{{- include "nim-llm.preflight.singleNodeParallelism" . -}}          {{- /* single-node pods: literal tensor x pipeline parallel sizes fit the pod's GPUs */ -}}
-{{- include "nim-llm.preflight.probeSuccessThreshold" . -}}          {{- /* startup and liveness probes have successThreshold 1 */ -}}
-{{- include "nim-llm.preflight.modelLabels" . -}}                    {{- /* model.labels does not redefine the chart's own labels */ -}}
-{{- include "nim-llm.preflight.autoscalingRange" . -}}               {{- /* autoscaling.minReplicas at most autoscaling.maxReplicas */ -}}
-{{- include "nim-llm.preflight.oneDisruptionBudgetBound" . -}}       {{- /* a PodDisruptionBudget takes minAvailable or maxUnavailable, not both */ -}}
-{{- include "nim-llm.preflight.rolloutProgress" . -}}                {{- /* a Deployment's rolling update can replace a pod (maxSurge and maxUnavailable not both 0) */ -}}
+{{- include "nim-llm.preflight.blocks" . -}}                        {{- /* no block of settings is null (a null deletes all of the block's defaults) */ -}}
+{{- include "nim-llm.preflight.upstreamKeys" . -}}                  {{- /* keys of the upstream nim-deploy chart renamed or removed here */ -}}
+{{- include "nim-llm.preflight.imageTagQuoted" . -}}                {{- /* image.tag is a string (a YAML number has lost its text) */ -}}
+{{- include "nim-llm.preflight.imageReference" . -}}                {{- /* image.repository holds no digest or tag (the chart appends :<image.tag>) */ -}}
+{{- include "nim-llm.preflight.secretNames" . -}}                   {{- /* no two Secrets of the release share a name */ -}}
+{{- include "nim-llm.preflight.oneCacheBackend" . -}}               {{- /* the model cache takes one backend at most */ -}}
+{{- include "nim-llm.preflight.existingClaimNeedsPersistence" . -}} {{- /* persistence.existingClaim only with persistence.enabled */ -}}
+{{- include "nim-llm.preflight.nfsServerAndPath" . -}}              {{- /* nfs.enabled needs nfs.server and nfs.path */ -}}
+{{- include "nim-llm.preflight.sharedClaimAccessMode" . -}}         {{- /* several single-node pods share a claim only with ReadWriteMany */ -}}
+{{- include "nim-llm.preflight.numGpus" . -}}                       {{- /* model.numGpus (if set) equals the GPU limit */ -}}
+{{- include "nim-llm.preflight.singleNodeParallelism" . -}}         {{- /* single-node: literal tensor x pipeline parallel sizes fit the GPUs */ -}}
+{{- include "nim-llm.preflight.probeSuccessThreshold" . -}}         {{- /* startup and liveness probes have successThreshold 1 */ -}}
+{{- include "nim-llm.preflight.modelLabels" . -}}                   {{- /* model.labels does not redefine the chart's own labels */ -}}
+{{- include "nim-llm.preflight.autoscalingRange" . -}}              {{- /* autoscaling.minReplicas at most autoscaling.maxReplicas */ -}}
+{{- include "nim-llm.preflight.oneDisruptionBudgetBound" . -}}      {{- /* a PodDisruptionBudget takes minAvailable or maxUnavailable, not both */ -}}
+{{- include "nim-llm.preflight.rolloutProgress" . -}}               {{- /* a Deployment's rollout can replace a pod (maxSurge, maxUnavailable not both 0) */ -}}
 {{- /* Kubernetes objects passed through into pods (_preflight_passthrough.tpl) */ -}}
-{{- include "nim-llm.preflight.gpuRequestEqualsLimit" . -}}          {{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
-{{- include "nim-llm.preflight.requestsWithinLimits" . -}}           {{- /* every request of resources and of the MPI launcher at most its limit */ -}}
-{{- include "nim-llm.preflight.runAsNonRoot" . -}}                   {{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
-{{- include "nim-llm.preflight.envOnePerName" . -}}                  {{- /* env holds one entry per variable */ -}}
-{{- include "nim-llm.preflight.plainSecrets" . -}}                   {{- /* no secret-like variable of env or an init container is a literal value */ -}}
-{{- include "nim-llm.preflight.extraVolumeNames" . -}}               {{- /* extraVolumes names are unique and not the chart's own */ -}}
-{{- include "nim-llm.preflight.extraMountsResolve" . -}}             {{- /* every extraVolumeMounts entry names an extraVolumes volume */ -}}
-{{- include "nim-llm.preflight.initContainerNames" . -}}             {{- /* init container names are unique and not the chart's containers' names */ -}}
-{{- include "nim-llm.preflight.initContainerMounts" . -}}            {{- /* init containers mount only volumes the pod has */ -}}
-{{- include "nim-llm.preflight.mountPaths" . -}}                     {{- /* extra mounts stay off the chart's own mount paths */ -}}
+{{- include "nim-llm.preflight.gpuRequestEqualsLimit" . -}}         {{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
+{{- include "nim-llm.preflight.requestsWithinLimits" . -}}          {{- /* every request of resources and of the MPI launcher at most its limit */ -}}
+{{- include "nim-llm.preflight.runAsNonRoot" . -}}                  {{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
+{{- include "nim-llm.preflight.envOnePerName" . -}}                 {{- /* env holds one entry per variable */ -}}
+{{- include "nim-llm.preflight.plainSecrets" . -}}                  {{- /* no secret-like env variable (pod or init container) is a literal */ -}}
+{{- include "nim-llm.preflight.extraVolumeNames" . -}}              {{- /* extraVolumes names are unique and not the chart's own */ -}}
+{{- include "nim-llm.preflight.extraMountsResolve" . -}}            {{- /* every extraVolumeMounts entry names an extraVolumes volume */ -}}
+{{- include "nim-llm.preflight.initContainerNames" . -}}            {{- /* init container names are unique and not the chart's */ -}}
+{{- include "nim-llm.preflight.initContainerMounts" . -}}           {{- /* init containers mount only volumes the pod has */ -}}
+{{- include "nim-llm.preflight.mountPaths" . -}}                    {{- /* extra mounts stay off the chart's own mount paths */ -}}
 {{- /* Multi-node and start-up (_preflight_multinode.tpl) */ -}}
-{{- include "nim-llm.preflight.scriptEnv" . -}}                      {{- /* env entries for variables the MPI start-up scripts read keep their meaning */ -}}
-{{- include "nim-llm.preflight.podPorts" . -}}                       {{- /* the API port, the SSH port and MASTER_PORT differ (one network namespace) */ -}}
-{{- include "nim-llm.preflight.mpiJobHostNames" . -}}                {{- /* MPIJob pod host names fit 63 characters */ -}}
+{{- include "nim-llm.preflight.scriptEnv" . -}}                     {{- /* env entries the MPI start-up scripts read keep their meaning */ -}}
+{{- include "nim-llm.preflight.podPorts" . -}}                      {{- /* the API port, the SSH port and MASTER_PORT differ (one network namespace) */ -}}
+{{- include "nim-llm.preflight.mpiJobHostNames" . -}}               {{- /* MPIJob pod host names fit 63 characters */ -}}
 {{- if .Values.multiNode.enabled -}}
-{{- include "nim-llm.preflight.multiNodeCounts" . -}}                {{- /* multiNode.workers, gpusPerNode and clusterStartTimeout are at least 1 */ -}}
-{{- include "nim-llm.preflight.multiNodeOptimized" . -}}             {{- /* multi-node runs optimized (TensorRT-LLM) profiles only */ -}}
-{{- include "nim-llm.preflight.multiNodeGpusPerNode" . -}}           {{- /* multiNode.gpusPerNode equals the GPU limit */ -}}
-{{- include "nim-llm.preflight.multiNodeParallelism" . -}}           {{- /* tensor x pipeline parallel uses every GPU of a replica */ -}}
-{{- include "nim-llm.preflight.multiNodeSharedCache" . -}}           {{- /* every node of a group reaches the model cache */ -}}
-{{- include "nim-llm.preflight.mpiJobKeys" . -}}                     {{- /* MPIJob mode refuses keys that only apply to LeaderWorkerSet */ -}}
-{{- include "nim-llm.preflight.mpiStartup" . -}}                     {{- /* LeaderWorkerSet in mpi launch mode: no start-up combination that waits for itself */ -}}
-{{- include "nim-llm.preflight.subGroupSize" . -}}                   {{- /* multiNode.leaderWorkerSet.subGroupSize divides multiNode.workers */ -}}
+{{- include "nim-llm.preflight.multiNodeCounts" . -}}               {{- /* multiNode.workers, gpusPerNode and clusterStartTimeout are at least 1 */ -}}
+{{- include "nim-llm.preflight.multiNodeOptimized" . -}}            {{- /* multi-node runs optimized (TensorRT-LLM) profiles only */ -}}
+{{- include "nim-llm.preflight.multiNodeGpusPerNode" . -}}          {{- /* multiNode.gpusPerNode equals the GPU limit */ -}}
+{{- include "nim-llm.preflight.multiNodeParallelism" . -}}          {{- /* tensor x pipeline parallel uses every GPU of a replica */ -}}
+{{- include "nim-llm.preflight.multiNodeSharedCache" . -}}          {{- /* every node of a group reaches the model cache */ -}}
+{{- include "nim-llm.preflight.mpiJobKeys" . -}}                    {{- /* MPIJob mode refuses keys that only apply to LeaderWorkerSet */ -}}
+{{- include "nim-llm.preflight.mpiStartup" . -}}                    {{- /* mpi launch mode in a LeaderWorkerSet: no start-up that waits for itself */ -}}
+{{- include "nim-llm.preflight.subGroupSize" . -}}                  {{- /* multiNode.leaderWorkerSet.subGroupSize divides multiNode.workers */ -}}
 {{- end -}}
 {{- /* Services, Ingress, NetworkPolicy, multi-node networking (_preflight_networking.tpl) */ -}}
-{{- include "nim-llm.preflight.serviceName" . -}}                    {{- /* service.name is not a headless Service a controller of the release creates */ -}}
-{{- include "nim-llm.preflight.nodePort" . -}}                       {{- /* service.nodePort only with a Service type that has node ports */ -}}
-{{- include "nim-llm.preflight.ingressHosts" . -}}                   {{- /* an enabled Ingress has hosts */ -}}
-{{- include "nim-llm.preflight.networkPolicyPeers" . -}}             {{- /* a networkPolicy.ingressFrom peer is an ipBlock or selectors, not both */ -}}
-{{- include "nim-llm.preflight.serviceLabels" . -}}                  {{- /* service.labels does not redefine the chart's labels */ -}}
-{{- include "nim-llm.preflight.efaHostPath" . -}}                    {{- /* the EFA library directory is not a path the NIM container already mounts */ -}}
-{{- include "nim-llm.preflight.oneNetworkProvider" . -}}             {{- /* one multinodeNetworking provider at most */ -}}
-{{- include "nim-llm.preflight.devicesPerGPU" . -}}                  {{- /* network devices per GPU within what a node of the provider has */ -}}
-{{- include "nim-llm.preflight.gcpTcpxo" . -}}                       {{- /* GPUDirect-TCPXO: eight networks, eight GPUs, Kubernetes 1.29 or newer */ -}}
-{{- include "nim-llm.preflight.ncclShm" . -}}                        {{- /* multi-node networking needs shared memory for NCCL */ -}}
+{{- include "nim-llm.preflight.serviceName" . -}}                   {{- /* service.name is not the headless Service a controller creates */ -}}
+{{- include "nim-llm.preflight.nodePort" . -}}                      {{- /* service.nodePort only with a Service type that has node ports */ -}}
+{{- include "nim-llm.preflight.ingressHosts" . -}}                  {{- /* an enabled Ingress has hosts */ -}}
+{{- include "nim-llm.preflight.networkPolicyPeers" . -}}            {{- /* a networkPolicy.ingressFrom peer is an ipBlock or selectors, not both */ -}}
+{{- include "nim-llm.preflight.serviceLabels" . -}}                 {{- /* service.labels does not redefine the chart's labels */ -}}
+{{- include "nim-llm.preflight.efaHostPath" . -}}                   {{- /* the EFA library directory is not a path the NIM container mounts */ -}}
+{{- include "nim-llm.preflight.oneNetworkProvider" . -}}            {{- /* one multinodeNetworking provider at most */ -}}
+{{- include "nim-llm.preflight.devicesPerGPU" . -}}                 {{- /* network devices per GPU within what a node of the provider has */ -}}
+{{- include "nim-llm.preflight.gcpTcpxo" . -}}                      {{- /* GPUDirect-TCPXO: eight networks, eight GPUs, Kubernetes 1.29 or newer */ -}}
+{{- include "nim-llm.preflight.ncclShm" . -}}                       {{- /* multi-node networking needs shared memory for NCCL */ -}}
 {{- /* Upgrades against the live objects (_preflight_live.tpl) */ -}}
-{{- include "nim-llm.preflight.liveStatefulSets" . -}}               {{- /* a live StatefulSet's claim templates and selector stay, and its per-pod cache is not abandoned */ -}}
-{{- include "nim-llm.preflight.liveClaims" . -}}                     {{- /* a live shared cache claim keeps its class, access modes and size, and is not abandoned */ -}}
-{{- include "nim-llm.preflight.liveDeploymentSelector" . -}}         {{- /* a live Deployment's selector stays */ -}}
-{{- include "nim-llm.preflight.liveSubGroups" . -}}                  {{- /* a live LeaderWorkerSet's subgroups stay */ -}}
+{{- include "nim-llm.preflight.liveStatefulSets" . -}}              {{- /* a live StatefulSet keeps its claim templates, selector and per-pod cache */ -}}
+{{- include "nim-llm.preflight.liveClaims" . -}}                    {{- /* a live shared cache claim keeps its class, access modes and size, and stays in use */ -}}
+{{- include "nim-llm.preflight.liveDeploymentSelector" . -}}        {{- /* a live Deployment's selector stays */ -}}
+{{- include "nim-llm.preflight.liveSubGroups" . -}}                 {{- /* a live LeaderWorkerSet's subgroups stay */ -}}
 {{- end -}}

@@ -7,14 +7,23 @@ Index and order: _preflight.tpl.
 look): a null deletes the chart's defaults of the whole block, and every template reads its keys. */ -}}
 {{- define "nim-llm.preflight.blocks" -}}
 {{- $V := .Values -}}
-{{- range $path := list "image" "model" "resources" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet" "strategy" "strategy.rollingUpdate" "podDisruptionBudget" "persistence" "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service" "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet" "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure" "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" -}}
+{{- range $path := list "image" "model" "resources" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet"
+  "strategy" "strategy.rollingUpdate" "podDisruptionBudget" "persistence"
+  "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service"
+  "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet"
+  "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure"
+  "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" -}}
 {{- $node := $V -}}
 {{- range $key := splitList "." $path -}}
 {{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}
 {{- end -}}
 {{- if not (kindIs "map" $node) -}}
-{{- $what := ternary "null (or missing)" (printf "%v, not a block of keys" $node) (or (kindIs "invalid" $node) (eq (toString $node) "")) -}}
-{{- include "nim-llm.fail" (printf "%s is %s, but the chart reads the keys of %s: a null deletes all of the chart's defaults for the block. Remove that line, or set only the keys of %s you mean to change." $path $what $path $path) -}}
+{{- $what := ternary "null (or missing)" (printf "%v, not a block of keys" $node)
+  (or (kindIs "invalid" $node) (eq (toString $node) "")) -}}
+{{- $message := print
+  "%s is %s, but the chart reads the keys of %s: a null deletes all of the chart's defaults for the "
+  "block. Remove that line, or set only the keys of %s you mean to change." -}}
+{{- include "nim-llm.fail" (printf $message $path $what $path $path) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -28,27 +37,50 @@ persistence.storageClass: null is the cluster default). */ -}}
 {{- range $block := list "model" "service" -}}
 {{- $values := index $V $block -}}
 {{- if hasKey $values "openai_port" -}}
-{{- include "nim-llm.fail" (printf "%s.openai_port is the upstream nim-deploy name of %s.openaiPort, which this chart reads instead: write %s.openaiPort: %v and remove %s.openai_port." $block $block $block (index $values "openai_port") $block) -}}
+{{- $message := print
+  "%s.openai_port is the upstream nim-deploy name of %s.openaiPort, which this chart reads instead: "
+  "write %s.openaiPort: %v and remove %s.openai_port." -}}
+{{- include "nim-llm.fail" (printf $message $block $block $block (index $values "openai_port") $block) -}}
 {{- end -}}
 {{- end -}}
-{{- range $key := list "model.nemo_port" "service.nemo_port" "service.http_port" "service.grpc_port" "service.metrics_port" -}}
+{{- range $key := list "model.nemo_port" "service.nemo_port" "service.http_port" "service.grpc_port"
+  "service.metrics_port" -}}
 {{- $parts := splitList "." $key -}}
 {{- if hasKey (index $V (first $parts)) (last $parts) -}}
-{{- include "nim-llm.fail" (printf "%s is a port of pre-1.0 NIM containers (the upstream chart's legacyCompat), which this chart does not run: NIM 1.x serves the OpenAI API, health and metrics (/v1/metrics) on one port, model.openaiPort, published as service.openaiPort. Remove %s." $key $key) -}}
+{{- $message := print
+  "%s is a port of pre-1.0 NIM containers (the upstream chart's legacyCompat), which this chart does "
+  "not run: NIM 1.x serves the OpenAI API, health and metrics (/v1/metrics) on one port, "
+  "model.openaiPort, published as service.openaiPort. Remove %s." -}}
+{{- include "nim-llm.fail" (printf $message $key $key) -}}
 {{- end -}}
 {{- end -}}
-{{- range $key := list "numWorkers" "trtModelName" "tritonModelName" "tritonURL" "openai_host" "dataStoreURL" "customizationSource" -}}
+{{- range $key := list "numWorkers" "trtModelName" "tritonModelName" "tritonURL" "openai_host" "dataStoreURL"
+  "customizationSource" -}}
 {{- if hasKey $V.model $key -}}
-{{- include "nim-llm.fail" (printf "model.%s is a command-line argument of pre-1.0 NIM containers (the upstream chart's legacyCompat), which this chart does not run: remove model.%s; NIM 1.x reads its settings from environment variables, set them in env (e.g. env: [{name: NIM_MAX_MODEL_LEN, value: \"8192\"}])." $key $key) -}}
+{{- $message := print
+  "model.%s is a command-line argument of pre-1.0 NIM containers (the upstream chart's legacyCompat), "
+  "which this chart does not run: remove model.%s; NIM 1.x reads its settings from environment "
+  "variables, set them in env (e.g. env: [{name: NIM_MAX_MODEL_LEN, value: \"8192\"}])." -}}
+{{- include "nim-llm.fail" (printf $message $key $key) -}}
 {{- end -}}
 {{- end -}}
 {{- if hasKey $V.autoscaling "targetCPUUtilizationPercentage" -}}
-{{- include "nim-llm.fail" (printf "autoscaling.targetCPUUtilizationPercentage is not a key of this chart: write the metric in autoscaling.metrics, e.g. autoscaling.metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: %v}}}], and set resources.requests.cpu (utilization is a share of the request); NIM scales better on custom metrics such as queue depth." $V.autoscaling.targetCPUUtilizationPercentage) -}}
+{{- $message := print
+  "autoscaling.targetCPUUtilizationPercentage is not a key of this chart: write the metric in "
+  "autoscaling.metrics, e.g. autoscaling.metrics: [{type: Resource, resource: {name: cpu, target: "
+  "{type: Utilization, averageUtilization: %v}}}], and set resources.requests.cpu (utilization is a "
+  "share of the request); NIM scales better on custom metrics such as queue depth." -}}
+{{- include "nim-llm.fail" (printf $message $V.autoscaling.targetCPUUtilizationPercentage) -}}
 {{- end -}}
 {{- $window := $V.autoscaling.scaleDownStabilizationSecs | default 0 | int64 -}}
 {{- $scaleDown := (($V.autoscaling.behavior | default dict).scaleDown) | default dict -}}
-{{- if and (gt $window 0) (kindIs "map" $scaleDown) (hasKey $scaleDown "stabilizationWindowSeconds") (ne (toString $scaleDown.stabilizationWindowSeconds) (toString $window)) -}}
-{{- include "nim-llm.fail" (printf "autoscaling.scaleDownStabilizationSecs (the upstream name, %d) and autoscaling.behavior.scaleDown.stabilizationWindowSeconds (%v) disagree: keep only autoscaling.behavior.scaleDown.stabilizationWindowSeconds." $window $scaleDown.stabilizationWindowSeconds) -}}
+{{- if and (gt $window 0) (kindIs "map" $scaleDown) (hasKey $scaleDown "stabilizationWindowSeconds")
+  (ne (toString $scaleDown.stabilizationWindowSeconds) (toString $window)) -}}
+{{- $message := print
+  "autoscaling.scaleDownStabilizationSecs (the upstream name, %d) and "
+  "autoscaling.behavior.scaleDown.stabilizationWindowSeconds (%v) disagree: keep only "
+  "autoscaling.behavior.scaleDown.stabilizationWindowSeconds." -}}
+{{- include "nim-llm.fail" (printf $message $window $scaleDown.stabilizationWindowSeconds) -}}
 {{- end -}}
 {{- end -}}
 
@@ -57,7 +89,10 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- define "nim-llm.preflight.imageTagQuoted" -}}
 {{- $V := .Values -}}
 {{- if not (kindIs "string" $V.image.tag) -}}
-{{- include "nim-llm.fail" (printf "image.tag is the number %v: YAML read the tag as a number and lost its text (1.10 becomes 1.1, 0755 becomes 493, 1.8 stays 1.8 only by chance): quote it, e.g. image.tag: \"1.10\"." $V.image.tag) -}}
+{{- $message := print
+  "image.tag is the number %v: YAML read the tag as a number and lost its text (1.10 becomes 1.1, 0755 "
+  "becomes 493, 1.8 stays 1.8 only by chance): quote it, e.g. image.tag: \"1.10\"." -}}
+{{- include "nim-llm.fail" (printf $message $V.image.tag) -}}
 {{- end -}}
 {{- end -}}
 
@@ -65,11 +100,17 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- define "nim-llm.preflight.imageReference" -}}
 {{- $V := .Values -}}
 {{- if contains "@" $V.image.repository -}}
-{{- include "nim-llm.fail" (printf "image.repository is %q, which holds a digest, but the chart appends :<image.tag> to it (an invalid reference): set image.repository to the repository alone (%s) and pin the version with image.tag." $V.image.repository (splitList "@" $V.image.repository | first)) -}}
+{{- $message := print
+  "image.repository is %q, which holds a digest, but the chart appends :<image.tag> to it (an invalid "
+  "reference): set image.repository to the repository alone (%s) and pin the version with image.tag." -}}
+{{- include "nim-llm.fail" (printf $message $V.image.repository (splitList "@" $V.image.repository | first)) -}}
 {{- end -}}
 {{- if contains ":" (splitList "/" $V.image.repository | last) -}}
 {{- $parts := splitList ":" (splitList "/" $V.image.repository | last) -}}
-{{- include "nim-llm.fail" (printf "image.repository is %q, which ends in a tag (:%s), but the chart appends :<image.tag> to it: remove :%s from image.repository and set image.tag: %q." $V.image.repository (last $parts) (last $parts) (last $parts)) -}}
+{{- $message := print
+  "image.repository is %q, which ends in a tag (:%s), but the chart appends :<image.tag> to it: remove "
+  ":%s from image.repository and set image.tag: %q." -}}
+{{- include "nim-llm.fail" (printf $message $V.image.repository (last $parts) (last $parts) (last $parts)) -}}
 {{- end -}}
 {{- end -}}
 
@@ -80,11 +121,18 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- if $V.model.ngcAPIKey -}}
 {{- $pull := include "nim-llm.generatedPullSecretName" . -}}
 {{- if eq $V.model.ngcAPISecret $pull -}}
-{{- include "nim-llm.fail" (printf "model.ngcAPISecret is %s, the name of the pull secret the chart creates from model.ngcAPIKey: both Secrets would have one name. Give model.ngcAPISecret another name (the default is ngc-api)." $pull) -}}
+{{- $message := print
+  "model.ngcAPISecret is %s, the name of the pull secret the chart creates from model.ngcAPIKey: both "
+  "Secrets would have one name. Give model.ngcAPISecret another name (the default is ngc-api)." -}}
+{{- include "nim-llm.fail" (printf $message $pull) -}}
 {{- end -}}
 {{- end -}}
-{{- if and (include "nim-llm.usesMPI" .) (eq $mode "leaderworkerset") (not $V.multiNode.existingSSHSecret) (eq $V.model.ngcAPISecret (include "nim-llm.sshSecretName" .)) -}}
-{{- include "nim-llm.fail" (printf "model.ngcAPISecret is %s, the name of the SSH key Secret the chart generates for MPI start-up: give model.ngcAPISecret another name." $V.model.ngcAPISecret) -}}
+{{- if and (include "nim-llm.usesMPI" .) (eq $mode "leaderworkerset") (not $V.multiNode.existingSSHSecret)
+  (eq $V.model.ngcAPISecret (include "nim-llm.sshSecretName" .)) -}}
+{{- $message := print
+  "model.ngcAPISecret is %s, the name of the SSH key Secret the chart generates for MPI start-up: give "
+  "model.ngcAPISecret another name." -}}
+{{- include "nim-llm.fail" (printf $message $V.model.ngcAPISecret) -}}
 {{- end -}}
 {{- end -}}
 
@@ -96,7 +144,10 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- if $V.hostPath.enabled -}}{{- $backends = append $backends "hostPath.enabled" -}}{{- end -}}
 {{- if $V.nfs.enabled -}}{{- $backends = append $backends "nfs.enabled" -}}{{- end -}}
 {{- if gt (len $backends) 1 -}}
-{{- include "nim-llm.fail" (printf "%s are true, but the model cache takes one backend: keep one of them true and set the others to false." (join " and " $backends)) -}}
+{{- $message := print
+  "%s are true, but the model cache takes one backend: keep one of them true and set the others to "
+  "false." -}}
+{{- include "nim-llm.fail" (printf $message (join " and " $backends)) -}}
 {{- end -}}
 {{- end -}}
 
@@ -104,7 +155,10 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- define "nim-llm.preflight.existingClaimNeedsPersistence" -}}
 {{- $V := .Values -}}
 {{- if and $V.persistence.existingClaim (not $V.persistence.enabled) -}}
-{{- include "nim-llm.fail" (printf "persistence.existingClaim is %q but persistence.enabled is false, so the claim would be ignored: set persistence.enabled: true (or remove persistence.existingClaim)." $V.persistence.existingClaim) -}}
+{{- $message := print
+  "persistence.existingClaim is %q but persistence.enabled is false, so the claim would be ignored: "
+  "set persistence.enabled: true (or remove persistence.existingClaim)." -}}
+{{- include "nim-llm.fail" (printf $message $V.persistence.existingClaim) -}}
 {{- end -}}
 {{- end -}}
 
@@ -112,7 +166,9 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- define "nim-llm.preflight.nfsServerAndPath" -}}
 {{- $V := .Values -}}
 {{- if and $V.nfs.enabled (or (not $V.nfs.server) (not $V.nfs.path)) -}}
-{{- include "nim-llm.fail" "nfs.enabled is true but nfs.server or nfs.path is empty: set nfs.server (the NFS server address) and nfs.path (the exported path)." -}}
+{{- include "nim-llm.fail" (print
+  "nfs.enabled is true but nfs.server or nfs.path is empty: set nfs.server (the NFS server address) "
+  "and nfs.path (the exported path).") -}}
 {{- end -}}
 {{- end -}}
 
@@ -121,8 +177,14 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- $V := .Values -}}
 {{- $rwoModes := list "ReadWriteOnce" "ReadWriteOncePod" -}}
 {{- $sharedClaim := has (include "nim-llm.cacheBackend" .) (list "pvc-existing" "pvc-shared") -}}
-{{- if and (not $V.multiNode.enabled) $sharedClaim (has $V.persistence.accessMode $rwoModes) (or (gt (int $V.replicaCount) 1) $V.autoscaling.enabled) -}}
-{{- include "nim-llm.fail" (printf "persistence.accessMode is %s but %d pods (replicaCount, or autoscaling.enabled) share one claim, which can only attach to one node: set persistence.accessMode: ReadWriteMany (with a storage class that supports it), or use statefulSet.enabled: true without persistence.existingClaim so each pod gets its own claim." $V.persistence.accessMode (int (max $V.replicaCount 2))) -}}
+{{- if and (not $V.multiNode.enabled) $sharedClaim (has $V.persistence.accessMode $rwoModes)
+  (or (gt (int $V.replicaCount) 1) $V.autoscaling.enabled) -}}
+{{- $message := print
+  "persistence.accessMode is %s but %d pods (replicaCount, or autoscaling.enabled) share one claim, "
+  "which can only attach to one node: set persistence.accessMode: ReadWriteMany (with a storage class "
+  "that supports it), or use statefulSet.enabled: true without persistence.existingClaim so each pod "
+  "gets its own claim." -}}
+{{- include "nim-llm.fail" (printf $message $V.persistence.accessMode (int (max $V.replicaCount 2))) -}}
 {{- end -}}
 {{- end -}}
 
@@ -131,7 +193,11 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- $V := .Values -}}
 {{- $gpus := include "nim-llm.gpuLimit" . | int -}}
 {{- if and $V.model.numGpus (ne (int $V.model.numGpus) $gpus) -}}
-{{- include "nim-llm.fail" (printf "model.numGpus is %d but resources.limits.nvidia.com/gpu is %d; this chart takes the GPU count from resources only, so model.numGpus would be ignored: set resources.limits.nvidia.com/gpu: %d and remove model.numGpus (or set it to 0)." (int $V.model.numGpus) $gpus (int $V.model.numGpus)) -}}
+{{- $message := print
+  "model.numGpus is %d but resources.limits.nvidia.com/gpu is %d; this chart takes the GPU count from "
+  "resources only, so model.numGpus would be ignored: set resources.limits.nvidia.com/gpu: %d and "
+  "remove model.numGpus (or set it to 0)." -}}
+{{- include "nim-llm.fail" (printf $message (int $V.model.numGpus) $gpus (int $V.model.numGpus)) -}}
 {{- end -}}
 {{- end -}}
 
@@ -144,11 +210,18 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- range $i, $e := $V.env | default list -}}
 {{- if and (has $e.name (list "NIM_TENSOR_PARALLEL_SIZE" "NIM_PIPELINE_PARALLEL_SIZE")) (hasKey $e "value") -}}
 {{- if not (regexMatch "^[1-9][0-9]{0,8}$" (toString $e.value)) -}}
-{{- include "nim-llm.fail" (printf "env[%d] (%s) is %q, which is not a positive whole number: set env[%d].value to a number such as \"1\"." $i $e.name (toString $e.value) $i) -}}
+{{- $message := print
+  "env[%d] (%s) is %q, which is not a positive whole number: set env[%d].value to a number such as "
+  "\"1\"." -}}
+{{- include "nim-llm.fail" (printf $message $i $e.name (toString $e.value) $i) -}}
 {{- end -}}
 {{- $size := atoi (toString $e.value) -}}
 {{- if gt $size $gpus -}}
-{{- include "nim-llm.fail" (printf "env[%d] (%s) is %d, but each single-node pod has resources.limits.nvidia.com/gpu = %d GPUs: set it to at most %d, or raise resources.limits.nvidia.com/gpu (or use multiNode for a model larger than one node)." $i $e.name $size $gpus $gpus) -}}
+{{- $message := print
+  "env[%d] (%s) is %d, but each single-node pod has resources.limits.nvidia.com/gpu = %d GPUs: set it "
+  "to at most %d, or raise resources.limits.nvidia.com/gpu (or use multiNode for a model larger than "
+  "one node)." -}}
+{{- include "nim-llm.fail" (printf $message $i $e.name $size $gpus $gpus) -}}
 {{- end -}}
 {{- $_ := set $sizes $e.name (list $size $i) -}}
 {{- end -}}
@@ -157,7 +230,11 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- $tp := index $sizes "NIM_TENSOR_PARALLEL_SIZE" -}}
 {{- $pp := index $sizes "NIM_PIPELINE_PARALLEL_SIZE" -}}
 {{- if gt (mul (first $tp) (first $pp)) $gpus -}}
-{{- include "nim-llm.fail" (printf "NIM_TENSOR_PARALLEL_SIZE (%d, env[%d]) x NIM_PIPELINE_PARALLEL_SIZE (%d, env[%d]) = %d, more than the %d GPUs of a single-node pod (resources.limits.nvidia.com/gpu): make the product at most %d." (first $tp) (last $tp) (first $pp) (last $pp) (mul (first $tp) (first $pp)) $gpus $gpus) -}}
+{{- $message := print
+  "NIM_TENSOR_PARALLEL_SIZE (%d, env[%d]) x NIM_PIPELINE_PARALLEL_SIZE (%d, env[%d]) = %d, more than "
+  "the %d GPUs of a single-node pod (resources.limits.nvidia.com/gpu): make the product at most %d." -}}
+{{- include "nim-llm.fail" (printf $message (first $tp) (last $tp) (first $pp) (last $pp) (mul (first $tp) (first $pp))
+  $gpus $gpus) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -169,7 +246,9 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- range $probe := list "startupProbe" "livenessProbe" -}}
 {{- $p := index $V $probe -}}
 {{- if and $p.enabled (ne (int $p.successThreshold) 1) -}}
-{{- include "nim-llm.fail" (printf "%s.successThreshold is %v but Kubernetes requires 1 for %s probes: set %s.successThreshold: 1." $probe $p.successThreshold (trimSuffix "Probe" $probe) $probe) -}}
+{{- $message := print
+  "%s.successThreshold is %v but Kubernetes requires 1 for %s probes: set %s.successThreshold: 1." -}}
+{{- include "nim-llm.fail" (printf $message $probe $p.successThreshold (trimSuffix "Probe" $probe) $probe) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -179,7 +258,10 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- $V := .Values -}}
 {{- range $key := keys ($V.model.labels | default dict) | sortAlpha -}}
 {{- if or (hasPrefix "app.kubernetes.io/" $key) (hasPrefix "helm.sh/" $key) -}}
-{{- include "nim-llm.fail" (printf "model.labels sets %s, a label the chart manages (selectors and Services depend on it): remove it from model.labels, or use your own prefix such as example.com/%s." $key (splitList "/" $key | last)) -}}
+{{- $message := print
+  "model.labels sets %s, a label the chart manages (selectors and Services depend on it): remove it "
+  "from model.labels, or use your own prefix such as example.com/%s." -}}
+{{- include "nim-llm.fail" (printf $message $key (splitList "/" $key | last)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -188,15 +270,22 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- define "nim-llm.preflight.autoscalingRange" -}}
 {{- $V := .Values -}}
 {{- if and $V.autoscaling.enabled (gt (int $V.autoscaling.minReplicas) (int $V.autoscaling.maxReplicas)) -}}
-{{- include "nim-llm.fail" (printf "autoscaling.minReplicas (%d) is greater than autoscaling.maxReplicas (%d): set autoscaling.maxReplicas to at least %d." (int $V.autoscaling.minReplicas) (int $V.autoscaling.maxReplicas) (int $V.autoscaling.minReplicas)) -}}
+{{- $message := print
+  "autoscaling.minReplicas (%d) is greater than autoscaling.maxReplicas (%d): set "
+  "autoscaling.maxReplicas to at least %d." -}}
+{{- include "nim-llm.fail" (printf $message (int $V.autoscaling.minReplicas) (int $V.autoscaling.maxReplicas)
+  (int $V.autoscaling.minReplicas)) -}}
 {{- end -}}
 {{- end -}}
 
 {{- /* a PodDisruptionBudget takes minAvailable or maxUnavailable, not both */ -}}
 {{- define "nim-llm.preflight.oneDisruptionBudgetBound" -}}
 {{- $V := .Values -}}
-{{- if and $V.podDisruptionBudget.enabled (toString $V.podDisruptionBudget.minAvailable) (toString $V.podDisruptionBudget.maxUnavailable) -}}
-{{- include "nim-llm.fail" "podDisruptionBudget.minAvailable and podDisruptionBudget.maxUnavailable are both set, and a PodDisruptionBudget takes one: set the other to \"\"." -}}
+{{- if and $V.podDisruptionBudget.enabled (toString $V.podDisruptionBudget.minAvailable)
+  (toString $V.podDisruptionBudget.maxUnavailable) -}}
+{{- include "nim-llm.fail" (print
+  "podDisruptionBudget.minAvailable and podDisruptionBudget.maxUnavailable are both set, and a "
+  "PodDisruptionBudget takes one: set the other to \"\".") -}}
 {{- end -}}
 {{- end -}}
 
@@ -206,8 +295,14 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- if and (eq $mode "deployment") (eq $V.strategy.type "RollingUpdate") -}}
 {{- $rolling := $V.strategy.rollingUpdate | default dict -}}
-{{- if and (include "nim-llm.isZeroCount" ($rolling.maxSurge | default 0)) (include "nim-llm.isZeroCount" (or (kindIs "invalid" $rolling.maxUnavailable) (eq (toString $rolling.maxUnavailable) "") | ternary 1 $rolling.maxUnavailable)) -}}
-{{- include "nim-llm.fail" "strategy.rollingUpdate.maxSurge and strategy.rollingUpdate.maxUnavailable are both 0, so a rollout could never replace a pod (Kubernetes refuses it): set strategy.rollingUpdate.maxUnavailable: 1 (pods replaced in place, no extra GPUs), or a maxSurge above 0 if the cluster has GPUs free for the extra pods." -}}
+{{- if and (include "nim-llm.isZeroCount" ($rolling.maxSurge | default 0)) (include "nim-llm.isZeroCount"
+    (or (kindIs "invalid" $rolling.maxUnavailable) (eq (toString $rolling.maxUnavailable) "") | ternary 1
+      $rolling.maxUnavailable)) -}}
+{{- include "nim-llm.fail" (print
+  "strategy.rollingUpdate.maxSurge and strategy.rollingUpdate.maxUnavailable are both 0, so a rollout "
+  "could never replace a pod (Kubernetes refuses it): set strategy.rollingUpdate.maxUnavailable: 1 "
+  "(pods replaced in place, no extra GPUs), or a maxSurge above 0 if the cluster has GPUs free for the "
+  "extra pods.") -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
