@@ -93,12 +93,6 @@ or a networking provider whose plugin directories library-path.sh prepends to LD
 {{- include "nim-llm.wholeNumber" (index $limits "nvidia.com/gpu" | default 0) -}}
 {{- end -}}
 
-{{/* A count as Kubernetes reads it: a string in base 10 ("010" is 10, where Sprig's int would read octal 8), a
-number as a whole number. */}}
-{{- define "nim-llm.wholeNumber" -}}
-{{- if kindIs "string" . -}}{{- atoi . -}}{{- else -}}{{- int64 . -}}{{- end -}}
-{{- end -}}
-
 {{/* Model cache backend: pvc-template | pvc-shared | pvc-existing | hostPath | nfs | emptyDir */}}
 {{- define "nim-llm.cacheBackend" -}}
 {{- $p := .Values.persistence -}}

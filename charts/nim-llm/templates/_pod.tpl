@@ -308,24 +308,3 @@ readinessProbe:
 {{- toYaml $res -}}
 {{- end -}}
 {{- end -}}
-
-{{/* Resources with every number as Kubernetes reads it: a whole number as an integer (never 1e+06), a fraction as a
-decimal string ("1.5", never "5.5e+08"; nine decimals, the nano unit). Custom resources (LeaderWorkerSet, MPIJob)
-take a quantity only as an integer or a string. */}}
-{{- define "nim-llm.quantities" -}}
-{{- $out := dict -}}
-{{- range $section, $values := . -}}
-{{- $converted := dict -}}
-{{- range $name, $q := $values -}}
-{{- if and (kindIs "float64" $q) (eq (float64 (int64 $q)) $q) -}}
-{{- $_ := set $converted $name (int64 $q) -}}
-{{- else if kindIs "float64" $q -}}
-{{- $_ := set $converted $name (regexReplaceAll "\\.?0+$" (printf "%.9f" $q) "") -}}
-{{- else -}}
-{{- $_ := set $converted $name $q -}}
-{{- end -}}
-{{- end -}}
-{{- $_ := set $out $section $converted -}}
-{{- end -}}
-{{- toYaml $out -}}
-{{- end -}}
