@@ -20,6 +20,8 @@ what to set instead.
 {{- include "nim-llm.preflight.ray.workersCreatedWithLeader" . -}}
 {{- /* A Ray group is a head and at least one worker. */ -}}
 {{- include "nim-llm.preflight.ray.groupHasWorkers" . -}}
+{{- /* The leader may not be restarted before its workers have had their time to join. */ -}}
+{{- include "nim-llm.preflight.ray.leaderOutlastsWorkers" . -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -89,5 +91,16 @@ what to set instead.
 {{- define "nim-llm.preflight.ray.groupHasWorkers" -}}
 {{- if lt (int .Values.multiNode.workers) 2 -}}
 {{- include "nim-llm.fail" (printf "multiNode.workers is %d, but a Ray group is a leader (the Ray head) and at least one worker: set multiNode.workers to the number of nodes of one replica (2 or more), or multiNode.enabled: false to serve from one pod." (int .Values.multiNode.workers)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "nim-llm.preflight.ray.leaderOutlastsWorkers" -}}
+{{- $p := .Values.startupProbe -}}
+{{- $timeout := int .Values.multiNode.clusterStartTimeout -}}
+{{- if $p.enabled -}}
+{{- $budget := add (int64 $p.initialDelaySeconds) (mul (int64 $p.periodSeconds) (int64 $p.failureThreshold)) -}}
+{{- if lt $budget (int64 $timeout) -}}
+{{- include "nim-llm.fail" (printf "the leader's startup budget (startupProbe.initialDelaySeconds + startupProbe.periodSeconds x startupProbe.failureThreshold = %d s) is shorter than multiNode.clusterStartTimeout (%d s), the time its Ray workers have to join: the kubelet would restart the leader (and the LeaderWorkerSet the whole group) while workers may still be joining, and it is Ready only once they have and the model is loaded. Raise startupProbe.failureThreshold (the leader also downloads the model: NVIDIA's multi-node examples use 1500 x 10 s), or lower multiNode.clusterStartTimeout." $budget $timeout) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
