@@ -37,24 +37,22 @@ public final class Benchmark {
 
     public static void main(String[] args) throws IOException {
         Benchmark b = new Benchmark();
-        // -Dnim.bench.sections=offline,cluster,controllers,startup,verify (default: all) picks what this run measures
-        java.util.Set<String> sections = java.util.Set.of(System.getProperty("nim.bench.sections", "").isBlank()
-                ? new String[] {"offline", "cluster", "controllers", "startup", "verify"}
-                : System.getProperty("nim.bench.sections").split(","));
+        // -Dnim.bench.only=startup,controllers measures only those sections (the record keeps the others as recorded).
+        List<String> only = List.of(System.getProperty("nim.bench.only", "offline,cluster,controllers,startup,verify").split(","));
         b.machine();
-        if (sections.contains("offline")) {
+        if (only.contains("offline")) {
             b.offline();
         }
-        if (sections.contains("cluster")) {
+        if (only.contains("cluster")) {
             b.cluster();
         }
-        if (sections.contains("controllers")) {
+        if (only.contains("controllers")) {
             new ControllerTierBench(b.report, OUT).run(b.examples);
         }
-        if (sections.contains("startup")) {
+        if (only.contains("startup")) {
             new StartupTierBench(b.report, OUT, b.runs).run(b.examples, dev.nimchart.cluster.CiScript.ciDir().getParent());
         }
-        if (sections.contains("verify")) {
+        if (only.contains("verify")) {
             b.verifyTimes();
         }
         b.report.write(OUT);
