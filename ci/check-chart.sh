@@ -96,7 +96,7 @@ CI=true mvn "${mvn_flags[@]}" -q -f "$pom" compile exec:exec@check-chart \
     -Dnim.chart.dir="$chart" -Dnim.check.values="$values_csv" -Dnim.check.tiers="$tier_csv" \
     -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" 2>&1 | tee "$work/check.log" \
   | sed -u 's/\x1b\[[0-9;]*m//g' \
-  | grep --line-buffered -E '^(  [a-z]+ |[a-z]+ tier \.\.\.$|== chart |\| |all [0-9]+ passed|[0-9]+ of [0-9]+ failed|check-chart: )' || true
+  | grep --line-buffered -E '^(  [a-z]+ |[a-z]+ tier \.\.\.$|\[(cluster|controller) tier\] |== chart |\| |all [0-9]+ passed|[0-9]+ of [0-9]+ failed|check-chart: )' || true
 if [[ ! -f "$work/status" ]]; then
   echo "check-chart: the checks could not run; the build said:" >&2
   grep -E '^\[ERROR\]' "$work/check.log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | head -5 | sed 's/^/  /' >&2 || true
