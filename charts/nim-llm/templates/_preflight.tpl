@@ -45,7 +45,9 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- /* Kubernetes objects passed through into pods (_preflight_passthrough.tpl) */ -}}
 {{- include "nim-llm.preflight.gpuRequestEqualsLimit" . -}}         {{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
 {{- include "nim-llm.preflight.requestsWithinLimits" . -}}          {{- /* every request of resources and of the MPI launcher at most its limit */ -}}
+{{- include "nim-llm.preflight.extendedResourcesExact" . -}}        {{- /* hugepages and extended resources: a request has an equal limit */ -}}
 {{- include "nim-llm.preflight.runAsNonRoot" . -}}                  {{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
+{{- include "nim-llm.preflight.rootUserUnderNonRoot" . -}}          {{- /* no container runs as user 0 under runAsNonRoot: true */ -}}
 {{- include "nim-llm.preflight.envOnePerName" . -}}                 {{- /* env holds one entry per variable */ -}}
 {{- include "nim-llm.preflight.plainSecrets" . -}}                  {{- /* no secret-like env variable (pod or init container) is a literal */ -}}
 {{- include "nim-llm.preflight.extraVolumeNames" . -}}              {{- /* extraVolumes names are unique and not the chart's own */ -}}

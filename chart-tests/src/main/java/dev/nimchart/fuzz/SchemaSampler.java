@@ -86,7 +86,8 @@ final class SchemaSampler {
                 return value;
             }
         }
-        return RULED_FALLBACK.get(ruled);
+        // No draw kept the rules: a known instance, else the last draw (an overlay the schema refuses is dropped).
+        return RULED_FALLBACK.containsKey(ruled) ? RULED_FALLBACK.get(ruled) : draw(node, path);
     }
 
     /**
@@ -318,7 +319,8 @@ final class SchemaSampler {
         int count = (additional instanceof Map || !patterns.isEmpty()) && depth(path) < MAX_OPTIONAL_DEPTH ? random.nextInt(3) : 0;
         for (int i = 0; i < count; i++) {
             String keyPattern = patterns.isEmpty() ? null : List.copyOf(patterns.keySet()).get(random.nextInt(patterns.size()));
-            Map<String, Object> names = keyPattern == null ? Map.of() : Map.of("pattern", keyPattern);
+            Map<String, Object> names = keyPattern != null ? Map.of("pattern", keyPattern)
+                    : s.get("propertyNames") instanceof Map<?, ?> propertyNames ? (Map<String, Object>) propertyNames : Map.of();
             String key = string(names, path + " key");
             Object valueSchema = keyPattern == null ? additional : patterns.get(keyPattern);
             if (!key.isEmpty() && !properties.containsKey(key)) {

@@ -57,7 +57,7 @@ public final class ValuesFuzzer {
             overlay(values, entry.keys(), value);
             // A field of a pass-through object set alone can break a rule of Kubernetes' validation code together with
             // the chart's defaults (privileged: true under allowPrivilegeEscalation: false): such an overlay is dropped.
-            if (OpaqueSamples.passesThrough(entry.path())
+            if (OpaqueSamples.holdsPassThrough(entry.path())
                     && !validator.validate(ValuesMerger.merge(defaults, values)).isEmpty()) {
                 values = before;
                 continue;

@@ -167,10 +167,13 @@ public final class KubernetesDefinitions {
             converted.put("minProperties", counts[0]);
             converted.put("maxProperties", counts[1]);
         }
-        List<Object> rules = RULES.get(name);
-        if (rules != null) {
-            List<Object> all = new ArrayList<>(converted.get("allOf") instanceof List<?> l ? l : List.of());
-            all.addAll(rules);
+        List<Object> all = new ArrayList<>(converted.get("allOf") instanceof List<?> l ? l : List.of());
+        for (Object rule : RULES.getOrDefault(name, List.of())) {
+            if (!mergeIntoFields(name, converted, map(rule))) {
+                all.add(rule);
+            }
+        }
+        if (!all.isEmpty()) {
             converted.put("allOf", all);
         }
         return converted;
@@ -218,6 +221,55 @@ public final class KubernetesDefinitions {
                 out.put(combinator, branches.stream().map(b -> (Object) convert(map(b))).toList());
             }
         }
+        return out;
+    }
+
+    /**
+     * A rule of only {@code properties} and {@code required} narrows the definition's own fields (each property's keywords
+     * added to the field's schema, with the rule's comment), so every reader of the field sees it; false for any other
+     * rule (an if/then), which goes to allOf.
+     */
+    private static boolean mergeIntoFields(String name, Map<String, Object> converted, Map<String, Object> rule) {
+        if (!List.of("$comment", "properties", "required").containsAll(rule.keySet())) {
+            return false;
+        }
+        Map<String, Object> fields = map(converted.get("properties"));
+        map(rule.getOrDefault("properties", Map.of())).forEach((field, keywords) -> {
+            if (!(fields.get(field) instanceof Map<?, ?> f)) {
+                throw new IllegalArgumentException(name + ": a rule narrows " + field + ", which is no field of it");
+            }
+            Map<String, Object> narrowed = narrowed(name + "." + field, map(f), map(keywords));
+            if (rule.get("$comment") instanceof String comment) {
+                narrowed.put("$comment", comment);
+            }
+            fields.put(field, narrowed);
+        });
+        if (rule.get("required") instanceof List<?> required) {
+            List<Object> all = new ArrayList<>(converted.get("required") instanceof List<?> r ? r : List.of());
+            required.stream().filter(r -> !all.contains(r)).forEach(all::add);
+            converted.put("required", all);
+        }
+        return true;
+    }
+
+    /** A field's schema with a rule's keywords added, into nested schemas ({@code items}) too; a keyword never replaced. */
+    private static Map<String, Object> narrowed(String where, Map<String, Object> schema, Map<String, Object> keywords) {
+        Map<String, Object> out = new LinkedHashMap<>(schema);
+        keywords.forEach((k, v) -> {
+            if (k.equals("propertyNames") && out.get("additionalProperties") instanceof Map<?, ?> values
+                    && map(v).get("pattern") instanceof String pattern) {
+                // A map whose keys follow a pattern, said so that a refusal names the map and the key (Helm prints a
+                // propertyNames failure without its location): the values' schema under that pattern, no other key.
+                out.put("patternProperties", Map.of(pattern, values));
+                out.put("additionalProperties", false);
+            } else if (out.get(k) instanceof Map<?, ?> inner && v instanceof Map<?, ?> more) {
+                out.put(k, narrowed(where + "." + k, map(inner), map(more)));
+            } else if (out.containsKey(k)) {
+                throw new IllegalArgumentException(where + " already has " + k);
+            } else {
+                out.put(k, v);
+            }
+        });
         return out;
     }
 
