@@ -268,3 +268,45 @@ after nim-llm.preflight.extraMountsResolve, so every extra mount names an extra 
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{- /* Variables the container runtime or the image own: the image's PATH and LD_LIBRARY_PATH (an env entry replaces
+them whole, and the NIM's own tools and CUDA libraries disappear), and the GPU list the device plugin hands each pod. */ -}}
+{{- define "nim-llm.preflight.envNotOwnedElsewhere" -}}
+{{- $owned := dict
+  "PATH" "the image's PATH, which the NIM's start-up and tools rely on"
+  "LD_LIBRARY_PATH" "the image's LD_LIBRARY_PATH, where its CUDA and NCCL libraries are found (a networking provider's are prepended by the chart)"
+  "CUDA_VISIBLE_DEVICES" "the GPUs the device plugin assigns to each pod (resources.limits.nvidia.com/gpu)"
+  "NVIDIA_VISIBLE_DEVICES" "the GPUs the device plugin assigns to each pod (resources.limits.nvidia.com/gpu)" -}}
+{{- range $i, $e := .Values.env | default list -}}
+{{- if hasKey $owned $e.name -}}
+{{- $message := print "env[%d] sets %s, which replaces %s: remove env[%d]." -}}
+{{- include "nim-llm.fail" (printf $message $i $e.name (index $owned $e.name) $i) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* An environment value the runtime can pass: no NUL byte (it ends a C string) and shorter than the kernel's limit of
+one environment string (MAX_ARG_STRLEN, 131072 bytes with NAME= and the final NUL); else the container never starts. */ -}}
+{{- define "nim-llm.preflight.envValuesPassable" -}}
+{{- $V := .Values -}}
+{{- $lists := list (list "env" $V.env) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- $lists = append $lists (list (printf "initContainers.extraInit[%d].env" $i) $c.env) -}}
+{{- end -}}
+{{- range $l := $lists -}}
+{{- range $i, $e := index $l 1 | default list -}}
+{{- if and (kindIs "map" $e) (hasKey $e "value") -}}
+{{- $value := toString $e.value -}}
+{{- if contains "\x00" $value -}}
+{{- include "nim-llm.fail" (printf "%s[%d].value (%s) holds a NUL byte, which no process environment can carry: remove it." (index $l 0) $i (toString $e.name)) -}}
+{{- end -}}
+{{- if ge (add (len (toString $e.name)) (len $value) 2) 131072 -}}
+{{- $message := print
+  "%s[%d].value (%s) has %d bytes: with its name it passes the kernel's limit of 131072 bytes for one environment "
+  "string, so the container would never start. Put the text in a ConfigMap mounted as a file (extraVolumes) instead." -}}
+{{- include "nim-llm.fail" (printf $message (index $l 0) $i (toString $e.name) (len $value)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
