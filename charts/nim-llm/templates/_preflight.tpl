@@ -16,6 +16,7 @@ one line each. Their bodies live in files by concern:
   _preflight_multinode.tpl    multi-node and start-up
   _preflight_networking.tpl   Services, Ingress, NetworkPolicy, multi-node networking
   _preflight_live.tpl         upgrades against the release's live objects
+  _preflight_ray.tpl          the Ray launch mode (NIM 2.x and 3.x)
   _numbers.tpl                number helpers (counts, sizes, quantities)
 A new rule: its define in the file of its concern, or in a new
 _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
@@ -66,6 +67,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.initContainerMounts" . -}}           {{- /* init containers mount only volumes the pod has */ -}}
 {{- include "nim-llm.preflight.mountPaths" . -}}                    {{- /* extra mounts stay off the chart's own mount paths */ -}}
 {{- /* Multi-node and start-up (_preflight_multinode.tpl) */ -}}
+{{- include "nim-llm.preflight.ray" . -}}                          {{- /* Ray launch mode (NIM 2.x and 3.x): its rules, in order (_preflight_ray.tpl) */ -}}
 {{- include "nim-llm.preflight.scriptEnv" . -}}                     {{- /* env entries the MPI start-up scripts read keep their meaning */ -}}
 {{- include "nim-llm.preflight.derivedEnvKeepsMeaning" . -}}        {{- /* env entries for variables the chart derives say the same */ -}}
 {{- include "nim-llm.preflight.podPorts" . -}}                      {{- /* the API port, the SSH port and MASTER_PORT differ (one network namespace) */ -}}
