@@ -148,6 +148,7 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 {{- include "nim-llm.preflight.multiNode" . -}}
 {{- end -}}
 {{- include "nim-llm.preflight.networking" . -}}
+{{- include "nim-llm.preflight.placement" . -}}
 
 {{- /* The Deployment's rollout must be able to make progress. */ -}}
 {{- if and (eq $mode "deployment") (eq $V.strategy.type "RollingUpdate") -}}
