@@ -125,9 +125,3 @@ Service naming its worker 0 (service-headless.yaml). */}}
 {{ include "nim-llm.selectorLabels" . }}
 nim-llm/service: inference
 {{- end -}}
-
-{{/* An int-or-string value (count or percentage) as Kubernetes reads it: a whole number printed as an integer (never
-1e+06), a string quoted. */}}
-{{- define "nim-llm.intOrString" -}}
-{{- if kindIs "string" . -}}{{- . | quote -}}{{- else -}}{{- . | int64 -}}{{- end -}}
-{{- end -}}

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs one pod's main container process the way a container runtime would, inside the network namespace that
 # `ip netns exec` entered and a UTS namespace of its own: the pod's host name, /etc as an overlay whose upper layer holds
-# the pod's hosts, resolv.conf, passwd and group files, a private /tmp, /opt from the pod directory (the image's files:
+# the pod's hosts, resolv.conf, passwd and group files, a private /tmp and /dev/shm, /opt from the pod directory (the image's files:
 # the NIM stand-in), the pod's volumes bound at their mount paths, then the command as the pod's user with exactly the
 # pod's environment. Nothing here reaches the host's mounts (ip netns exec made the mount namespace private).
 # Usage: pod-sandbox.sh POD_DIR HOSTNAME UID GID -- COMMAND [ARG...]   (environment: POD_DIR/env, NUL-separated)
@@ -18,6 +18,8 @@ while IFS=$'\t' read -r source target; do
   if [[ -d "$source" ]]; then mkdir -p "$target"; else mkdir -p "$(dirname "$target")"; touch "$target"; fi
   mount --bind "$source" "$target"
 done < "${pod}/mounts"
+# The pod's own /dev/shm (a container runtime gives every pod one; Ray's object store lives there).
+mount -t tmpfs -o mode=1777,size=512m tmpfs /dev/shm
 env_args=()
 while IFS= read -r -d '' kv; do env_args+=("$kv"); done < "${pod}/env"
 # The private /tmp comes last: the pod directory may itself be under /tmp (a checkout there), and everything above
