@@ -10,10 +10,12 @@
 #   lws                                       sigs.k8s.io/lws, ./cmd (+ its webhook
 #                                             manifests and the DisaggregatedSet CRD)
 #   mpi-operator                              github.com/kubeflow/mpi-operator, ./cmd/mpi-operator
+#   kueue                                     sigs.k8s.io/kueue, ./cmd/kueue (+ its CRDs and webhook
+#                                             manifests)
 #
 #   ci/build-controllers.sh [--print-dirs]
 #
-# Versions: kwok, lws and mpi-operator are the require lines of ci/go.mod (the
+# Versions: kwok, lws, mpi-operator and kueue are the require lines of ci/go.mod (the
 # CRD pins: the controller and the CRD the tests install are one version).
 # kube-controller-manager and kube-scheduler are built in the control plane's
 # own module, so they match kube-apiserver exactly.
@@ -56,7 +58,8 @@ kube_tag="$(pinned_version "${kube_mod_dir}/go.mod" k8s.io/kubernetes)"
 kwok_tag="$(pinned_version "${script_dir}/go.mod" sigs.k8s.io/kwok)"
 lws_tag="$(pinned_version "${script_dir}/go.mod" sigs.k8s.io/lws)"
 mpi_tag="$(pinned_version "${script_dir}/go.mod" github.com/kubeflow/mpi-operator)"
-for v in kube_tag kwok_tag lws_tag mpi_tag; do
+kueue_tag="$(pinned_version "${script_dir}/go.mod" sigs.k8s.io/kueue)"
+for v in kube_tag kwok_tag lws_tag mpi_tag kueue_tag; do
   [[ -n "${!v}" ]] || die "cannot read the ${v%_tag} pin from ci/go.mod or ci/control-plane/kubernetes/go.mod"
 done
 
@@ -67,8 +70,9 @@ declare -A dest=(
   [kwok]="${cache}/kwok-${kwok_tag}"
   [lws]="${cache}/lws-${lws_tag}"
   [mpi-operator]="${cache}/mpi-operator-${mpi_tag}"
+  [kueue]="${cache}/kueue-${kueue_tag}"
 )
-order=(kube-controller-manager kube-scheduler kwok lws mpi-operator)
+order=(kube-controller-manager kube-scheduler kwok lws mpi-operator kueue)
 
 missing=()
 for name in "${order[@]}"; do
@@ -182,6 +186,21 @@ if needs mpi-operator; then
     bash -c "cd '${dir}' && go build -trimpath -ldflags '-s -w' -o '${tmp}/mpi-operator' ./cmd/mpi-operator" ||
     die "building mpi-operator failed (see above)"
   publish mpi-operator "${tmp}"
+fi
+
+# --- Kueue: the controller, its CRDs and its webhook manifests (the tier registers them by URL) -
+if needs kueue; then
+  dir="$(module_dir "sigs.k8s.io/kueue@${kueue_tag}")"
+  tmp="$(mktemp -d "${cache}/.tmp-kueue.XXXXXX")"
+  run_step "building kueue ${kueue_tag}" \
+    bash -c "cd '${dir}' && go build -trimpath -ldflags '-s -w' -o '${tmp}/kueue' ./cmd/kueue" ||
+    die "building kueue failed (see above)"
+  mkdir -p "${tmp}/webhook" "${tmp}/crds"
+  install -m 0644 "${dir}/config/components/webhook/manifests.yaml" "${tmp}/webhook/manifests.yaml"
+  for f in "${dir}"/config/components/crd/bases/*.yaml; do
+    install -m 0644 "${f}" "${tmp}/crds/"
+  done
+  publish kueue "${tmp}"
 fi
 
 log "controllers ready in ${cache} after ${SECONDS}s"

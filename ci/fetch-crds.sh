@@ -92,3 +92,9 @@ for s in "${srcs[@]}"; do
   install -m 0644 "${src}" "${dest}"
   echo "${mv} ${rel} -> ${dest}"
 done
+# CRDs pinned as files in ci/crds (their sources are not served by the Go module proxy; each file says where it
+# comes from): the ComputeDomain of NVIDIA's DRA driver for GPUs.
+for src in "${script_dir}"/crds/*.yaml; do
+  install -m 0644 "${src}" "${out_dir}/$(basename "${src}")"
+  echo "ci/crds/$(basename "${src}") -> ${out_dir}/$(basename "${src}")"
+done

@@ -19,10 +19,13 @@ go 1.26.0
 // Controllers of the controller tier (ci/build-controllers.sh builds them at
 // these same versions, so each controller runs against the CRD of its release):
 //   sigs.k8s.io/lws (LeaderWorkerSet controller and webhooks), mpi-operator, and
-//   sigs.k8s.io/kwok (fake GPU nodes; no CRD taken from it).
+//   sigs.k8s.io/kwok (fake GPU nodes; no CRD taken from it), and
+//   sigs.k8s.io/kueue (gang admission and topology-aware scheduling; its CRDs and
+//   webhook manifests are copied beside its binary, not fetched by fetch-crds.sh).
 require (
 	github.com/kubeflow/mpi-operator v0.8.0
 	github.com/prometheus-operator/prometheus-operator v0.85.0
+	sigs.k8s.io/kueue v0.15.0
 	sigs.k8s.io/kwok v0.8.0
 	sigs.k8s.io/lws v0.9.0
 )

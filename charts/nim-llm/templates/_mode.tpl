@@ -121,9 +121,13 @@ app.kubernetes.io/component: inference
 {{- end }}
 {{- end -}}
 
-{{/* The spec of every MPIJob of the release (they differ only in name). */}}
+{{/* The spec of MPIJob i: every MPIJob of the release has the same spec, but for its ComputeDomain channel with
+multiNode.computeDomain.scope group. Usage: include "nim-llm.mpiJobSpec" (list $ $i) */}}
 {{- define "nim-llm.mpiJobSpec" -}}
-slotsPerWorker: {{ $.Values.multiNode.gpusPerNode | int64 }}
+{{- $root := index . 0 -}}
+{{- $pod := dict "root" $root -}}
+{{- if eq $root.Values.multiNode.computeDomain.scope "group" -}}{{- $_ := set $pod "group" (index . 1 | int) -}}{{- end -}}
+slotsPerWorker: {{ $root.Values.multiNode.gpusPerNode | int64 }}
 {{- /* AtStartup: the launcher starts with the workers and launcher.sh waits for their sshd itself (at most
 clusterStartTimeout). WaitForWorkersReady would wait for every worker's Ready condition, and worker 0 is Ready only once
 the server it hosts answers, which needs the launcher's mpirun: it would never start. */}}
@@ -136,21 +140,21 @@ mpiReplicaSpecs:
     replicas: 1
     restartPolicy: OnFailure
     template:
-      {{- include "nim-llm.podTemplate" (dict "root" $ "role" "launcher") | nindent 6 }}
+      {{- include "nim-llm.podTemplate" (merge (dict "role" "launcher") $pod) | nindent 6 }}
   Worker:
-    replicas: {{ $.Values.multiNode.workers | int64 }}
+    replicas: {{ $root.Values.multiNode.workers | int64 }}
     {{- /* mpi-operator accepts only Never or OnFailure here (its CRD schema does not say so; it refuses the MPIJob
     with a ValidationError event and creates no pods). OnFailure: a worker whose sshd dies is restarted in place. */}}
     restartPolicy: OnFailure
     template:
-      {{- include "nim-llm.podTemplate" (dict "root" $ "role" "mpi-worker") | nindent 6 }}
+      {{- include "nim-llm.podTemplate" (merge (dict "role" "mpi-worker") $pod) | nindent 6 }}
 {{- end -}}
 
 {{/* Name of MPIJob number i: <fullname>-<i>-<first 5 hex digits of the sha256 of its spec>.
 Usage: include "nim-llm.mpiJobName" (list $ $i) */}}
 {{- define "nim-llm.mpiJobName" -}}
 {{- $root := index . 0 -}}
-{{- printf "%s-%d-%s" (include "nim-llm.fullname" $root) (index . 1 | int) (include "nim-llm.mpiJobSpec" $root | sha256sum | trunc 5) -}}
+{{- printf "%s-%d-%s" (include "nim-llm.fullname" $root) (index . 1 | int) (include "nim-llm.mpiJobSpec" . | sha256sum | trunc 5) -}}
 {{- end -}}
 
 {{/* The multi-node groups, each with the labels its operator puts on every pod of that group and only those (list of

@@ -7,13 +7,16 @@ The one pod template of the chart. Every pod the chart makes is rendered here:
   role "mpi-worker" MPIJob worker (rank 0 serves the API)
 So securityContext, serviceAccount, pull secrets, scheduling, volumes and init
 containers can never reach one kind of pod and miss another.
-Usage: include "nim-llm.podTemplate" (dict "root" $ "role" "leader")
+Usage: include "nim-llm.podTemplate" (dict "root" $ "role" "leader"), plus "group" <i> for the pods of MPIJob i.
 --------------------------------------------------------------------------- */}}
 {{- define "nim-llm.podTemplate" -}}
 {{- $root := .root -}}
 {{- $role := .role -}}
 {{- $V := $root.Values -}}
 {{- $gpuPod := ne $role "launcher" -}}
+{{- /* What placement (_placement.tpl) needs of this pod: its role, and the MPIJob index when one is rendered. */ -}}
+{{- $placement := dict "root" $root "role" $role -}}
+{{- if hasKey . "group" -}}{{- $_ := set $placement "group" .group -}}{{- end -}}
 {{- $annotations := merge (dict) ($V.podAnnotations | default dict) -}}
 {{- if eq $role "mpi-worker" -}}
 {{- $annotations = merge $annotations ($V.multiNode.mpiJob.workerAnnotations | default dict) -}}
@@ -21,6 +24,7 @@ Usage: include "nim-llm.podTemplate" (dict "root" $ "role" "leader")
 {{- if and $gpuPod (include "nim-llm.isMultiNode" $root) -}}
 {{- $annotations = merge $annotations (include "nim-llm.networking.podAnnotations" $root | fromYaml) -}}
 {{- end -}}
+{{- $annotations = merge $annotations (include "nim-llm.placement.podAnnotations" $placement | fromYaml) -}}
 metadata:
   labels:
     {{- include "nim-llm.podLabels" $root | nindent 4 }}
@@ -86,7 +90,7 @@ spec:
       {{- with include "nim-llm.probes" (dict "root" $root "role" $role) | trim }}
       {{- . | nindent 6 }}
       {{- end }}
-      {{- with include "nim-llm.resources" (dict "root" $root "role" $role) | fromYaml }}
+      {{- with include "nim-llm.placement.resources" (merge (dict "resources" (include "nim-llm.resources" (dict "root" $root "role" $role) | fromYaml)) $placement) | fromYaml }}
       resources:
         {{- toYaml . | nindent 8 }}
       {{- end }}
@@ -98,7 +102,7 @@ spec:
   nodeSelector:
     {{- toYaml . | nindent 4 }}
   {{- end }}
-  {{- with $V.affinity }}
+  {{- with include "nim-llm.placement.affinity" $placement | fromYaml }}
   affinity:
     {{- toYaml . | nindent 4 }}
   {{- end }}
@@ -112,6 +116,10 @@ spec:
   {{- end }}
   {{- with $tolerations }}
   tolerations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with include "nim-llm.placement.podClaims" $placement | fromYamlArray }}
+  resourceClaims:
     {{- toYaml . | nindent 4 }}
   {{- end }}
   {{- with include "nim-llm.volumes" (dict "root" $root "role" $role) | fromYamlArray }}

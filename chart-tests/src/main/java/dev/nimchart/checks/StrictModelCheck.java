@@ -47,12 +47,14 @@ public final class StrictModelCheck {
             Map.entry("networking.k8s.io/v1/NetworkPolicy", V1NetworkPolicy.class),
             Map.entry("autoscaling/v2/HorizontalPodAutoscaler", V2HorizontalPodAutoscaler.class),
             Map.entry("policy/v1/PodDisruptionBudget", V1PodDisruptionBudget.class),
+            Map.entry("resource.k8s.io/v1/ResourceClaimTemplate", io.kubernetes.client.openapi.models.V1ResourceClaimTemplate.class),
             Map.entry("rbac.authorization.k8s.io/v1/Role", V1Role.class),
             Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", V1RoleBinding.class));
 
     private static final String LEADER_WORKER_SET = "leaderworkerset.x-k8s.io/v1/LeaderWorkerSet";
     private static final String MPI_JOB = "kubeflow.org/v2beta1/MPIJob";
     private static final String SERVICE_MONITOR = "monitoring.coreos.com/v1/ServiceMonitor";
+    private static final String COMPUTE_DOMAIN = "resource.nvidia.com/v1beta1/ComputeDomain";
 
     private final Function<KubeObject, List<String>> customResourceValidator;
 
@@ -66,8 +68,8 @@ public final class StrictModelCheck {
     }
 
     /**
-     * A copy that also runs {@code validator} (for example a CRD-schema validator) on LeaderWorkerSet, MPIJob and
-     * ServiceMonitor objects; it returns the problems it finds, empty when the object is valid.
+     * A copy that also runs {@code validator} (for example a CRD-schema validator) on LeaderWorkerSet, MPIJob,
+     * ServiceMonitor and ComputeDomain objects; it returns the problems it finds, empty when the object is valid.
      */
     public StrictModelCheck withCustomResourceValidator(Function<KubeObject, List<String>> validator) {
         return new StrictModelCheck(Objects.requireNonNull(validator));
@@ -79,7 +81,7 @@ public final class StrictModelCheck {
         List<String> problems = new ArrayList<>();
         if (MODELS.containsKey(type)) {
             problems.addAll(modelProblems(object.raw(), MODELS.get(type), ""));
-        } else if (type.equals(LEADER_WORKER_SET) || type.equals(MPI_JOB) || type.equals(SERVICE_MONITOR)) {
+        } else if (type.equals(LEADER_WORKER_SET) || type.equals(MPI_JOB) || type.equals(SERVICE_MONITOR) || type.equals(COMPUTE_DOMAIN)) {
             podTemplates(object).forEach((path, template) ->
                     problems.addAll(modelProblems(template, V1PodTemplateSpec.class, path)));
             problems.addAll(customResourceValidator.apply(object));

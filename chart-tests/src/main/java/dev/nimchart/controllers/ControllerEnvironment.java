@@ -23,8 +23,10 @@ import java.util.stream.Stream;
 
 /**
  * A Kubernetes cluster of real controllers on fake GPU nodes, as local processes: the {@link ControlPlane} (etcd,
- * kube-apiserver) the API-server tier starts too, then kube-controller-manager, kube-scheduler, kwok with the node pools of {@link FakeGpuNodes}, the LeaderWorkerSet
- * controller with its webhooks, and mpi-operator. Started in that order, each once it is ready; stopped in reverse,
+ * kube-apiserver) the API-server tier starts too, then kube-controller-manager, kube-scheduler, kwok with the node pools
+ * of {@link FakeGpuNodes}, the LeaderWorkerSet controller with its webhooks, and mpi-operator. The fake nodes' DRA devices
+ * ({@link FakeResourceSlices}) are published, and {@link ComputeDomainStandIn} makes the channel claim templates of NVIDIA
+ * ComputeDomains. Started in that order, each once it is ready; stopped in reverse,
  * webhooks first (they fail closed). Tests see a kubeconfig and a {@link KubeApi}.
  */
 public final class ControllerEnvironment implements AutoCloseable {
@@ -37,10 +39,13 @@ public final class ControllerEnvironment implements AutoCloseable {
     private final List<String> nodes;
     private final Map<String, Duration> startTimes;
     private final MachineLock machineLock;
+    private final ComputeDomainStandIn computeDomains;
 
     private ControllerEnvironment(Path runDir, String kubeConfig, KubeApi api, List<LocalProcess> processes,
-            List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes, MachineLock machineLock) {
+            List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes, MachineLock machineLock,
+            ComputeDomainStandIn computeDomains) {
         this.machineLock = machineLock;
+        this.computeDomains = computeDomains;
         this.runDir = runDir;
         this.kubeConfig = kubeConfig;
         this.api = api;
@@ -78,6 +83,7 @@ public final class ControllerEnvironment implements AutoCloseable {
             processes.add(timed(times, "kube-scheduler", () -> SchedulerProcess.start(binaries, runDir, kubeconfigFile)));
             processes.add(timed(times, "kwok", () -> KwokProcess.start(binaries, runDir, kubeconfigFile)));
             List<String> nodes = timed(times, "fake nodes Ready", () -> FakeGpuNodes.create(tierApi));
+            timed(times, "DRA devices published", () -> FakeResourceSlices.create(tierApi, FakeGpuNodes.nodeObjects()));
             int webhookPort = FreePort.take();
             processes.add(timed(times, "lws-controller", () -> LwsControllerProcess.start(binaries, runDir, pki, kubeconfigFile, webhookPort)));
             webhookPaths.addAll(LwsWebhooks.register(api, binaries, pki, webhookPort));
@@ -87,7 +93,8 @@ public final class ControllerEnvironment implements AutoCloseable {
             times.put("all ready", Duration.ofNanos(System.nanoTime() - started));
             progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
                     + " processes, " + nodes.size() + " fake nodes; logs in " + runDir.resolve("logs"));
-            return new ControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times, machineLock);
+            return new ControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times, machineLock,
+                    ComputeDomainStandIn.start(api));
         } catch (RuntimeException | IOException e) {
             stop(api, webhookPaths, processes);
             machineLock.close();
@@ -130,6 +137,7 @@ public final class ControllerEnvironment implements AutoCloseable {
 
     @Override
     public void close() {
+        computeDomains.close();
         stop(api, webhookPaths, processes);
         machineLock.close();
         deleteRecursively(runDir.resolve("etcd-data"));

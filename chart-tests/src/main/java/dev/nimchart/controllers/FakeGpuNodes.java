@@ -46,6 +46,11 @@ public final class FakeGpuNodes {
         return names;
     }
 
+    /** The Node objects of the pools file, as {@link #create} makes them. */
+    static List<Map<String, Object>> nodeObjects() {
+        return nodes(readPools());
+    }
+
     @SuppressWarnings("unchecked")
     static List<Map<String, Object>> nodes(Map<String, Object> file) {
         Map<String, Object> common = (Map<String, Object>) file.getOrDefault("common", Map.of());

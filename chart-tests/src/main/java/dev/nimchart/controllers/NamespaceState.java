@@ -35,6 +35,7 @@ public final class NamespaceState {
         KINDS.put("HorizontalPodAutoscaler", "/apis/autoscaling/v2/namespaces/%s/horizontalpodautoscalers");
         KINDS.put("NetworkPolicy", "/apis/networking.k8s.io/v1/namespaces/%s/networkpolicies");
         KINDS.put("ServiceMonitor", "/apis/monitoring.coreos.com/v1/namespaces/%s/servicemonitors");
+        KINDS.put("ResourceClaim", "/apis/resource.k8s.io/v1/namespaces/%s/resourceclaims");
     }
 
     public static final List<String> WORKLOAD_KINDS = List.of("StatefulSet", "Deployment", "LeaderWorkerSet", "MPIJob");

@@ -58,6 +58,32 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
         return limit(nim(), "nvidia.com/gpu");
     }
 
+    /** The DeviceClass of NVIDIA's DRA driver for GPUs: a claim's devices of this class are GPUs. */
+    public static final String DRA_GPU_CLASS = "gpu.nvidia.com";
+
+    /**
+     * GPUs of each pod, requested either way: the nvidia.com/gpu limit of its NIM container, plus the devices of class
+     * {@value #DRA_GPU_CLASS} that the ResourceClaimTemplates of {@code manifest} named by the pod's resourceClaims ask
+     * for (ExactCount requests).
+     */
+    public int gpus(RenderedManifest manifest) {
+        int gpus = gpus();
+        for (KubeObject claim : pod.list("spec.resourceClaims")) {
+            Object template = claim.at("resourceClaimTemplateName");
+            for (KubeObject t : manifest.ofKind("ResourceClaimTemplate")) {
+                if (!t.name().equals(template)) {
+                    continue;
+                }
+                for (KubeObject request : t.list("spec.spec.devices.requests")) {
+                    if (DRA_GPU_CLASS.equals(request.at("exactly.deviceClassName")) && request.at("exactly.count") != null) {
+                        gpus += Integer.parseInt(request.at("exactly.count").toString());
+                    }
+                }
+            }
+        }
+        return gpus;
+    }
+
     /** The serving container ({@link ServingContainer}). */
     public KubeObject nim() {
         return ServingContainer.of(pod);

@@ -232,9 +232,10 @@ public final class PodGroupRun implements AutoCloseable {
         env.put("HOME", "/tmp");
         env.put("LD_LIBRARY_PATH", IMAGE_LD_LIBRARY_PATH);
         Object gpus = nim.at("resources.limits[nvidia.com/gpu]");
-        if (gpus != null) {
+        int gpuCount = gpus != null ? Integer.parseInt(gpus.toString()) : draGpus(state, pod);
+        if (gpuCount > 0) {
             List<String> devices = new ArrayList<>();
-            for (int g = 0; g < Integer.parseInt(gpus.toString()); g++) {
+            for (int g = 0; g < gpuCount; g++) {
                 devices.add("GPU-" + pod.name() + "-" + g);
             }
             env.put("NVIDIA_VISIBLE_DEVICES", String.join(",", devices));
@@ -535,4 +536,20 @@ public final class PodGroupRun implements AutoCloseable {
             }
         }
     }
+
+    /** GPUs a DRA driver allocated to the pod's claims (devices of driver {@value #DRA_GPU_DRIVER}), which its runtime
+     * would expose as the device plugin exposes nvidia.com/gpu. */
+    private static int draGpus(NamespaceState state, KubeObject pod) {
+        java.util.Set<Object> claims = new java.util.HashSet<>();
+        pod.list("status.resourceClaimStatuses").forEach(c -> claims.add(c.at("resourceClaimName")));
+        int count = 0;
+        for (KubeObject claim : state.all("ResourceClaim")) {
+            if (claims.contains(claim.name())) {
+                count += (int) claim.list("status.allocation.devices.results").stream().filter(r -> DRA_GPU_DRIVER.equals(r.at("driver"))).count();
+            }
+        }
+        return count;
+    }
+
+    private static final String DRA_GPU_DRIVER = "gpu.nvidia.com";
 }

@@ -44,7 +44,7 @@ class ExampleInstallIT {
         assertThat(templates.stream().map(PodTemplate::role).toList()).as("%s: stored pod templates", e.name())
                 .isEqualTo(e.templates.stream().map(PodTemplate::role).toList());
         for (PodTemplate t : templates) {
-            assertThat(t.gpus()).as("%s: GPUs of %s", e.name(), t).isEqualTo(t.gpuPod() ? e.gpuLimit() : 0);
+            assertThat(t.gpus(stored)).as("%s: GPUs of %s", e.name(), t).isEqualTo(t.gpuPod() ? e.gpuLimit() : 0);
         }
         List<KubeObject> inference = stored.ofKind("Service").stream()
                 .filter(s -> "inference".equals(Example.serviceRole(s))).toList();

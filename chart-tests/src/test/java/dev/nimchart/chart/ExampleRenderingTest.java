@@ -74,7 +74,7 @@ class ExampleRenderingTest {
         assertThat(e.templates).as(e.name()).isNotEmpty();
         for (PodTemplate t : e.templates) {
             int expected = t.gpuPod() ? e.gpuLimit() : 0;
-            assertThat(t.gpus()).as("%s: %s", e.name(), t).isEqualTo(expected);
+            assertThat(t.gpus(e.manifest)).as("%s: %s", e.name(), t).isEqualTo(expected);
         }
     }
 
@@ -250,6 +250,20 @@ class ExampleRenderingTest {
         }
     }
 
+    /** Multi-node GPU pods: the chart adds its group terms to podAffinity (docs/placement.md); the rest is the user's. */
+    @SuppressWarnings("unchecked")
+    private static void assertUserAffinityKept(String where, Object actual, Object user) {
+        Map<String, Object> mine = user instanceof Map<?, ?> m ? new java.util.LinkedHashMap<>((Map<String, Object>) m) : new java.util.LinkedHashMap<>();
+        Map<String, Object> rendered = actual instanceof Map<?, ?> m ? new java.util.LinkedHashMap<>((Map<String, Object>) m) : new java.util.LinkedHashMap<>();
+        Map<String, Object> minePod = (Map<String, Object>) mine.remove("podAffinity");
+        Map<String, Object> renderedPod = (Map<String, Object>) rendered.remove("podAffinity");
+        assertThat(rendered).as("%s: affinity other than podAffinity", where).isEqualTo(mine);
+        if (minePod != null) {
+            minePod.forEach((k, terms) -> assertThat((List<Object>) renderedPod.get(k)).as("%s: podAffinity.%s keeps the user's terms", where, k)
+                    .containsAll((List<Object>) terms));
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource(ALL)
     void podSettingsReachEveryPod(Path file) {
@@ -264,7 +278,11 @@ class ExampleRenderingTest {
                 tolerations.add(gpuTaint); // the launcher shares the GPU pods' nodes but gets no GPU toleration from admission
             }
             assertThat(t.pod().at("spec.tolerations")).as(where).isEqualTo(tolerations.isEmpty() ? null : tolerations);
-            assertThat(t.pod().at("spec.affinity")).as(where).isEqualTo(emptyToNull(e.values.at("affinity")));
+            if (e.multiNode() && t.gpuPod()) {
+                assertUserAffinityKept(where, t.pod().at("spec.affinity"), e.values.at("affinity"));
+            } else {
+                assertThat(t.pod().at("spec.affinity")).as(where).isEqualTo(emptyToNull(e.values.at("affinity")));
+            }
             assertThat(t.pod().at("spec.serviceAccountName")).as(where).isNotNull();
             assertThat(t.pod().at("spec.automountServiceAccountToken")).as(where)
                     .isEqualTo(e.flag("serviceAccount.automountServiceAccountToken"));

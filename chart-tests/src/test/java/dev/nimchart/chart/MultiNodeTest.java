@@ -22,12 +22,12 @@ class MultiNodeTest {
         int workers = e.integer("multiNode.workers");
         int gpusPerNode = e.integer("multiNode.gpusPerNode");
         int replicas = e.integer("replicaCount");
-        int gpus = e.templates.stream().mapToInt(t -> t.pods() * t.gpus()).sum();
+        int gpus = e.templates.stream().mapToInt(t -> t.pods() * t.gpus(e.manifest)).sum();
         assertThat(gpus).as("%s: GPUs of all replicas", e.name()).isEqualTo(replicas * workers * gpusPerNode);
         int gpuPods = e.templates.stream().filter(PodTemplate::gpuPod).mapToInt(PodTemplate::pods).sum();
         assertThat(gpuPods).as("%s: GPU pods", e.name()).isEqualTo(replicas * workers);
         for (PodTemplate t : e.gpuTemplates()) {
-            assertThat(t.gpus()).as("%s: %s", e.name(), t).isEqualTo(gpusPerNode);
+            assertThat(t.gpus(e.manifest)).as("%s: %s", e.name(), t).isEqualTo(gpusPerNode);
         }
     }
 
@@ -86,7 +86,7 @@ class MultiNodeTest {
         if (e.mode().equals("leaderworkerset")) {
             KubeObject lws = e.manifest.one("LeaderWorkerSet");
             assertThat(lws.at("spec.leaderWorkerTemplate.size")).as(e.name()).isEqualTo(e.integer("multiNode.workers"));
-            assertThat(lws.at("spec.leaderWorkerTemplate.restartPolicy")).isEqualTo("RecreateGroupOnPodRestart");
+            assertThat(lws.at("spec.leaderWorkerTemplate.restartPolicy")).as(e.name()).isEqualTo(e.text("multiNode.leaderWorkerSet.restartPolicy"));
             assertThat(lws.at("spec.startupPolicy")).isEqualTo(e.text("multiNode.leaderWorkerSet.startupPolicy"));
             if (!e.flag("autoscaling.enabled")) {
                 assertThat(lws.at("spec.replicas")).as(e.name()).isEqualTo(e.integer("replicaCount"));

@@ -63,21 +63,44 @@ class ReconciledExampleIT {
                 .filteredOn(w -> !ExplainedWarnings.explains(w)).isEmpty();
     }
 
+    /** GPUs allocated to a pod's DRA claims (devices of NVIDIA's GPU driver). */
+    private static int draGpus(Reconciled r, KubeObject pod) {
+        java.util.Set<Object> names = new java.util.HashSet<>();
+        pod.list("status.resourceClaimStatuses").forEach(c -> names.add(c.at("resourceClaimName")));
+        return (int) r.state().all("ResourceClaim").stream().filter(c -> names.contains(c.name()))
+                .flatMap(c -> c.list("status.allocation.devices.results").stream())
+                .filter(d -> PodTemplate.DRA_GPU_CLASS.equals(d.at("driver"))).count();
+    }
+
+    /** GPU devices the node publishes by DRA (its ResourceSlices of NVIDIA's GPU driver). */
+    @SuppressWarnings("unchecked")
+    private static int draGpuDevices(KubeApi api, String node) {
+        int n = 0;
+        for (Object o : (List<Object>) KubeApi.require(api.get("/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.nodeName%3D" + node), "list slices").getOrDefault("items", List.of())) {
+            KubeObject slice = new KubeObject((Map<String, Object>) o);
+            if (PodTemplate.DRA_GPU_CLASS.equals(slice.at("spec.driver"))) {
+                n += slice.list("spec.devices").size();
+            }
+        }
+        return n;
+    }
+
     /** Every pod is scheduled; a pod asking for a whole node's GPUs has that node to itself; the launcher asks for none. */
     private static void podsLandWhereTheirGpusAre(SoftAssertions soft, Reconciled r, KubeApi api) {
         Map<String, Integer> gpusOnNode = new LinkedHashMap<>();
         for (KubeObject pod : r.pods()) {
             String node = (String) pod.at("spec.nodeName");
             soft.assertThat(node).as("%s: node of %s", r.example().name(), pod.name()).isNotNull();
-            int gpus = pod.list("spec.containers").stream().mapToInt(c -> PodTemplate.limit(c, "nvidia.com/gpu")).sum();
+            int gpus = pod.list("spec.containers").stream().mapToInt(c -> PodTemplate.limit(c, "nvidia.com/gpu")).sum() + draGpus(r, pod);
             gpusOnNode.merge(node, gpus, Integer::sum);
         }
         for (KubeObject pod : r.gpuPods()) {
             KubeObject node = new KubeObject(KubeApi.require(api.get("/api/v1/nodes/" + pod.at("spec.nodeName")), "read the node"));
-            int capacity = Integer.parseInt(String.valueOf(node.at("status.allocatable[nvidia.com/gpu]")));
+            Object allocatable = node.at("status.allocatable[nvidia.com/gpu]");
+            int capacity = (allocatable == null ? 0 : Integer.parseInt(allocatable.toString())) + draGpuDevices(api, node.name());
             soft.assertThat(gpusOnNode.get(node.name())).as("%s: GPUs asked on %s (of %d)", r.example().name(), node.name(), capacity)
                     .isLessThanOrEqualTo(capacity);
-            int own = pod.list("spec.containers").stream().mapToInt(c -> PodTemplate.limit(c, "nvidia.com/gpu")).sum();
+            int own = pod.list("spec.containers").stream().mapToInt(c -> PodTemplate.limit(c, "nvidia.com/gpu")).sum() + draGpus(r, pod);
             soft.assertThat(own).as("%s: GPUs of %s", r.example().name(), pod.name()).isEqualTo(r.example().gpuLimit());
             if (own == capacity) {
                 soft.assertThat(r.gpuPods().stream().filter(p -> node.name().equals(p.at("spec.nodeName"))).map(KubeObject::name))

@@ -1,0 +1,166 @@
+{{/* ---------------------------------------------------------------------------
+Preflight rules of placement: GPUs by DRA (dra), NVLink ComputeDomains
+(multiNode.computeDomain), keeping a group in one domain (multiNode.topology),
+LeaderWorkerSet policies (multiNode.leaderWorkerSet) and Kueue (kueue). One
+define per rule; "nim-llm.preflight.placement" runs them all and is called from
+the preflight entry point (_preflight.tpl). docs/placement.md explains them.
+--------------------------------------------------------------------------- */}}
+{{- define "nim-llm.preflight.placement" -}}
+{{- include "nim-llm.preflight.placement.blocks" . -}}
+{{- include "nim-llm.preflight.placement.draGpuCount" . -}}
+{{- include "nim-llm.preflight.placement.draOwnTemplate" . -}}
+{{- include "nim-llm.preflight.placement.claimNames" . -}}
+{{- include "nim-llm.preflight.placement.computeDomainMultiNode" . -}}
+{{- include "nim-llm.preflight.placement.computeDomainScope" . -}}
+{{- include "nim-llm.preflight.placement.computeDomainExisting" . -}}
+{{- include "nim-llm.preflight.placement.topologyMultiNode" . -}}
+{{- include "nim-llm.preflight.placement.topologyBackend" . -}}
+{{- include "nim-llm.preflight.placement.topologyOnce" . -}}
+{{- include "nim-llm.preflight.placement.subGroupPolicy" . -}}
+{{- include "nim-llm.preflight.placement.lwsObjectMetadata" . -}}
+{{- include "nim-llm.preflight.placement.kueueTopology" . -}}
+{{- end -}}
+
+{{- /* The blocks are maps: a null deletes the chart's defaults of the whole block, and the templates read its keys. */ -}}
+{{- define "nim-llm.preflight.placement.blocks" -}}
+{{- $V := .Values -}}
+{{- range $path := list "dra" "kueue" "multiNode.computeDomain" "multiNode.topology" -}}
+{{- $node := $V -}}
+{{- range $key := splitList "." $path -}}
+{{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}
+{{- end -}}
+{{- if not (kindIs "map" $node) -}}
+{{- include "nim-llm.fail" (printf "%s is %v, but the chart reads the keys of %s: a null deletes all of the chart's defaults for the block. Remove that line, or set only the keys of %s you mean to change." $path (ternary "null (or missing)" (printf "%v, not a block of keys" $node) (or (kindIs "invalid" $node) (eq (toString $node) ""))) $path $path) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* DRA GPUs: the claim asks for resources.limits.nvidia.com/gpu devices, so that count must be there. */ -}}
+{{- define "nim-llm.preflight.placement.draGpuCount" -}}
+{{- if and .Values.dra.enabled (lt (include "nim-llm.gpuLimit" . | int) 1) -}}
+{{- include "nim-llm.fail" "dra.enabled is true but resources.limits.nvidia.com/gpu is not set: the chart's GPU claim asks for that many devices (and leaves nvidia.com/gpu out of the container's limits, so GPUs are never requested both ways): set resources.limits.nvidia.com/gpu to the GPUs of each pod, or dra.enabled: false." -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* An existing GPU claim template: the chart renders none, so its own template's settings would be ignored. */ -}}
+{{- define "nim-llm.preflight.placement.draOwnTemplate" -}}
+{{- $dra := .Values.dra -}}
+{{- if and $dra.resourceClaimTemplateName (or $dra.selectors $dra.matchAttribute) -}}
+{{- include "nim-llm.fail" (printf "dra.resourceClaimTemplateName is %q, an existing ResourceClaimTemplate, so the chart renders no GPU claim template and dra.selectors / dra.matchAttribute would be ignored: put them in %s, and set dra.selectors: [] and dra.matchAttribute: \"\" (or clear dra.resourceClaimTemplateName to let the chart render the template)." $dra.resourceClaimTemplateName $dra.resourceClaimTemplateName) -}}
+{{- end -}}
+{{- if and $dra.resourceClaimTemplateName (not $dra.enabled) -}}
+{{- include "nim-llm.fail" (printf "dra.resourceClaimTemplateName is %q but dra.enabled is false, so no pod would claim it: set dra.enabled: true (GPUs by DRA instead of nvidia.com/gpu), or clear dra.resourceClaimTemplateName." $dra.resourceClaimTemplateName) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Claim names of a pod are unique, and the chart's own are reserved. */ -}}
+{{- define "nim-llm.preflight.placement.claimNames" -}}
+{{- $seen := dict "gpus" "the chart's GPU claim (dra.enabled)" "compute-domain-channel" "the chart's ComputeDomain channel claim (multiNode.computeDomain)" -}}
+{{- range $i, $c := .Values.dra.extraClaims | default list -}}
+{{- if hasKey $seen $c.name -}}
+{{- include "nim-llm.fail" (printf "dra.extraClaims[%d].name is %q, already the name of %v: a pod's claims need unique names: choose another name." $i $c.name (get $seen $c.name)) -}}
+{{- end -}}
+{{- $_ := set $seen $c.name (printf "dra.extraClaims[%d]" $i) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A ComputeDomain joins the nodes of a multi-node group; one pod has nothing to share over multi-node NVLink. */ -}}
+{{- define "nim-llm.preflight.placement.computeDomainMultiNode" -}}
+{{- if and .Values.multiNode.computeDomain.enabled (not .Values.multiNode.enabled) -}}
+{{- include "nim-llm.fail" "multiNode.computeDomain.enabled is true but multiNode.enabled is false: a ComputeDomain shares GPU memory between the nodes of a multi-node group, and a single-node pod gets no channel claim: set multiNode.enabled: true, or multiNode.computeDomain.enabled: false." -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* One ComputeDomain per group needs one pod template per group: MPIJob has one per group, LWS one for all. */ -}}
+{{- define "nim-llm.preflight.placement.computeDomainScope" -}}
+{{- $cd := .Values.multiNode.computeDomain -}}
+{{- if and $cd.enabled (eq $cd.scope "group") -}}
+{{- if eq (include "nim-llm.mode" .) "leaderworkerset" -}}
+{{- include "nim-llm.fail" "multiNode.computeDomain.scope is group, but LeaderWorkerSet groups share one pod template, so every group claims the same ComputeDomain's channel: set multiNode.computeDomain.scope: release (NVIDIA's driver runs one IMEX domain per NVLink clique; keep each group inside one clique with multiNode.topology.key: nvidia.com/gpu.clique), or use MPIJob (multiNode.leaderWorkerSet.enabled: false), which has one MPIJob per group." -}}
+{{- end -}}
+{{- $longest := printf "%s-%d" ($cd.name | default (include "nim-llm.fullname" .)) (sub (max (int .Values.replicaCount) 1) 1) -}}
+{{- if gt (len $longest) 63 -}}
+{{- include "nim-llm.fail" (printf "multiNode.computeDomain.scope is group, so the ComputeDomains are named <name>-<group>, and %q is longer than 63 characters: set a shorter multiNode.computeDomain.name." $longest) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* An existing ComputeDomain: the chart must be told its channel template's name. */ -}}
+{{- define "nim-llm.preflight.placement.computeDomainExisting" -}}
+{{- $cd := .Values.multiNode.computeDomain -}}
+{{- if and $cd.enabled (not $cd.create) -}}
+{{- if not $cd.resourceClaimTemplateName -}}
+{{- include "nim-llm.fail" "multiNode.computeDomain.create is false (an existing ComputeDomain) but multiNode.computeDomain.resourceClaimTemplateName is empty: set it to the channel template named in that ComputeDomain's spec.channel.resourceClaimTemplate.name." -}}
+{{- end -}}
+{{- if eq $cd.scope "group" -}}
+{{- include "nim-llm.fail" "multiNode.computeDomain.create is false with multiNode.computeDomain.scope: group, but one existing ComputeDomain cannot serve each group on its own: set multiNode.computeDomain.scope: release, or create: true." -}}
+{{- end -}}
+{{- end -}}
+{{- if and $cd.resourceClaimTemplateName (eq $cd.scope "group") -}}
+{{- include "nim-llm.fail" "multiNode.computeDomain.resourceClaimTemplateName is set with multiNode.computeDomain.scope: group, but each group's ComputeDomain names its own channel template (<name>-<group>-channel): clear multiNode.computeDomain.resourceClaimTemplateName." -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Topology keeps the pods of a multi-node group together; a single-node pod is one pod. */ -}}
+{{- define "nim-llm.preflight.placement.topologyMultiNode" -}}
+{{- if and .Values.multiNode.topology.key (not .Values.multiNode.enabled) -}}
+{{- include "nim-llm.fail" (printf "multiNode.topology.key is %q but multiNode.enabled is false: it keeps the pods of a multi-node group inside one domain, and a single-node deployment has no group: clear multiNode.topology.key (Kueue places single-node pods with kueue.requiredTopology)." .Values.multiNode.topology.key) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* exclusive and subgroup are LeaderWorkerSet features; subgroup needs subgroups. */ -}}
+{{- define "nim-llm.preflight.placement.topologyBackend" -}}
+{{- $T := .Values.multiNode.topology -}}
+{{- if and $T.key .Values.multiNode.enabled -}}
+{{- if and (eq (include "nim-llm.mode" .) "mpijob") (ne $T.mode "affinity") -}}
+{{- include "nim-llm.fail" (printf "multiNode.topology.mode is %s, a LeaderWorkerSet feature, but the group is an MPIJob (multiNode.leaderWorkerSet.enabled: false): set multiNode.topology.mode: affinity (every pod of an MPIJob in one %s domain)." $T.mode $T.key) -}}
+{{- end -}}
+{{- if and (eq $T.mode "subgroup") (not (int .Values.multiNode.leaderWorkerSet.subGroupSize)) -}}
+{{- include "nim-llm.fail" "multiNode.topology.mode is subgroup but multiNode.leaderWorkerSet.subGroupSize is 0: set subGroupSize to the pods that fit in one domain (a divisor of multiNode.workers), or use mode exclusive when a whole group fits in one domain." -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The older exclusiveTopology key and multiNode.topology say the same thing: one of them. */ -}}
+{{- define "nim-llm.preflight.placement.topologyOnce" -}}
+{{- if and .Values.multiNode.topology.key .Values.multiNode.leaderWorkerSet.exclusiveTopology -}}
+{{- include "nim-llm.fail" (printf "multiNode.leaderWorkerSet.exclusiveTopology (%q) and multiNode.topology.key (%q) are both set, and a group has one placement: keep multiNode.topology (key and mode) and set multiNode.leaderWorkerSet.exclusiveTopology: \"\"." .Values.multiNode.leaderWorkerSet.exclusiveTopology .Values.multiNode.topology.key) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* subGroupPolicyType describes subgroups: without subGroupSize there are none. */ -}}
+{{- define "nim-llm.preflight.placement.subGroupPolicy" -}}
+{{- $lws := .Values.multiNode.leaderWorkerSet -}}
+{{- if and $lws.subGroupPolicyType (not (int $lws.subGroupSize)) -}}
+{{- include "nim-llm.fail" (printf "multiNode.leaderWorkerSet.subGroupPolicyType is %s but multiNode.leaderWorkerSet.subGroupSize is 0, so there are no subgroups for it to shape: set subGroupSize (a divisor of multiNode.workers), or subGroupPolicyType: \"\"." $lws.subGroupPolicyType) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Labels and annotations of the LWS object must not redefine what the chart sets there from other keys. */ -}}
+{{- define "nim-llm.preflight.placement.lwsObjectMetadata" -}}
+{{- $lws := .Values.multiNode.leaderWorkerSet -}}
+{{- range $key := keys ($lws.labels | default dict) | sortAlpha -}}
+{{- if or (hasPrefix "app.kubernetes.io/" $key) (hasPrefix "helm.sh/" $key) -}}
+{{- include "nim-llm.fail" (printf "multiNode.leaderWorkerSet.labels sets %s, a label the chart manages: remove it, or use your own prefix such as example.com/%s." $key (splitList "/" $key | last)) -}}
+{{- end -}}
+{{- if eq $key "kueue.x-k8s.io/queue-name" -}}
+{{- include "nim-llm.fail" "multiNode.leaderWorkerSet.labels sets kueue.x-k8s.io/queue-name: set kueue.queueName instead (it labels the workload object of every backend and enables the Kueue pod annotations)." -}}
+{{- end -}}
+{{- end -}}
+{{- range $key := keys ($lws.annotations | default dict) | sortAlpha -}}
+{{- if has $key (list "leaderworkerset.sigs.k8s.io/exclusive-topology" "leaderworkerset.sigs.k8s.io/subgroup-exclusive-topology") -}}
+{{- include "nim-llm.fail" (printf "multiNode.leaderWorkerSet.annotations sets %s, which the chart derives from multiNode.topology: remove the annotation and set multiNode.topology.key (with mode exclusive or subgroup)." $key) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Kueue topology: one of required or preferred, and only for a workload that joins a queue. */ -}}
+{{- define "nim-llm.preflight.placement.kueueTopology" -}}
+{{- $K := .Values.kueue -}}
+{{- if and $K.requiredTopology $K.preferredTopology -}}
+{{- include "nim-llm.fail" (printf "kueue.requiredTopology (%q) and kueue.preferredTopology (%q) are both set, and Kueue takes one per pod set: keep one of them and set the other to \"\"." $K.requiredTopology $K.preferredTopology) -}}
+{{- end -}}
+{{- if and (or $K.requiredTopology $K.preferredTopology) (not $K.queueName) -}}
+{{- include "nim-llm.fail" "kueue.requiredTopology or kueue.preferredTopology is set but kueue.queueName is empty, so Kueue would never see the workload and the topology would be ignored: set kueue.queueName to a LocalQueue of the namespace (whose ClusterQueue has a ResourceFlavor with a Topology), or clear the topology." -}}
+{{- end -}}
+{{- end -}}
