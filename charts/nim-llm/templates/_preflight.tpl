@@ -14,7 +14,7 @@ before anything is created, whatever template Helm renders first.
 {{- $V := .Values -}}
 {{- /* Blocks of settings, first of all (the schema requires them, but helm install --skip-schema-validation does not
 look): a null deletes the chart's defaults of the whole block, and every template reads its keys. */ -}}
-{{- range $path := list "image" "model" "resources" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet" "strategy" "strategy.rollingUpdate" "podDisruptionBudget" "persistence" "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service" "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet" "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure" "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" -}}
+{{- range $path := list "image" "model" "resources" "resources.requests" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet" "strategy" "strategy.rollingUpdate" "podDisruptionBudget" "persistence" "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service" "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet" "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure" "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" "testPod.resources" "emptyDir" "tmp" -}}
 {{- $node := $V -}}
 {{- range $key := splitList "." $path -}}
 {{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}
@@ -65,6 +65,9 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- end -}}
 {{- include "nim-llm.preflight.requestsWithinLimits" (dict "key" "resources" "resources" $V.resources) -}}
 {{- include "nim-llm.preflight.requestsWithinLimits" (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- include "nim-llm.preflight.requestsWithinLimits" (dict "key" "testPod.resources" "resources" $V.testPod.resources) -}}
+{{- include "nim-llm.preflight.shmWithinMemoryLimit" . -}}
+{{- include "nim-llm.preflight.cacheWithinEphemeralStorageLimit" . -}}
 {{- if and $V.model.numGpus (ne (int $V.model.numGpus) $gpus) -}}
 {{- include "nim-llm.fail" (printf "model.numGpus is %d but resources.limits.nvidia.com/gpu is %d; this chart takes the GPU count from resources only, so model.numGpus would be ignored: set resources.limits.nvidia.com/gpu: %d and remove model.numGpus (or set it to 0)." (int $V.model.numGpus) $gpus (int $V.model.numGpus)) -}}
 {{- end -}}
@@ -508,9 +511,9 @@ CREDENTIAL(S): AWS_SECRET_ACCESS_KEY, hf_token, REDIS_PASS, GITHUB_TOKEN_READONL
 {{- $V := .Values -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- $fullname := include "nim-llm.fullname" . -}}
-{{- /* The image reference is <repository>:<tag>: a digest or a tag inside image.repository makes it invalid. */ -}}
+{{- /* The image reference is <repository>[:<tag>][@<digest>]: a digest or a tag inside image.repository makes it invalid. */ -}}
 {{- if contains "@" $V.image.repository -}}
-{{- include "nim-llm.fail" (printf "image.repository is %q, which holds a digest, but the chart appends :<image.tag> to it (an invalid reference): set image.repository to the repository alone (%s) and pin the version with image.tag." $V.image.repository (splitList "@" $V.image.repository | first)) -}}
+{{- include "nim-llm.fail" (printf "image.repository is %q, which holds a digest, but the chart appends :<image.tag> to it (an invalid reference): set image.repository to the repository alone (%s) and the digest in image.digest: %q." $V.image.repository (splitList "@" $V.image.repository | first) (splitList "@" $V.image.repository | last)) -}}
 {{- end -}}
 {{- if contains ":" (splitList "/" $V.image.repository | last) -}}
 {{- $parts := splitList ":" (splitList "/" $V.image.repository | last) -}}
