@@ -10,6 +10,8 @@
 #                Kubernetes version of `helm template`/`helm lint` is the one
 #                of its client-go pin (v0.35 -> 1.35), not Go's 1.20 fallback
 #   kubeconform  the manifest validator the usual chart CI pipes `helm template` into
+#   kube-score   a policy engine platform teams run on rendered manifests; the offline tier runs it on every pod
+#                template the chart renders, unwrapped into a Pod (dev.nimchart.lint)
 #
 #   ci/build-tools.sh [--print-path] [TOOL...]     default: all tools
 #
@@ -20,7 +22,7 @@
 # A cached binary is reused as is (no Go, no network). With --print-path the
 # script prints only the binaries' paths on stdout (progress goes to stderr).
 #
-# Cost (2 cores, empty Go caches): helm 3-5 min, kubeconform ~15 s.
+# Cost (2 cores, empty Go caches): helm 3-5 min, kubeconform ~15 s, kube-score ~70 s.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,7 +35,7 @@ if [[ "${1:-}" == "--print-path" ]]; then
   shift
 fi
 tools=("$@")
-((${#tools[@]} > 0)) || tools=(helm kubeconform)
+((${#tools[@]} > 0)) || tools=(helm kubeconform kube-score)
 
 die() {
   echo "build-tools: ERROR: $*" >&2
@@ -45,10 +47,12 @@ log() { printf '[%4ss] %s\n' "${SECONDS}" "$*" >&2; }
 declare -A main_pkg=(
   [helm]=helm.sh/helm/v3/cmd/helm
   [kubeconform]=github.com/yannh/kubeconform/cmd/kubeconform
+  [kube-score]=github.com/zegl/kube-score/cmd/kube-score
 )
 declare -A module=(
   [helm]=helm.sh/helm/v3
   [kubeconform]=github.com/yannh/kubeconform
+  [kube-score]=github.com/zegl/kube-score
 )
 
 pinned_version() { # go.mod module

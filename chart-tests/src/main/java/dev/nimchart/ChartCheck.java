@@ -1,5 +1,10 @@
 package dev.nimchart;
 
+import dev.nimchart.lint.Finding;
+import dev.nimchart.lint.PolicyCheck;
+import dev.nimchart.lint.PolicyExceptions;
+import java.util.Map;
+
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.render.ChartYaml;
 import dev.nimchart.values.ExampleValuesFiles;
@@ -61,6 +66,12 @@ import org.junit.jupiter.api.DynamicTest;
  * {@link #fuzz(int, long)} documents generated from values.schema.json (default 200, seed 20260601) each render
  * valid objects or are refused clearly; failing documents are kept under {@code <work dir>/fuzz-failures/}.
  *
+ * <h2>Policy engines</h2>
+ * {@link #lint(Path)} also judges what every valid values file renders with kube-score and checkov (the project's
+ * pinned builds, made by its ci/ scripts), pods inside custom resources (LeaderWorkerSet, MPIJob, any resource that
+ * wraps a pod template) unwrapped into Pods first; a finding the exceptions file ({@link PolicyExceptions}) does not
+ * document fails that values file.
+ *
  * <p>The cluster tiers (API server, controllers) run from {@code ci/check-chart.sh --tier api|controllers|all}.
  */
 public final class ChartCheck {
@@ -74,20 +85,23 @@ public final class ChartCheck {
     private final int fuzzCount;
     private final long fuzzSeed;
     private final Path workDir;
+    /** null: no policy engines; else the exceptions they allow (none: PolicyExceptions.none()). */
+    private final PolicyExceptions lint;
 
-    private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir) {
+    private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir, PolicyExceptions lint) {
         this.chartDir = chartDir;
         this.valuesDirs = List.copyOf(valuesDirs);
         this.fuzzCount = fuzzCount;
         this.fuzzSeed = fuzzSeed;
         this.workDir = workDir;
+        this.lint = lint;
     }
 
     /** The chart in this directory (it holds Chart.yaml, values.yaml and values.schema.json). */
     public static ChartCheck of(Path chartDir) {
         Path dir = chartDir.toAbsolutePath().normalize();
         ChartYaml.read(dir);
-        return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath());
+        return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath(), null);
     }
 
     /** Checks the values files of these directories (and of their {@code invalid/} subdirectories). */
@@ -98,17 +112,26 @@ public final class ChartCheck {
     public ChartCheck values(List<Path> dirs) {
         List<Path> all = new ArrayList<>(valuesDirs);
         dirs.forEach(d -> all.add(d.toAbsolutePath().normalize()));
-        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir);
+        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, lint);
     }
 
     /** Generated documents for the fuzz run (0: no fuzz run) and their seed. */
     public ChartCheck fuzz(int count, long seed) {
-        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir);
+        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, lint);
     }
 
     /** Where fuzz documents are written (default {@code target/} of the working directory). */
     public ChartCheck workDir(Path dir) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath());
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), lint);
+    }
+
+    /**
+     * Also runs the policy engines on every valid values file, allowing the findings this exceptions file documents
+     * (null: none allowed).
+     */
+    public ChartCheck lint(Path exceptionsFile) {
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir,
+                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile));
     }
 
     public Path chartDir() {
@@ -137,6 +160,12 @@ public final class ChartCheck {
         OfflineTier tier = new OfflineTier(chartDir);
         List<Verdict> verdicts = new ArrayList<>();
         valid.forEach(f -> verdicts.add(verdict(f, tier.checkValid(f))));
+        if (lint != null) {
+            List<Path> passed = valid.stream().filter(f -> verdicts.stream().anyMatch(v -> v.ok() && v.subject().equals(f.toString()))).toList();
+            Map<String, String> findings = policyFindings(passed);
+            verdicts.replaceAll(v -> v.ok() && findings.containsKey(Path.of(v.subject()).getFileName().toString())
+                    ? new Verdict(v.subject(), Tier.OFFLINE, findings.get(Path.of(v.subject()).getFileName().toString())) : v);
+        }
         invalid.forEach(f -> verdicts.add(verdict(f, tier.checkInvalid(f))));
         if (fuzzCount > 0) {
             verdicts.add(fuzzVerdict(tier));
@@ -165,10 +194,33 @@ public final class ChartCheck {
                 () -> fail(verdict(f, lazyTier.get().checkValid(f)))));
         Stream<DynamicNode> invalidTests = invalid.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
                 () -> fail(verdict(f, lazyTier.get().checkInvalid(f)))));
+        Stream<DynamicNode> lintTest = lint != null
+                ? Stream.of(DynamicTest.dynamicTest("policy engines (kube-score, checkov)", () -> {
+                    Map<String, String> findings = policyFindings(valid);
+                    if (!findings.isEmpty()) {
+                        throw new AssertionError(String.join("\n", findings.values()));
+                    }
+                }))
+                : Stream.empty();
         Stream<DynamicNode> fuzzTest = fuzzCount > 0
                 ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(lazyTier.get()))))
                 : Stream.empty();
-        return Stream.of(validTests, invalidTests, fuzzTest).flatMap(s -> s);
+        return Stream.of(validTests, invalidTests, lintTest, fuzzTest).flatMap(s -> s);
+    }
+
+    /** Values file name to why the policy engines fail it (its undocumented findings), for files with any. */
+    private Map<String, String> policyFindings(List<Path> files) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (files.isEmpty()) {
+            return out;
+        }
+        PolicyCheck.Result result = PolicyCheck.withProjectTools(line -> { })
+                .run(chartDir, files, OfflineTier.NAMESPACE, lint, workDir);
+        Map<String, List<Finding>> bySubject = new java.util.LinkedHashMap<>();
+        result.undocumented().forEach(f -> bySubject.computeIfAbsent(f.subject(), k -> new ArrayList<>()).add(f));
+        bySubject.forEach((subject, list) -> out.put(subject, "policy engines: " + list.size() + " undocumented finding"
+                + (list.size() == 1 ? "" : "s") + "; the first: " + list.get(0)));
+        return out;
     }
 
     private Verdict fuzzVerdict(OfflineTier tier) {

@@ -17,7 +17,7 @@ import java.util.Map;
  *
  * <pre>
  * CheckChart --chart DIR --values DIR[,DIR...] --tiers offline[,api,controllers] --results DIR
- *            [--fuzz N] [--seed S] [--cwd DIR] [--offline-only]
+ *            [--fuzz N] [--seed S] [--cwd DIR] [--lint off|none|EXCEPTIONS.yaml] [--offline-only]
  * </pre>
  * With {@code --offline-only} it runs the offline tier and writes its verdicts to {@code <results>/offline.tsv}
  * (printing one summary line); without, it prints the table (running the offline tier first unless that file exists)
@@ -48,6 +48,10 @@ public final class CheckChart {
                     .fuzz(Integer.parseInt(options.getOrDefault("fuzz", String.valueOf(ChartCheck.DEFAULT_FUZZ_COUNT))),
                             Long.parseLong(options.getOrDefault("seed", String.valueOf(ChartCheck.DEFAULT_FUZZ_SEED))))
                     .workDir(results);
+            String lint = options.getOrDefault("lint", "off");
+            if (!lint.equals("off")) {
+                check = lint.equals("none") ? check.lint(null) : check.lint(Path.of(options.getOrDefault("cwd", "")).resolve(lint));
+            }
             List<Tier> tiers = Arrays.stream(options.get("tiers").split(",")).map(Tier::of).distinct().sorted().toList();
             Path offlineFile = results.resolve("offline.tsv");
             if (tiers.contains(Tier.OFFLINE) && (options.containsKey("offline-only") || !Files.isRegularFile(offlineFile))) {
