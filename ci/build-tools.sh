@@ -12,6 +12,8 @@
 #   kubeconform  the manifest validator the usual chart CI pipes `helm template` into
 #   kube-score   a policy engine platform teams run on rendered manifests; the offline tier runs it on every pod
 #                template the chart renders, unwrapped into a Pod (dev.nimchart.lint)
+#   registry     CNCF distribution's OCI registry: the API-server tier pushes the signed chart package to it and
+#                installs from it (OciRegistryIT)
 #
 #   ci/build-tools.sh [--print-path] [TOOL...]     default: all tools
 #
@@ -35,7 +37,7 @@ if [[ "${1:-}" == "--print-path" ]]; then
   shift
 fi
 tools=("$@")
-((${#tools[@]} > 0)) || tools=(helm kubeconform kube-score)
+((${#tools[@]} > 0)) || tools=(helm kubeconform kube-score registry)
 
 die() {
   echo "build-tools: ERROR: $*" >&2
@@ -48,11 +50,13 @@ declare -A main_pkg=(
   [helm]=helm.sh/helm/v3/cmd/helm
   [kubeconform]=github.com/yannh/kubeconform/cmd/kubeconform
   [kube-score]=github.com/zegl/kube-score/cmd/kube-score
+  [registry]=github.com/distribution/distribution/v3/cmd/registry
 )
 declare -A module=(
   [helm]=helm.sh/helm/v3
   [kubeconform]=github.com/yannh/kubeconform
   [kube-score]=github.com/zegl/kube-score
+  [registry]=github.com/distribution/distribution/v3
 )
 
 pinned_version() { # go.mod module

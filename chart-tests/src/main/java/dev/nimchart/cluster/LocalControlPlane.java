@@ -67,12 +67,20 @@ public final class LocalControlPlane implements TestCluster {
             processes.add(ApiServerProcess.start(binaries.resolve("kube-apiserver"), runDir, pki, etcdPort, apiPort, false));
             LocalControlPlane plane = new LocalControlPlane(runDir, processes, version, Duration.ofNanos(System.nanoTime() - started),
                     pki.adminKubeConfig("https://127.0.0.1:" + apiPort));
+            plane.pki = pki;
             progress.accept("local control plane " + version + " ready in " + plane.startTime.toMillis() + " ms; logs in " + runDir.resolve("logs"));
             return plane;
         } catch (IOException | RuntimeException e) {
             stop(processes);
             throw new ClusterUnavailableException("the local control plane " + version + " did not start: " + e.getMessage(), e);
         }
+    }
+
+    private Pki pki;
+
+    @Override
+    public java.util.Optional<Pki> pki() {
+        return java.util.Optional.ofNullable(pki);
     }
 
     @Override
