@@ -12,7 +12,8 @@
 #   --cold    also time `mvn -B verify` on a fresh clone with empty Maven, Go, control-plane, controller and tool
 #             caches, as a fresh CI machine runs it (about 20 min on 2 cores; needs the network to Maven Central
 #             and the Go module proxy); the report also gives each build script's own time from that run's log
-# Other arguments go to Maven (e.g. -Dnim.bench.runs=9, -Dnim.cluster=local).
+# Other arguments go to Maven (e.g. -Dnim.bench.runs=9, -Dnim.cluster=local, -Dnim.bench.only=startup to measure only
+# the start-up section: offline, cluster, controllers, startup, verify; the record keeps what this run did not measure).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out="$root/chart-tests/target/benchmark"

@@ -94,6 +94,12 @@ job's name is known only at run time (it carries a hash of this spec), so it is 
 - name: MASTER_PORT
   value: {{ $V.multiNode.masterPort | int64 | toString | quote }}
 {{- end }}
+{{- if include "nim-llm.usesRay" $root }}
+{{- /* Ray reports usage statistics to its maintainers by default; a cluster serving models has no reason to, and an
+air-gapped one could not. */}}
+- name: RAY_USAGE_STATS_ENABLED
+  value: "0"
+{{- end }}
 {{- if include "nim-llm.usesMPI" $root }}
 - name: NIM_MPI_SSH_PORT
   value: {{ $V.multiNode.sshPort | int64 | toString | quote }}

@@ -139,9 +139,3 @@ empty image.tag means the chart's appVersion; with a digest an empty tag is left
 {{ include "nim-llm.selectorLabels" . }}
 nim-llm/service: inference
 {{- end -}}
-
-{{/* An int-or-string value (count or percentage) as Kubernetes reads it: a whole number printed as an integer (never
-1e+06), a string quoted. */}}
-{{- define "nim-llm.intOrString" -}}
-{{- if kindIs "string" . -}}{{- . | quote -}}{{- else -}}{{- . | int64 -}}{{- end -}}
-{{- end -}}

@@ -17,13 +17,29 @@ The multi-node backend is chosen by values alone, never by the CRDs a cluster ha
 {{- if .Values.multiNode.enabled -}}true{{- end -}}
 {{- end -}}
 
-{{/* How a LeaderWorkerSet group starts: mpi | native (auto resolved from env NIM_USE_SGLANG). MPIJob is always mpi. */}}
+{{/* The major version of the NIM image, read from image.tag (appVersion when empty): the number before the first dot
+of a tag that starts with <major>.<minor> (an optional leading v); empty when the tag is not such a version (latest,
+a branch name). Only a regular expression reads it, so no tag can reach a version parser. */}}
+{{- define "nim-llm.nimMajorVersion" -}}
+{{- $tag := toString (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- if regexMatch "^v?[0-9]{1,6}\\.[0-9]+" $tag -}}
+{{- regexReplaceAll "^v?([0-9]{1,6})\\..*$" $tag "${1}" | atoi -}}
+{{- end -}}
+{{- end -}}
+
+{{/* How a group starts: mpi | native | ray. An explicit multiNode.launchMode always wins; an MPIJob is always mpi (an
+MPIJob with ray is refused by the preflight). auto: ray for a NIM of major version 2 or more (NIM 2.x and 3.x form
+their cluster with Ray), else native when env sets NIM_USE_SGLANG=1, else mpi. A tag that is not a version leaves
+auto undecided (the preflight refuses it for a LeaderWorkerSet, naming the choice); it falls back to the NIM 1.x rule
+here so that other templates never see an empty mode. */}}
 {{- define "nim-llm.launchMode" -}}
 {{- $mode := .Values.multiNode.launchMode -}}
 {{- if eq (include "nim-llm.mode" .) "mpijob" -}}
 mpi
 {{- else if ne $mode "auto" -}}
 {{- $mode -}}
+{{- else if ge (include "nim-llm.nimMajorVersion" . | default "0" | atoi) 2 -}}
+ray
 {{- else -}}
 {{- $sglang := "" -}}
 {{- range .Values.env -}}
@@ -31,6 +47,12 @@ mpi
 {{- end -}}
 {{- ternary "native" "mpi" (eq $sglang "1") -}}
 {{- end -}}
+{{- end -}}
+
+{{/* "true" when the release's groups form a Ray cluster (NIM 2.x and 3.x): the leader a Ray head, every worker a Ray
+worker joining it. */}}
+{{- define "nim-llm.usesRay" -}}
+{{- if and .Values.multiNode.enabled (eq (include "nim-llm.launchMode" .) "ray") -}}true{{- end -}}
 {{- end -}}
 
 {{/* The command mpirun runs on every rank, by the start-up contract of the user's NIM version
@@ -69,12 +91,6 @@ or a networking provider whose plugin directories library-path.sh prepends to LD
 {{- define "nim-llm.gpuLimit" -}}
 {{- $limits := .Values.resources.limits | default dict -}}
 {{- include "nim-llm.wholeNumber" (index $limits "nvidia.com/gpu" | default 0) -}}
-{{- end -}}
-
-{{/* A count as Kubernetes reads it: a string in base 10 ("010" is 10, where Sprig's int would read octal 8), a
-number as a whole number. */}}
-{{- define "nim-llm.wholeNumber" -}}
-{{- if kindIs "string" . -}}{{- atoi . -}}{{- else -}}{{- int64 . -}}{{- end -}}
 {{- end -}}
 
 {{/* Model cache backend: pvc-template | pvc-shared | pvc-existing | hostPath | nfs | emptyDir */}}
@@ -155,4 +171,24 @@ single-node. */}}
 {{- end -}}
 {{- end -}}
 {{- toYaml $groups -}}
+{{- end -}}
+
+{{/* The Ray role of a LeaderWorkerSet pod as the image's entrypoint takes it (NIM's CLI action nim-serve-ray, as
+NVIDIA's NIM Operator renders it): the leader starts the Ray head on multiNode.ray.port and serves; a worker joins
+the head of its own group, at the leader address the LeaderWorkerSet webhook injects. A YAML list.
+Usage: include "nim-llm.rayArgs" (dict "root" $ "role" "leader") */}}
+{{- define "nim-llm.rayArgs" -}}
+{{- $port := .root.Values.multiNode.ray.port | int64 | toString -}}
+{{- if eq .role "leader" -}}
+{{- toYaml (list "nim-serve-ray" "--head" "--port" $port) -}}
+{{- else -}}
+{{- toYaml (list "nim-serve-ray" "--head-address" (printf "$(LWS_LEADER_ADDRESS):%s" $port)) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* failureThreshold of a Ray worker's startup probe: enough periods to cover multiNode.clusterStartTimeout. */}}
+{{- define "nim-llm.rayWorkerStartupFailures" -}}
+{{- $M := .Values.multiNode -}}
+{{- $period := $M.ray.workerStartupProbe.periodSeconds | int64 -}}
+{{- max 1 (div (add ($M.clusterStartTimeout | int64) $period -1) $period) -}}
 {{- end -}}

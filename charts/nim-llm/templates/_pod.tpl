@@ -162,10 +162,16 @@ when that makes its root filesystem read-only, the pod's /tmp unless it mounts s
     {{- $command = list "/bin/bash" "/opt/nim-llm/mpi/leader.sh" -}}
     {{- $args = $V.customArgs | default (include "nim-llm.rankCommand" .root | fromYamlArray) -}}
   {{- end -}}
+  {{- if and (eq .role "leader") (include "nim-llm.usesRay" .root) -}}
+    {{- $args = include "nim-llm.rayArgs" (dict "root" .root "role" "leader") | fromYamlArray -}}
+  {{- end -}}
 {{- else if eq .role "worker" -}}
   {{- $command = $V.multiNode.workerCustomCommand -}}
   {{- if and $mpi (not $command) -}}
     {{- $command = list "/bin/bash" "/opt/nim-llm/mpi/worker.sh" -}}
+  {{- end -}}
+  {{- if include "nim-llm.usesRay" .root -}}
+    {{- $args = include "nim-llm.rayArgs" (dict "root" .root "role" "worker") | fromYamlArray -}}
   {{- end -}}
 {{- else if eq .role "mpi-worker" -}}
   {{- $command = list "/bin/bash" "/opt/nim-llm/mpi/worker.sh" -}}
@@ -229,6 +235,9 @@ args:
 {{- if include "nim-llm.runsSshd" . -}}
 {{- $ports = append $ports (dict "name" "ssh" "containerPort" ($V.multiNode.sshPort | int) "protocol" "TCP") -}}
 {{- end -}}
+{{- if and (has .role (list "leader" "worker")) (include "nim-llm.usesRay" .root) -}}
+{{- $ports = append $ports (dict "name" "ray" "containerPort" ($V.multiNode.ray.port | int) "protocol" "TCP") -}}
+{{- end -}}
 {{- toYaml $ports -}}
 {{- end -}}
 
@@ -265,6 +274,21 @@ readinessProbe:
   periodSeconds: {{ ternary $p.periodSeconds 5 (and $p.enabled true) | int64 }}
   timeoutSeconds: {{ ternary (max $p.timeoutSeconds 5) 5 (and $p.enabled true) | int64 }}
   failureThreshold: {{ ternary $p.failureThreshold 3 (and $p.enabled true) | int64 }}
+{{- else if and (eq .role "worker") (include "nim-llm.usesRay" .root) }}
+{{- /* A Ray worker serves nothing: it is started once `ray status` in its own container reaches the cluster it
+joined (the command finds the cluster through the address the worker's own Ray start recorded, so it fails until
+this worker has joined, and fails again if the head is gone). The budget is multiNode.clusterStartTimeout: a worker
+that has not joined by then is restarted, and the LeaderWorkerSet recreates the whole group. */}}
+{{- $p := $V.multiNode.ray.workerStartupProbe }}
+startupProbe:
+  exec:
+    command:
+      - /bin/sh
+      - -c
+      - ray status
+  periodSeconds: {{ $p.periodSeconds | int64 }}
+  timeoutSeconds: {{ $p.timeoutSeconds | int64 }}
+  failureThreshold: {{ include "nim-llm.rayWorkerStartupFailures" .root }}
 {{- else if include "nim-llm.runsSshd" . }}
 readinessProbe:
   tcpSocket:
@@ -301,25 +325,4 @@ readinessProbe:
 {{- end -}}
 {{- toYaml $res -}}
 {{- end -}}
-{{- end -}}
-
-{{/* Resources with every number as Kubernetes reads it: a whole number as an integer (never 1e+06), a fraction as a
-decimal string ("1.5", never "5.5e+08"; nine decimals, the nano unit). Custom resources (LeaderWorkerSet, MPIJob)
-take a quantity only as an integer or a string. */}}
-{{- define "nim-llm.quantities" -}}
-{{- $out := dict -}}
-{{- range $section, $values := . -}}
-{{- $converted := dict -}}
-{{- range $name, $q := $values -}}
-{{- if and (kindIs "float64" $q) (eq (float64 (int64 $q)) $q) -}}
-{{- $_ := set $converted $name (int64 $q) -}}
-{{- else if kindIs "float64" $q -}}
-{{- $_ := set $converted $name (regexReplaceAll "\\.?0+$" (printf "%.9f" $q) "") -}}
-{{- else -}}
-{{- $_ := set $converted $name $q -}}
-{{- end -}}
-{{- end -}}
-{{- $_ := set $out $section $converted -}}
-{{- end -}}
-{{- toYaml $out -}}
 {{- end -}}

@@ -117,16 +117,3 @@ resources:
   requests:
     storage: {{ include "nim-llm.size" .Values.persistence.size | quote }}
 {{- end -}}
-
-{{/* A size (shm.sizeLimit, persistence.size) as the string Kubernetes reads: a YAML number printed as written (an
-integer, never 6.26209778e+08; a fraction, reachable only with --skip-schema-validation, with up to nine decimals). */}}
-{{- define "nim-llm.size" -}}
-{{- if and (kindIs "float64" .) (eq (float64 (int64 .)) .) -}}
-{{- int64 . | toString -}}
-{{- else if kindIs "float64" . -}}
-{{- regexReplaceAll "\\.?0+$" (printf "%.9f" .) "" -}}
-{{- else -}}
-{{- toString . -}}
-{{- end -}}
-{{- end -}}
-

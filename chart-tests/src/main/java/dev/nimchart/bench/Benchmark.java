@@ -36,12 +36,24 @@ public final class Benchmark {
 
     public static void main(String[] args) throws IOException {
         Benchmark b = new Benchmark();
+        // -Dnim.bench.only=startup,controllers measures only those sections (the record keeps the others as recorded).
+        List<String> only = List.of(System.getProperty("nim.bench.only", "offline,cluster,controllers,startup,verify").split(","));
         b.machine();
-        b.offline();
-        b.cluster();
-        new ControllerTierBench(b.report, OUT).run(b.examples);
-        new StartupTierBench(b.report, OUT, b.runs).run(b.examples, dev.nimchart.cluster.CiScript.ciDir().getParent());
-        b.verifyTimes();
+        if (only.contains("offline")) {
+            b.offline();
+        }
+        if (only.contains("cluster")) {
+            b.cluster();
+        }
+        if (only.contains("controllers")) {
+            new ControllerTierBench(b.report, OUT).run(b.examples);
+        }
+        if (only.contains("startup")) {
+            new StartupTierBench(b.report, OUT, b.runs).run(b.examples, dev.nimchart.cluster.CiScript.ciDir().getParent());
+        }
+        if (only.contains("verify")) {
+            b.verifyTimes();
+        }
         b.report.write(OUT);
         String record = System.getProperty("nim.bench.record", "");
         if (!record.isBlank()) {

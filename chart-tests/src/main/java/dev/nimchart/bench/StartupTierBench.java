@@ -20,8 +20,9 @@ import java.util.Optional;
 
 /**
  * The start-up tier's figures: for every multi-node example, the pods the controllers reconciled are started as the
- * start-up tier starts them (each in its network namespace, real sshd and mpirun, the NIM stand-in), and the time from
- * starting their processes to every serving pod's own readiness probe passing is taken, {@code runs} times.
+ * start-up tier starts them (each in its network namespace, real sshd and mpirun or a real Ray cluster, the NIM stand-in),
+ * and the time from starting their processes to every serving pod's own readiness probe passing is taken, with the
+ * resident memory of the group's processes at that moment, {@code runs} times.
  */
 final class StartupTierBench {
 
@@ -52,8 +53,8 @@ final class StartupTierBench {
         report.line("From starting a group's processes (every pod of the release in its network namespace: sshd, mpirun,"
                 + " the NIM stand-in) to the serving pod's own readiness probe passing, " + runs + " runs per example:");
         report.line("");
-        report.line("| example | pods | min | median | max |");
-        report.line("|---|---|---|---|---|");
+        report.line("| example | pods | min | median | max | resident memory once Ready (median) |");
+        report.line("|---|---|---|---|---|---|");
         try (ControllerEnvironment env = ControllerEnvironment.start(out.resolve("controllers").toAbsolutePath(),
                 line -> System.err.println("  [controllers] " + line))) {
             HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), out.resolve("startup-helm"));
@@ -70,14 +71,18 @@ final class StartupTierBench {
                 List<KubeObject> pods = state.livePods();
                 int timeout = ((Number) ((Map<?, ?>) ChartUnderTest.values(f).get("multiNode")).get("clusterStartTimeout")).intValue();
                 List<Long> times = new ArrayList<>();
+                List<Long> memory = new ArrayList<>();
                 for (int r = 0; r < runs; r++) {
-                    times.add(timeToServingReady(state, pods, f, r, Duration.ofSeconds(timeout)));
+                    long[] measured = timeToServingReady(state, pods, f, r, Duration.ofSeconds(timeout));
+                    times.add(measured[0]);
+                    memory.add(measured[1]);
                 }
                 long min = times.stream().mapToLong(Long::longValue).min().orElseThrow();
                 long max = times.stream().mapToLong(Long::longValue).max().orElseThrow();
                 report.line("| " + f.getFileName() + " | " + pods.size() + " | " + Stats.seconds(min) + " | "
-                        + Stats.seconds(Stats.median(times)) + " | " + Stats.seconds(max) + " |");
+                        + Stats.seconds(Stats.median(times)) + " | " + Stats.seconds(max) + " | " + Stats.median(memory) / (1024 * 1024) + " MiB |");
                 report.figure("startup-ready", f.getFileName().toString(), Stats.median(times) / 1e9, "s");
+                report.figure("startup-rss", f.getFileName().toString(), Stats.median(memory) / (1024.0 * 1024), "MiB");
                 releases.uninstall(release, ns);
                 api.delete("/api/v1/namespaces/" + ns);
                 DesiredState.awaitNoPods(api, ns, Duration.ofSeconds(120), env::requireAllRunning);
@@ -86,8 +91,11 @@ final class StartupTierBench {
         }
     }
 
-    /** Nanoseconds from starting every pod's process to every serving pod's readiness probe passing. */
-    private long timeToServingReady(NamespaceState state, List<KubeObject> pods, Path file, int run, Duration limit) {
+    /**
+     * Nanoseconds from starting every pod's process to every serving pod's readiness probe passing, and the resident
+     * memory of all the group's processes then (bytes).
+     */
+    private long[] timeToServingReady(NamespaceState state, List<KubeObject> pods, Path file, int run, Duration limit) {
         Path dir = out.resolve("startup").resolve(file.getFileName().toString().replace(".yaml", "") + "-" + run).toAbsolutePath();
         long t0 = System.nanoTime();
         try (PodGroupRun group = PodGroupRun.start(state, pods, dir, Map.of())) {
@@ -95,7 +103,7 @@ final class StartupTierBench {
             long deadline = t0 + limit.toNanos();
             while (System.nanoTime() < deadline) {
                 if (serving.stream().allMatch(group::readinessProbePasses)) {
-                    return System.nanoTime() - t0;
+                    return new long[] {System.nanoTime() - t0, group.residentBytes()};
                 }
                 if (group.pods().stream().anyMatch(p -> !p.process().isAlive())) {
                     break;

@@ -33,8 +33,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class PodGroupRun implements AutoCloseable {
 
-    /** The image's PATH (a CUDA/NIM image is Debian-based; its PATH includes these). */
-    static final String IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+    /**
+     * The image's PATH: a CUDA/NIM image is Debian-based and its PATH includes these; the stand-in image adds /opt/nim/bin,
+     * where it keeps the programs a NIM 2.x/3.x image has on its PATH ({@code nim-serve-ray}, {@code ray}).
+     */
+    static final String IMAGE_PATH = "/opt/nim/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
     /**
      * The image's LD_LIBRARY_PATH: NIM images build on NVIDIA's CUDA images, whose Dockerfiles set
      * {@code /usr/local/nvidia/lib:/usr/local/nvidia/lib64}. A pod spec that sets LD_LIBRARY_PATH replaces it.
@@ -72,6 +75,7 @@ public final class PodGroupRun implements AutoCloseable {
     private String hosts;
     private Path sandbox;
     private Path standin;
+    private Path rayStandin;
 
     private PodGroupRun(String base, Path workDir) {
         this.base = base;
@@ -92,6 +96,7 @@ public final class PodGroupRun implements AutoCloseable {
             run.overrides = overrides;
             run.sandbox = resource("pod-sandbox.sh", workDir.resolve("pod-sandbox.sh"));
             run.standin = resource("nim-standin.py", workDir.resolve("nim-standin.py"));
+            run.rayStandin = rayStandin(workDir);
             run.fabric = base + "f";
             StartupHost.must(List.of("ip", "netns", "add", run.fabric));
             run.namespaces.add(run.fabric);
@@ -195,6 +200,13 @@ public final class PodGroupRun implements AutoCloseable {
             Files.copy(standin, target);
             Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
+        // A NIM 2.x/3.x image's programs on its PATH: nim-serve-ray (the stand-in, running the real Ray) and ray.
+        Path bin = Files.createDirectories(dir.resolve("opt/nim/bin"));
+        Files.copy(rayStandin, bin.resolve("nim-serve-ray"));
+        Files.writeString(bin.resolve("ray"), "#!/bin/sh\nexec " + StartupHost.rayDir().resolve("bin/ray") + " \"$@\"\n");
+        for (String program : List.of("nim-serve-ray", "ray")) {
+            Files.setPosixFilePermissions(bin.resolve(program), PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
         // The image's entrypoint runs its arguments (the CUDA images' entrypoint prints a banner, then execs them).
         Path entrypoint = dir.resolve("opt").resolve(IMAGE_ENTRYPOINT.get(0).substring("/opt/".length()));
         Files.createDirectories(entrypoint.getParent());
@@ -250,7 +262,9 @@ public final class PodGroupRun implements AutoCloseable {
 
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", netns, "unshare", "--uts", "bash", sandbox.toString(),
                 dir.toString(), host, Long.toString(uid), Long.toString(gid), "--"));
-        command.addAll(containerCommand(nim));
+        // The kubelet expands $(VAR) in command and args with the container's own variables (not the runtime's).
+        Map<String, String> containerEnv = KubeletEnv.of(pod, nim, state);
+        containerCommand(nim).forEach(word -> command.add(KubeletEnv.expand(word, containerEnv)));
         Path log = dir.resolve("main.log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new PodRun(pod, netns, ip, dir, process, log, env, uid, gid);
@@ -344,6 +358,44 @@ public final class PodGroupRun implements AutoCloseable {
         return null;
     }
 
+    /** The Ray stand-in with the Ray environment's python as its interpreter. */
+    private static Path rayStandin(Path workDir) throws IOException {
+        Path target = workDir.resolve("nim-serve-ray");
+        try (InputStream in = PodGroupRun.class.getResourceAsStream("nim-serve-ray.py")) {
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            Files.writeString(target, text.replaceFirst("^#!.*", "#!" + StartupHost.rayDir().resolve("bin/python3")));
+        }
+        return target;
+    }
+
+    /** Resident memory of every pod's processes and their descendants now (the sum of VmRSS in /proc), in bytes. */
+    public long residentBytes() {
+        long total = 0;
+        for (PodRun r : runs) {
+            List<ProcessHandle> all = new ArrayList<>(r.process().descendants().toList());
+            all.add(r.process().toHandle());
+            for (ProcessHandle h : all) {
+                try {
+                    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(h.pid()), "status"))) {
+                        if (line.startsWith("VmRSS:")) {
+                            total += Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+                        }
+                    }
+                } catch (IOException | NumberFormatException gone) {
+                    // the process ended meanwhile
+                }
+            }
+        }
+        return total;
+    }
+
+    /** Output of a command run as root in the pod's network namespace only (as a process on its node would dial it). */
+    public StartupHost.Result inNetwork(PodRun run, List<String> command, int timeoutSeconds) {
+        List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", run.netns()));
+        full.addAll(command);
+        return StartupHost.run(full, timeoutSeconds);
+    }
+
     /** What every rank the stand-in ran as recorded (from the claims' shared directories). */
     public List<Map<String, Object>> records() {
         List<Map<String, Object>> out = new ArrayList<>();
@@ -373,22 +425,33 @@ public final class PodGroupRun implements AutoCloseable {
     }
 
     /**
-     * Whether the nim container's readiness probe passes now, run as the kubelet runs it: an exec probe in the pod's
-     * namespaces as its user, or an HTTP GET of the probe's path on the pod's IP and port (a 2xx or 3xx status). A
+     * Whether the nim container's readiness probe passes now, run as the kubelet runs it (see {@link #probePasses}). A
      * container without a readiness probe is ready while it runs.
      */
     public boolean readinessProbePasses(PodRun run) {
+        return probePasses(run, "readinessProbe");
+    }
+
+    /**
+     * Whether one run of the nim container's probe of this kind (startupProbe, livenessProbe, readinessProbe) passes now,
+     * as the kubelet runs it: an exec probe in the pod's namespaces as its user with its environment, within the probe's
+     * timeoutSeconds; or an HTTP GET of the probe's path on the pod's IP and port (a 2xx or 3xx status); or a TCP
+     * connection. A container without that probe passes while its process runs.
+     */
+    public boolean probePasses(PodRun run, String kind) {
         KubeObject nim = nimContainer(run.pod());
-        if (nim.at("readinessProbe.exec.command") instanceof List<?> command) {
-            return exec(run, command.stream().map(String::valueOf).toList()) == 0;
+        Object timeoutValue = nim.at(kind + ".timeoutSeconds");
+        int timeout = timeoutValue == null ? 1 : Integer.parseInt(timeoutValue.toString());
+        if (nim.at(kind + ".exec.command") instanceof List<?> command) {
+            return exec(run, command.stream().map(String::valueOf).toList(), timeout) == 0;
         }
-        Object path = nim.at("readinessProbe.httpGet.path");
+        Object path = nim.at(kind + ".httpGet.path");
         if (path != null) {
-            int status = httpStatus(run, port(nim, nim.at("readinessProbe.httpGet.port")), path.toString());
+            int status = httpStatus(run, port(nim, nim.at(kind + ".httpGet.port")), path.toString());
             return status >= 200 && status < 400;
         }
-        if (nim.at("readinessProbe.tcpSocket.port") != null) {
-            int port = port(nim, nim.at("readinessProbe.tcpSocket.port"));
+        if (nim.at(kind + ".tcpSocket.port") != null) {
+            int port = port(nim, nim.at(kind + ".tcpSocket.port"));
             return StartupHost.run(List.of("ip", "netns", "exec", run.netns(), "bash", "-c", "exec 3<>\"/dev/tcp/$1/$2\"", "probe",
                     run.ip(), Integer.toString(port)), 10).exit() == 0;
         }
@@ -425,11 +488,16 @@ public final class PodGroupRun implements AutoCloseable {
 
     /** Exit code of a command run in the pod's namespaces, as its user, with its environment (an exec probe). */
     public int exec(PodRun run, List<String> command) {
-        List<String> full = new ArrayList<>(List.of("nsenter", "-t", Long.toString(run.process().pid()), "-m", "-n", "-u", "--",
+        return exec(run, command, 20);
+    }
+
+    /** As {@link #exec(PodRun, List)}, ended (and failed) after timeoutSeconds as the kubelet ends a probe. */
+    public int exec(PodRun run, List<String> command, int timeoutSeconds) {
+        List<String> full = new ArrayList<>(List.of("timeout", "-s", "KILL", Integer.toString(timeoutSeconds), "nsenter", "-t", Long.toString(run.process().pid()), "-m", "-n", "-u", "--",
                 "setpriv", "--reuid=" + run.uid(), "--regid=" + run.gid(), "--clear-groups", "--", "env", "-i"));
         run.env().forEach((k, v) -> full.add(k + "=" + v));
         full.addAll(command);
-        return StartupHost.run(full, 20).exit();
+        return StartupHost.run(full, timeoutSeconds + 10).exit();
     }
 
     @Override

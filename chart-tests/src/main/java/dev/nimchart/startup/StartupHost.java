@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * What the start-up tier needs of this machine: root (network, UTS and mount namespaces, setpriv), iproute2's
  * {@code ip netns}, overlayfs, and OpenSSH's sshd and Open MPI's mpirun from the distribution's packages, which
- * {@code ci/install-startup-tools.sh} installs when they are missing (as the other tiers build their Go binaries).
+ * {@code ci/install-startup-tools.sh} installs when they are missing (as the other tiers build their Go binaries), and
+ * Ray in a virtual environment of its own ({@code ci/install-ray.sh}, pinned, from PyPI) for the Ray groups.
  */
 public final class StartupHost {
 
@@ -28,6 +29,12 @@ public final class StartupHost {
             Result r = run(List.of("bash", script.toString()), 900);
             if (r.exit != 0) {
                 return Optional.of("ci/install-startup-tools.sh failed: " + r.output);
+            }
+        }
+        if (!Files.isExecutable(rayDir().resolve("bin/ray"))) {
+            Result r = run(List.of("bash", repoRoot.resolve("ci/install-ray.sh").toString(), rayDir().toString()), 900);
+            if (r.exit != 0) {
+                return Optional.of("ci/install-ray.sh failed: " + r.output);
             }
         }
         Result netns = run(List.of("ip", "netns", "list"), 10);
@@ -49,7 +56,16 @@ public final class StartupHost {
         return false;
     }
 
-    record Result(int exit, String output) {
+    /** The output and exit code of a command. */
+    public record Result(int exit, String output) {
+    }
+
+    /**
+     * Where Ray is installed for the start-up tier's Ray groups: {@code -Dnim.ray.dir}, else the default directory of
+     * {@code ci/install-ray.sh}.
+     */
+    public static Path rayDir() {
+        return Path.of(System.getProperty("nim.ray.dir", "/usr/local/lib/nim-llm-chart/ray"));
     }
 
     /** Runs a command to completion (output and errors together), failing on a time-out. */

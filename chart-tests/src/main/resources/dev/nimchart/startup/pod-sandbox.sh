@@ -1,11 +1,12 @@
 #!/bin/bash
 # Runs one pod's main container process the way a container runtime would, inside the network namespace that
 # `ip netns exec` entered and a UTS namespace of its own: the pod's host name, /etc as an overlay whose upper layer holds
-# the pod's hosts, resolv.conf, passwd and group files, a private /tmp (unless a volume is mounted there), /opt from the
-# pod directory (the image's files: the NIM stand-in), the pod's volumes bound at their mount paths (read-only ones
-# read-only), / and /etc and /opt read-only when the container asks for a read-only root filesystem (POD_DIR/read-only-root
-# exists), then the command as the pod's user with exactly the pod's environment. Nothing here reaches the host's mounts
-# (ip netns exec made the mount namespace private; a bind remount changes this namespace's mount only).
+# the pod's hosts, resolv.conf, passwd and group files, a private /tmp (unless a volume is mounted there) and /dev/shm,
+# /opt from the pod directory (the image's files: the NIM stand-in), the pod's volumes bound at their mount paths
+# (read-only ones read-only), / and /etc and /opt read-only when the container asks for a read-only root filesystem
+# (POD_DIR/read-only-root exists), then the command as the pod's user with exactly the pod's environment. Nothing here
+# reaches the host's mounts (ip netns exec made the mount namespace private; a bind remount changes this namespace's
+# mount only).
 # Usage: pod-sandbox.sh POD_DIR HOSTNAME UID GID -- COMMAND [ARG...]   (environment: POD_DIR/env, NUL-separated)
 set -euo pipefail
 pod=$1 host=$2 uid=$3 gid=$4
@@ -23,6 +24,8 @@ while IFS=$'\t' read -r source target mode; do
   [[ "$mode" == ro ]] && mount -o remount,bind,ro "$target"
   [[ "${target%/}" == /tmp ]] && tmp_volume=1
 done < "${pod}/mounts"
+# The pod's own /dev/shm (a container runtime gives every pod one; Ray's object store lives there).
+mount -t tmpfs -o mode=1777,size=512m tmpfs /dev/shm
 env_args=()
 while IFS= read -r -d '' kv; do env_args+=("$kv"); done < "${pod}/env"
 # The private /tmp comes last: the pod directory may itself be under /tmp (a checkout there), and everything above

@@ -59,6 +59,33 @@ final class Example {
         return flag("statefulSet.enabled") ? "statefulset" : "deployment";
     }
 
+    /**
+     * How a multi-node group starts (mpi | native | ray), by the rule the chart documents for multiNode.launchMode: an
+     * MPIJob is mpi; an explicit mode wins; auto is ray for an image.tag of major version 2 or more, else native when
+     * env sets NIM_USE_SGLANG=1, else mpi.
+     */
+    String launchMode() {
+        return launchMode(values);
+    }
+
+    /** {@link #launchMode()} of merged values. */
+    static String launchMode(KubeObject values) {
+        String mode = String.valueOf(values.at("multiNode.launchMode"));
+        if (!Boolean.TRUE.equals(values.at("multiNode.leaderWorkerSet.enabled"))) {
+            return "mpi";
+        }
+        if (!mode.equals("auto")) {
+            return mode;
+        }
+        java.util.regex.Matcher version = java.util.regex.Pattern.compile("^v?(\\d+)\\.\\d+").matcher(String.valueOf(values.at("image.tag")));
+        if (version.find() && Integer.parseInt(version.group(1)) >= 2) {
+            return "ray";
+        }
+        boolean sglang = values.at("env") instanceof java.util.List<?> env && env.stream()
+                .anyMatch(e -> e instanceof java.util.Map<?, ?> m && "NIM_USE_SGLANG".equals(m.get("name")) && "1".equals(String.valueOf(m.get("value"))));
+        return sglang ? "native" : "mpi";
+    }
+
     int gpuLimit() {
         return integer("resources.limits[nvidia.com/gpu]");
     }

@@ -24,6 +24,16 @@ final class Examples {
         return all().filter(f -> Boolean.TRUE.equals(values(f).at("multiNode.enabled")));
     }
 
+    /** Multi-node examples whose groups form a Ray cluster (NIM 2.x and 3.x). */
+    static Stream<Path> multiNodeWithRay() {
+        return multiNode().filter(f -> Example.launchMode(values(f)).equals("ray"));
+    }
+
+    /** Multi-node examples whose groups start with mpirun or natively (NIM 1.x). */
+    static Stream<Path> multiNodeWithoutRay() {
+        return multiNode().filter(f -> !Example.launchMode(values(f)).equals("ray"));
+    }
+
     static Stream<Path> withNetworking() {
         return all().filter(f -> Example.networkingProvider(values(f)) != null);
     }

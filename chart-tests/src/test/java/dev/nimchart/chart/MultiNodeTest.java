@@ -119,8 +119,7 @@ class MultiNodeTest {
     @MethodSource(MULTI)
     void theLaunchModeDecidesHowAGroupStarts(Path file) {
         Example e = Example.of(file);
-        boolean mpi = e.mode().equals("mpijob") || e.text("multiNode.launchMode").equals("mpi")
-                || e.text("multiNode.launchMode").equals("auto") && !"1".equals(userValue(e, "NIM_USE_SGLANG"));
+        boolean mpi = e.launchMode().equals("mpi");
         KubeObject scripts = e.manifest.ofKind("ConfigMap").stream().filter(c -> c.name().endsWith("-mpi")).findFirst().orElse(null);
         String libraryPath = e.libraryPathPrefix();
         assertThat(scripts != null).as("%s: the start-up scripts ConfigMap (MPI, or a library path to prepend)", e.name())
@@ -171,11 +170,6 @@ class MultiNodeTest {
     private static Object customOr(Example e, String key, List<String> fallback) {
         Object custom = ExampleRenderingTest.emptyToNull(e.values.at(key));
         return custom != null ? custom : fallback;
-    }
-
-    private static String userValue(Example e, String name) {
-        KubeObject entry = e.userEnv().get(name);
-        return entry == null ? null : (String) entry.at("value");
     }
 
     private static void expectValue(Map<String, KubeObject> env, Map<String, KubeObject> user, String name, String derived,

@@ -45,7 +45,7 @@ class StartupIT {
     static final String HOLD_READY = "STANDIN_HOLD_READY";
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.nimchart.chart.Examples#multiNode")
+    @MethodSource("dev.nimchart.chart.Examples#multiNodeWithoutRay")
     void everyRankStartsWithItsOwnPodsRankRoleAndNetworkAndTheServingPodIsReadyOnlyOnceItsServerIs(Path file, ControllerSession session)
             throws Exception {
         requireStartupHost();
@@ -224,7 +224,7 @@ class StartupIT {
                 ? command.subList(4, command.size()) : command;
     }
 
-    private static boolean await(Duration limit, PodGroupRun run, BooleanSupplier ready) throws InterruptedException {
+    static boolean await(Duration limit, PodGroupRun run, BooleanSupplier ready) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
             if (ready.getAsBoolean()) {
@@ -238,7 +238,7 @@ class StartupIT {
         return false;
     }
 
-    private static String logs(PodGroupRun run) {
+    static String logs(PodGroupRun run) {
         StringBuilder out = new StringBuilder();
         for (PodRun p : run.pods()) {
             String log = p.logText();
@@ -252,13 +252,13 @@ class StartupIT {
         return pod.at("spec.hostname") == null ? pod.name() : pod.at("spec.hostname").toString();
     }
 
-    private record Installed(String release, String namespace, Reconciled reconciled) {
+    record Installed(String release, String namespace, Reconciled reconciled) {
         void remove(ControllerSession session) {
             TierNamespaces.delete(session.environment().api(), namespace, session.environment()::requireAllRunning);
         }
     }
 
-    private static Installed install(ControllerSession session, Example e, Path file, Map<String, String> sets) {
+    static Installed install(ControllerSession session, Example e, Path file, Map<String, String> sets) {
         KubeApi api = session.environment().api();
         String release = ChartUnderTest.releaseName(file);
         String namespace = TierNamespaces.create(api, "startup-" + release + (sets.isEmpty() ? "" : "-alone"), e);
@@ -268,7 +268,7 @@ class StartupIT {
                 DesiredState.await(api, namespace, Reconciled.expectedPods(e), ReconciledExampleIT.RECONCILE_TIMEOUT, session.environment()::requireAllRunning)));
     }
 
-    private static void requireStartupHost() {
+    static void requireStartupHost() {
         Optional<String> reason = StartupHost.unavailableReason(Path.of("..").toAbsolutePath().normalize());
         if (reason.isPresent()) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {

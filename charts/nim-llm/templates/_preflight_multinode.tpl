@@ -1,0 +1,263 @@
+{{/* ---------------------------------------------------------------------------
+Preflight rules of multi-node and start-up: counts, parallelism, the shared model cache, ports in one network
+namespace, and what the start-up scripts (files/mpi) read.
+Index and order: _preflight.tpl.
+--------------------------------------------------------------------------- */}}
+
+{{- /* Variables the MPI start-up scripts (files/mpi) read. The chart derives them from multiNode.*; a user entry
+replaces the derived one, so it must keep its meaning: the scripts do bash arithmetic with the counts (where any text
+is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agree on the SSH port and key. */ -}}
+{{- define "nim-llm.preflight.scriptEnv" -}}
+{{- $V := .Values -}}
+{{- $scriptCounts := dict "CLUSTER_START_TIMEOUT" "multiNode.clusterStartTimeout" "NIM_NUM_COMPUTE_NODES"
+  "multiNode.workers" "NIM_GPUS_PER_NODE" "multiNode.gpusPerNode" "NIM_MPI_NUM_PROCESSES"
+  "multiNode.workers and multiNode.gpusPerNode" -}}
+{{- $scriptFixed := dict "NIM_MPI_SSH_PORT" "multiNode.sshPort" "NIM_MPI_SSH_KEY" "multiNode.existingSSHSecret" -}}
+{{- range $i, $e := $V.env | default list -}}
+{{- if hasKey $scriptFixed $e.name -}}
+{{- $message := print
+  "env[%d] sets %s, which the chart derives from %s (the workers' sshd, the container ports, probes "
+  "and network policies use the same value): remove env[%d] and set %s instead." -}}
+{{- include "nim-llm.fail" (printf $message $i $e.name (index $scriptFixed $e.name) $i (index $scriptFixed $e.name)) -}}
+{{- end -}}
+{{- if and (hasKey $scriptCounts $e.name) (hasKey $e "value") (not (regexMatch "^[1-9][0-9]{0,8}$" (toString $e.value))) -}}
+{{- $message := print
+  "env[%d] (%s) is %q, but the MPI start-up scripts read it as a whole number: remove env[%d] and set "
+  "%s instead, or give a whole number such as \"300\"." -}}
+{{- include "nim-llm.fail" (printf $message $i $e.name (toString $e.value) $i (index $scriptCounts $e.name)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The SSH port of MPI start-up, MASTER_PORT (torch.distributed's rendezvous on the leader) and the API port
+share the pod's network namespace. */ -}}
+{{- define "nim-llm.preflight.podPorts" -}}
+{{- $V := .Values -}}
+{{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.sshPort) (int $V.model.openaiPort)) -}}
+{{- $message := print
+  "multiNode.sshPort and model.openaiPort are both %d, but the workers' sshd and the API server listen "
+  "in one pod: give multiNode.sshPort another port (the default is 2222)." -}}
+{{- include "nim-llm.fail" (printf $message (int $V.model.openaiPort)) -}}
+{{- end -}}
+{{- if and $V.multiNode.enabled (eq (int $V.multiNode.masterPort) (int $V.model.openaiPort)) -}}
+{{- $message := print
+  "multiNode.masterPort and model.openaiPort are both %d, but MASTER_PORT and the API server listen on "
+  "the leader's pod: give multiNode.masterPort another port (the default is 50000)." -}}
+{{- include "nim-llm.fail" (printf $message (int $V.model.openaiPort)) -}}
+{{- end -}}
+{{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.masterPort) (int $V.multiNode.sshPort)) -}}
+{{- $message := print
+  "multiNode.masterPort and multiNode.sshPort are both %d, but MASTER_PORT and the workers' sshd "
+  "listen in one pod: give multiNode.masterPort another port (the default is 50000)." -}}
+{{- include "nim-llm.fail" (printf $message (int $V.multiNode.sshPort)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Host names of MPIJob pods are <fullname>-<replica>-<spec hash>-worker-<index> (and -launcher): a DNS label of at most 63. */ -}}
+{{- define "nim-llm.preflight.mpiJobHostNames" -}}
+{{- $V := .Values -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $fullname := include "nim-llm.fullname" . -}}
+{{- if eq $mode "mpijob" -}}
+{{- $longest := printf (print
+  "%s-worker-%d")
+  (include "nim-llm.mpiJobName" (list . (sub (max (int $V.replicaCount) 1) 1))) (sub (int $V.multiNode.workers) 1) -}}
+{{- if gt (len $longest) 63 -}}
+{{- $message := print
+  "the MPIJob worker pod name %s has %d characters, more than the 63 of a pod host name "
+  "(multiNode.workers %d, replicaCount %d): shorten fullnameOverride (or the release name and "
+  "nameOverride) to at most %d characters, or use LeaderWorkerSet." -}}
+{{- include "nim-llm.fail" (printf $message $longest (len $longest) (int $V.multiNode.workers) (int $V.replicaCount)
+  (sub 63 (sub (len $longest) (len $fullname)))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Also in values.schema.json; repeated here for installs run with --skip-schema-validation. */ -}}
+{{- define "nim-llm.preflight.multiNodeCounts" -}}
+{{- $M := .Values.multiNode -}}
+{{- range $key := list "workers" "gpusPerNode" "clusterStartTimeout" -}}
+{{- if lt (index $M $key | int) 1 -}}
+{{- $message := print
+  "multiNode.%s is %v but must be at least 1: set multiNode.%s to a positive number." -}}
+{{- include "nim-llm.fail" (printf $message $key (index $M $key) $key) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* multi-node runs optimized (TensorRT-LLM) profiles only */ -}}
+{{- define "nim-llm.preflight.multiNodeOptimized" -}}
+{{- if not .Values.multiNode.optimized.enabled -}}
+{{- include "nim-llm.fail" (print
+  "multiNode.optimized.enabled is false, but only optimized (TensorRT-LLM) profiles run multi-node: "
+  "set multiNode.optimized.enabled: true.") -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* multiNode.gpusPerNode equals the GPU limit */ -}}
+{{- define "nim-llm.preflight.multiNodeGpusPerNode" -}}
+{{- $M := .Values.multiNode -}}
+{{- $gpus := include "nim-llm.gpuLimit" . | int -}}
+{{- if ne $gpus (int $M.gpusPerNode) -}}
+{{- $message := print
+  "multiNode.gpusPerNode is %d but resources.limits.nvidia.com/gpu is %d; each multi-node pod gets "
+  "exactly gpusPerNode GPUs: set resources.limits.nvidia.com/gpu: %d (or multiNode.gpusPerNode: %d)." -}}
+{{- include "nim-llm.fail" (printf $message (int $M.gpusPerNode) $gpus (int $M.gpusPerNode) $gpus) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Parallelism: TP x PP must use every GPU of a replica (user env or chart-derived). */ -}}
+{{- define "nim-llm.preflight.multiNodeParallelism" -}}
+{{- $V := .Values -}}
+{{- $M := $V.multiNode -}}
+{{- $par := dict "NIM_TENSOR_PARALLEL_SIZE" (int $M.gpusPerNode) "NIM_PIPELINE_PARALLEL_SIZE" (int $M.workers) -}}
+{{- $source := dict "NIM_TENSOR_PARALLEL_SIZE" "derived from multiNode.gpusPerNode" "NIM_PIPELINE_PARALLEL_SIZE"
+  "derived from multiNode.workers" -}}
+{{- $checkable := true -}}
+{{- range $i, $e := $V.env | default list -}}
+{{- if hasKey $par $e.name -}}
+{{- if hasKey $e "value" -}}
+{{- if not (regexMatch "^[1-9][0-9]*$" (toString $e.value)) -}}
+{{- $message := print
+  "env[%d] (%s) is %q, which is not a positive whole number: set env[%d].value to a number such as "
+  "\"%d\"." -}}
+{{- include "nim-llm.fail" (printf $message $i $e.name (toString $e.value) $i (index $par $e.name)) -}}
+{{- end -}}
+{{- $_ := set $par $e.name (atoi (toString $e.value)) -}}
+{{- $_ := set $source $e.name (printf "env[%d]" $i) -}}
+{{- else -}}
+{{- $checkable = false -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- $tp := index $par "NIM_TENSOR_PARALLEL_SIZE" -}}
+{{- $pp := index $par "NIM_PIPELINE_PARALLEL_SIZE" -}}
+{{- $total := mul $M.workers $M.gpusPerNode -}}
+{{- /* Each factor first: a product of two large numbers wraps around (2^60+1 x 16 would "equal" 16). */ -}}
+{{- range $name := list "NIM_TENSOR_PARALLEL_SIZE" "NIM_PIPELINE_PARALLEL_SIZE" -}}
+{{- if and $checkable (gt (index $par $name) $total) -}}
+{{- $message := print
+  "%s (%d, %s) is more than the %d GPUs of one replica (multiNode.workers x multiNode.gpusPerNode = %d "
+  "x %d): make tensor parallel x pipeline parallel %d, e.g. tensor parallel %d and pipeline parallel "
+  "%d." -}}
+{{- include "nim-llm.fail" (printf $message $name (index $par $name) (index $source $name) $total (int $M.workers)
+  (int $M.gpusPerNode) $total (int $M.gpusPerNode) (int $M.workers)) -}}
+{{- end -}}
+{{- end -}}
+{{- if not $checkable -}}
+{{- range $name := list "NIM_TENSOR_PARALLEL_SIZE" "NIM_PIPELINE_PARALLEL_SIZE" -}}
+{{- $literal := index $par $name -}}
+{{- if hasPrefix "env[" (index $source $name) -}}
+{{- if or (gt $literal $total) (mod $total $literal) -}}
+{{- $message := print
+  "%s (%d, %s) does not divide the %d GPUs of one replica (multiNode.workers x multiNode.gpusPerNode = "
+  "%d x %d), so no value of the other parallel size (set with valueFrom) can make the product %d: set "
+  "%s to a divisor of %d." -}}
+{{- include "nim-llm.fail" (printf $message $name $literal (index $source $name) $total (int $M.workers)
+  (int $M.gpusPerNode) $total (index $source $name) $total) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if and $checkable (ne (mul $tp $pp) $total) -}}
+{{- $message := print
+  "NIM_TENSOR_PARALLEL_SIZE (%d, %s) x NIM_PIPELINE_PARALLEL_SIZE (%d, %s) = %d, but one replica has "
+  "multiNode.workers x multiNode.gpusPerNode = %d x %d = %d GPUs: make the product %d, e.g. tensor "
+  "parallel %d and pipeline parallel %d." -}}
+{{- include "nim-llm.fail" (printf $message $tp (index $source "NIM_TENSOR_PARALLEL_SIZE") $pp
+  (index $source "NIM_PIPELINE_PARALLEL_SIZE") (mul $tp $pp) (int $M.workers) (int $M.gpusPerNode) $total $total
+  (int $M.gpusPerNode) (int $M.workers)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The model cache must be reachable from every node of a group. */ -}}
+{{- define "nim-llm.preflight.multiNodeSharedCache" -}}
+{{- $V := .Values -}}
+{{- $backend := include "nim-llm.cacheBackend" . -}}
+{{- if and (eq $backend "pvc-shared") (has $V.persistence.accessMode (list "ReadWriteOnce" "ReadWriteOncePod")) -}}
+{{- $message := print
+  "persistence.accessMode is %s, but multi-node pods run on different nodes and share the model cache: "
+  "set persistence.accessMode: ReadWriteMany with a storage class that supports it (for example NFS), "
+  "or use persistence.existingClaim, nfs or hostPath." -}}
+{{- include "nim-llm.fail" (printf $message $V.persistence.accessMode) -}}
+{{- end -}}
+{{- if and (eq $backend "pvc-existing") (has $V.persistence.accessMode (list "ReadWriteOncePod")) -}}
+{{- include "nim-llm.fail" (print
+  "persistence.accessMode is ReadWriteOncePod, but multi-node pods share the claim: use a "
+  "ReadWriteMany claim and set persistence.accessMode: ReadWriteMany.") -}}
+{{- end -}}
+{{- if eq $backend "emptyDir" -}}
+{{- include "nim-llm.fail" (print
+  "multiNode.enabled is true but no shared model cache is configured, so every node would download the "
+  "model on its own: set persistence.enabled: true with persistence.accessMode: ReadWriteMany (or "
+  "persistence.existingClaim), or enable nfs or hostPath.") -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* MPIJob mode refuses keys that only apply to LeaderWorkerSet */ -}}
+{{- define "nim-llm.preflight.mpiJobKeys" -}}
+{{- $V := .Values -}}
+{{- $M := $V.multiNode -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- if eq $mode "mpijob" -}}
+{{- if $V.autoscaling.enabled -}}
+{{- include "nim-llm.fail" (print
+  "autoscaling.enabled is true but multiNode.leaderWorkerSet.enabled is false: an MPIJob cannot be "
+  "scaled by a HorizontalPodAutoscaler. Set autoscaling.enabled: false, or use LeaderWorkerSet "
+  "(multiNode.leaderWorkerSet.enabled: true).") -}}
+{{- end -}}
+{{- if $M.workerCustomCommand -}}
+{{- include "nim-llm.fail" (print
+  "multiNode.workerCustomCommand only applies to LeaderWorkerSet; MPIJob workers run sshd for mpirun: "
+  "remove multiNode.workerCustomCommand or set multiNode.leaderWorkerSet.enabled: true.") -}}
+{{- end -}}
+{{- if $M.existingSSHSecret -}}
+{{- include "nim-llm.fail" (print
+  "multiNode.existingSSHSecret only applies to LeaderWorkerSet; the MPI operator makes the SSH key of "
+  "each MPIJob itself: remove multiNode.existingSSHSecret or set multiNode.leaderWorkerSet.enabled: "
+  "true.") -}}
+{{- end -}}
+{{- if eq $M.launchMode "native" -}}
+{{- include "nim-llm.fail" (print
+  "multiNode.launchMode is native, but an MPIJob always starts through mpirun: set "
+  "multiNode.launchMode: auto (or mpi), or use LeaderWorkerSet for native start-up.") -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Start-up combinations that can never come up. */ -}}
+{{- define "nim-llm.preflight.mpiStartup" -}}
+{{- $M := .Values.multiNode -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- if and (eq $mode "leaderworkerset") (include "nim-llm.usesMPI" .) -}}
+{{- if eq (toString $M.leaderWorkerSet.startupPolicy) "LeaderReady" -}}
+{{- include "nim-llm.fail" (print
+  "multiNode.leaderWorkerSet.startupPolicy is LeaderReady, but the group starts in mpi launch mode: "
+  "LeaderReady creates the workers only once the leader is Ready, and an mpi leader serves (becomes "
+  "Ready) only after mpirun has started ranks on every worker, so the group would wait for itself "
+  "until multiNode.clusterStartTimeout: set multiNode.leaderWorkerSet.startupPolicy: LeaderCreated (or "
+  "multiNode.launchMode: native).") -}}
+{{- end -}}
+{{- if $M.workerCustomCommand -}}
+{{- include "nim-llm.fail" (print
+  "multiNode.workerCustomCommand is set, but the group starts in mpi launch mode, where every worker "
+  "must run the chart's sshd for the leader's mpirun; with another command the leader waits for sshd "
+  "until multiNode.clusterStartTimeout and fails: remove multiNode.workerCustomCommand, or set "
+  "multiNode.launchMode: native (every pod runs its own server with its rank).") -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* multiNode.leaderWorkerSet.subGroupSize divides multiNode.workers */ -}}
+{{- define "nim-llm.preflight.subGroupSize" -}}
+{{- $M := .Values.multiNode -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- if and (eq $mode "leaderworkerset") $M.leaderWorkerSet.subGroupSize -}}
+{{- if mod (int $M.workers) (int $M.leaderWorkerSet.subGroupSize) -}}
+{{- $message := print
+  "multiNode.leaderWorkerSet.subGroupSize (%d) must divide multiNode.workers (%d): set it to a divisor "
+  "of %d, or 0 for no subgroups." -}}
+{{- include "nim-llm.fail" (printf $message (int $M.leaderWorkerSet.subGroupSize) (int $M.workers) (int $M.workers)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

@@ -1,0 +1,176 @@
+{{/* ---------------------------------------------------------------------------
+Preflight rules of networking: the Services, Ingress and NetworkPolicy of the release, and multi-node
+networking (multinodeNetworking.*).
+Index and order: _preflight.tpl.
+--------------------------------------------------------------------------- */}}
+
+{{- /* The inference Service must not take the name of a Service the release's controllers create. */ -}}
+{{- define "nim-llm.preflight.serviceName" -}}
+{{- $V := .Values -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $serviceName := include "nim-llm.serviceName" . -}}
+{{- if has $serviceName (include "nim-llm.controllerServiceNames" . | fromYamlArray) -}}
+{{- $message := print
+  "service.name is %q, the name of the headless Service that the %s needs for its pods' DNS names (the "
+  "controller would not create it, and the pods could not find each other): choose another "
+  "service.name, or leave it empty for %q." -}}
+{{- include "nim-llm.fail" (printf $message $serviceName
+  (get (dict "leaderworkerset" "LeaderWorkerSet" "statefulset" "StatefulSet" "mpijob" "MPIJob (mpi-operator)") $mode)
+  (include "nim-llm.fullname" .)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* service.nodePort only with a Service type that has node ports */ -}}
+{{- define "nim-llm.preflight.nodePort" -}}
+{{- $V := .Values -}}
+{{- if and (ne (int $V.service.nodePort) 0) (eq $V.service.type "ClusterIP") -}}
+{{- $message := print
+  "service.nodePort is %d but service.type is ClusterIP, which has no node port: set service.type: "
+  "NodePort (or LoadBalancer), or service.nodePort: 0." -}}
+{{- include "nim-llm.fail" (printf $message (int $V.service.nodePort)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* an enabled Ingress has hosts */ -}}
+{{- define "nim-llm.preflight.ingressHosts" -}}
+{{- $V := .Values -}}
+{{- if and $V.ingress.enabled (not $V.ingress.hosts) -}}
+{{- include "nim-llm.fail" (print
+  "ingress.enabled is true but ingress.hosts is empty: add at least one host, e.g. ingress.hosts: "
+  "[{host: nim.example.com, paths: [{path: /, pathType: Prefix}]}].") -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* a networkPolicy.ingressFrom peer is an ipBlock or selectors, not both */ -}}
+{{- define "nim-llm.preflight.networkPolicyPeers" -}}
+{{- $V := .Values -}}
+{{- range $i, $peer := $V.networkPolicy.ingressFrom | default list -}}
+{{- if and (hasKey $peer "ipBlock") (or (hasKey $peer "podSelector") (hasKey $peer "namespaceSelector")) -}}
+{{- $message := print
+  "networkPolicy.ingressFrom[%d] sets ipBlock together with podSelector or namespaceSelector, which "
+  "Kubernetes refuses in one peer: split it into two entries, one with the ipBlock and one with the "
+  "selectors." -}}
+{{- include "nim-llm.fail" (printf $message $i) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The Service's labels must not redefine the chart's: the ServiceMonitor selects the Service by them. */ -}}
+{{- define "nim-llm.preflight.serviceLabels" -}}
+{{- $V := .Values -}}
+{{- range $key := keys ($V.service.labels | default dict) | sortAlpha -}}
+{{- if or (hasPrefix "app.kubernetes.io/" $key) (hasPrefix "helm.sh/" $key) (hasPrefix "nim-llm/" $key) -}}
+{{- $message := print
+  "service.labels sets %s, a label the chart manages (the ServiceMonitor and the release's own lookups "
+  "select by it; a second value makes a duplicate key): remove it from service.labels, or use your own "
+  "prefix such as example.com/%s." -}}
+{{- include "nim-llm.fail" (printf $message $key (splitList "/" $key | last)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The EFA library directory is mounted at its host path: not on a path the NIM container already mounts. */ -}}
+{{- define "nim-llm.preflight.efaHostPath" -}}
+{{- $N := .Values.multinodeNetworking -}}
+{{- if eq (include "nim-llm.networking.provider" .) "aws" -}}
+{{- $efa := trimSuffix "/" (toString $N.aws.hostPath) -}}
+{{- $role := ternary "leader" "mpi-worker" (eq (include "nim-llm.mode" .) "leaderworkerset") -}}
+{{- range $m := include "nim-llm.volumeMounts" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- if and (ne $m.name "efa-libraries") (eq (trimSuffix "/" (toString $m.mountPath)) $efa) -}}
+{{- $message := print
+  "multinodeNetworking.aws.hostPath is %s, where the NIM container already mounts its %s volume "
+  "(Kubernetes refuses a mount path used twice): set the host directory of the EFA libraries "
+  "(/opt/amazon on the EKS GPU AMIs)." -}}
+{{- include "nim-llm.fail" (printf $message $N.aws.hostPath $m.name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* one multinodeNetworking provider at most */ -}}
+{{- define "nim-llm.preflight.oneNetworkProvider" -}}
+{{- $on := include "nim-llm.networking.enabledProviders" . | fromYamlArray -}}
+{{- if gt (len $on) 1 -}}
+{{- $keys := list -}}
+{{- range $on -}}{{- $keys = append $keys (printf "multinodeNetworking.%s.enabled" .) -}}{{- end -}}
+{{- $message := print
+  "%s are all true, but a cluster has one kind of high-speed network: keep exactly one "
+  "multinodeNetworking provider enabled." -}}
+{{- include "nim-llm.fail" (printf $message (join " and " $keys)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* network devices per GPU within what a node of the provider has */ -}}
+{{- define "nim-llm.preflight.devicesPerGPU" -}}
+{{- $N := .Values.multinodeNetworking -}}
+{{- $on := include "nim-llm.networking.enabledProviders" . | fromYamlArray -}}
+{{- $gpus := include "nim-llm.gpuLimit" . | int -}}
+{{- $perGPU := dict "aws" (list "efaDevicesPerGPU" 32 "vpc.amazonaws.com/efa"
+    "no EC2 instance has more than 32 EFA interfaces (p5.48xlarge: 32 for 8 GPUs, so 4 per GPU)") "azure"
+  (list "rdmaDevicesPerGPU" 8 (printf "rdma/%s" $N.azure.rdmaDeviceName)
+    "ND-series VMs have 8 InfiniBand HCAs for 8 GPUs, so at most 1 per GPU") "oci"
+  (list "rdmaDevicesPerGPU" 16 "nvidia.com/mlnxnics"
+    "OCI GPU bare-metal shapes expose at most 16 RDMA VFs (H100/A100: 2 per GPU, H200/B200: 1 per GPU)") -}}
+{{- range $provider := $on -}}
+{{- if and (hasKey $perGPU $provider) (not (and (eq $provider "aws") $N.aws.instanceType)) -}}
+{{- $rule := index $perGPU $provider -}}
+{{- $key := index $rule 0 -}}
+{{- $value := index (index $N $provider) $key | int -}}
+{{- if lt $value 1 -}}
+{{- $message := print
+  "multinodeNetworking.%s.%s is %d, but every GPU needs at least one network device: set "
+  "multinodeNetworking.%s.%s to the devices per GPU of your instance type (%s)." -}}
+{{- include "nim-llm.fail" (printf $message $provider $key $value $provider $key (index $rule 3)) -}}
+{{- end -}}
+{{- /* Compared by division: value x GPUs of a huge value wraps around and would pass. */ -}}
+{{- if gt $value (div (index $rule 1 | int) (max $gpus 1)) -}}
+{{- $request := ternary (printf "%d" (mul $value $gpus)) (printf "more than %d" (index $rule 1 | int))
+  (lt $value 1000000) -}}
+{{- $message := print
+  "multinodeNetworking.%s.%s is %d, so each pod with %d GPUs would request %s %s, more than any node "
+  "has (%s): lower multinodeNetworking.%s.%s to at most %d." -}}
+{{- include "nim-llm.fail" (printf $message $provider $key $value $gpus $request (index $rule 2) (index $rule 3)
+  $provider $key (div (index $rule 1 | int) (max $gpus 1))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* GPUDirect-TCPXO: eight networks, eight GPUs, Kubernetes 1.29 or newer */ -}}
+{{- define "nim-llm.preflight.gcpTcpxo" -}}
+{{- $N := .Values.multinodeNetworking -}}
+{{- $on := include "nim-llm.networking.enabledProviders" . | fromYamlArray -}}
+{{- $gpus := include "nim-llm.gpuLimit" . | int -}}
+{{- if and (has "gcp" $on) .Values.multiNode.enabled -}}
+{{- if ne (len $N.gcp.networks) 8 -}}
+{{- $message := print
+  "multinodeNetworking.gcp.networks has %d entries, but GPUDirect-TCPXO uses the eight GPU NICs "
+  "eth1..eth8 of an A3 Mega node: list the eight GKE network names, in order." -}}
+{{- include "nim-llm.fail" (printf $message (len $N.gcp.networks)) -}}
+{{- end -}}
+{{- if ne $gpus 8 -}}
+{{- $message := print
+  "multinodeNetworking.gcp.enabled is true but resources.limits.nvidia.com/gpu is %d; GPUDirect-TCPXO "
+  "pods take a whole A3 Mega node: set resources.limits.nvidia.com/gpu: 8 and multiNode.gpusPerNode: 8." -}}
+{{- include "nim-llm.fail" (printf $message $gpus) -}}
+{{- end -}}
+{{- if semverCompare "<1.29.0-0" .Capabilities.KubeVersion.Version -}}
+{{- $message := print
+  "multinodeNetworking.gcp.enabled is true, but the tcpxo-daemon runs as a native sidecar, which needs "
+  "Kubernetes 1.29 or newer (this cluster is %s): upgrade the cluster, or set "
+  "multinodeNetworking.gcp.enabled: false." -}}
+{{- include "nim-llm.fail" (printf $message .Capabilities.KubeVersion.Version) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* multi-node networking needs shared memory for NCCL */ -}}
+{{- define "nim-llm.preflight.ncclShm" -}}
+{{- $on := include "nim-llm.networking.enabledProviders" . | fromYamlArray -}}
+{{- if and $on .Values.multiNode.enabled (not .Values.shm.enabled) -}}
+{{- $message := print
+  "multinodeNetworking.%s.enabled is true but shm.enabled is false; NCCL needs shared memory at "
+  "/dev/shm: set shm.enabled: true (and shm.sizeLimit)." -}}
+{{- include "nim-llm.fail" (printf $message (first $on)) -}}
+{{- end -}}
+{{- end -}}

@@ -1,0 +1,207 @@
+{{/* ---------------------------------------------------------------------------
+Preflight rules on Kubernetes objects the chart passes through into pods (resources, security contexts,
+env, extra volumes and mounts, init containers): what the API server or the kubelet would refuse after install.
+Index and order: _preflight.tpl.
+--------------------------------------------------------------------------- */}}
+
+{{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
+{{- define "nim-llm.preflight.gpuRequestEqualsLimit" -}}
+{{- $V := .Values -}}
+{{- $gpus := include "nim-llm.gpuLimit" . | int -}}
+{{- $requests := $V.resources.requests | default dict -}}
+{{- if and (hasKey $requests "nvidia.com/gpu")
+  (ne (include "nim-llm.wholeNumber" (index $requests "nvidia.com/gpu") | int) $gpus) -}}
+{{- $message := print
+  "resources.requests.nvidia.com/gpu (%v) differs from resources.limits.nvidia.com/gpu (%d); "
+  "Kubernetes needs GPU requests equal to limits: remove resources.requests.nvidia.com/gpu or set it "
+  "to %d." -}}
+{{- include "nim-llm.fail" (printf $message (index $requests "nvidia.com/gpu") $gpus $gpus) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* every request of resources and of the MPI launcher at most its limit */ -}}
+{{- define "nim-llm.preflight.requestsWithinLimits" -}}
+{{- $V := .Values -}}
+{{- include "nim-llm.preflight.requestsWithinLimitsOf" (dict "key" "resources" "resources" $V.resources) -}}
+{{- include "nim-llm.preflight.requestsWithinLimitsOf"
+  (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- include "nim-llm.preflight.requestsWithinLimitsOf" (dict "key" "testPod.resources" "resources" $V.testPod.resources) -}}
+{{- end -}}
+
+{{- /* Every request at most its limit (Kubernetes refuses a request above its limit, after the release has begun).
+Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.requestsWithinLimitsOf" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- $limits := $res.limits | default dict -}}
+{{- range $name, $request := $res.requests | default dict -}}
+{{- if and (hasKey $limits $name) (ne $name "nvidia.com/gpu") -}}
+{{- $limit := index $limits $name -}}
+{{- if gt (include "nim-llm.quantityValue" $request | float64) (include "nim-llm.quantityValue" $limit | float64) -}}
+{{- $message := print
+  "%s.requests.%s (%v) is more than %s.limits.%s (%v), and Kubernetes refuses a request above its "
+  "limit: lower %s.requests.%s to at most %v (or raise the limit)." -}}
+{{- include "nim-llm.fail" (printf $message $key $name $request $key $name $limit $key $name $limit) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
+{{- define "nim-llm.preflight.runAsNonRoot" -}}
+{{- $V := .Values -}}
+{{- if not (or (hasKey ($V.podSecurityContext | default dict) "runAsNonRoot")
+    (hasKey ($V.containerSecurityContext | default dict) "runAsNonRoot")) -}}
+{{- include "nim-llm.fail" (print
+  "podSecurityContext.runAsNonRoot is not set (a null removed the chart's default) and "
+  "containerSecurityContext sets none, so nothing would stop a root image: set "
+  "podSecurityContext.runAsNonRoot: true (or false, to run as root on purpose).") -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* env holds one entry per variable */ -}}
+{{- define "nim-llm.preflight.envOnePerName" -}}
+{{- $V := .Values -}}
+{{- $seen := dict -}}
+{{- range $i, $e := $V.env | default list -}}
+{{- if hasKey $seen $e.name -}}
+{{- $message := print
+  "env[%d].name %s is already set by env[%v]: keep one entry per variable." -}}
+{{- include "nim-llm.fail" (printf $message $i $e.name (index $seen $e.name)) -}}
+{{- end -}}
+{{- $_ := set $seen $e.name $i -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Environment: secrets only from a Secret (a literal value is readable by anyone who can read the pod). */ -}}
+{{- define "nim-llm.preflight.plainSecrets" -}}
+{{- $V := .Values -}}
+{{- include "nim-llm.preflight.plainSecretsIn" (dict "key" "env" "env" $V.env) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- include "nim-llm.preflight.plainSecretsIn" (dict "key" (printf "initContainers.extraInit[%d].env" $i) "env" $c.env) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A secret in a literal env value is readable by anyone who can read the pod. A name is secret-like when one of its
+words (split at "_", any case) is KEY after API, ACCESS or PRIVATE, or TOKEN, SECRET, PASSWORD, PASSWD, PASS,
+CREDENTIAL(S): AWS_SECRET_ACCESS_KEY, hf_token, REDIS_PASS, GITHUB_TOKEN_READONLY. Usage: (dict "key" "env" "env" list) */ -}}
+{{- define "nim-llm.preflight.plainSecretsIn" -}}
+{{- $key := .key -}}
+{{- range $i, $e := .env | default list -}}
+{{- if and (kindIs "map" $e) (hasKey $e "value") (regexMatch (print
+      "(?i)(^|_)((API|ACCESS|PRIVATE)_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?)(_|$)|^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$")
+    (toString $e.name)) -}}
+{{- $message := print
+  "%s[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret "
+  "and use %s[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or "
+  "model.ngcAPIKey to let the chart create the Secret)." -}}
+{{- include "nim-llm.fail" (printf $message $key $i (toString $e.name) $key $i) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* extraVolumes names are unique and not the chart's own */ -}}
+{{- define "nim-llm.preflight.extraVolumeNames" -}}
+{{- $V := .Values -}}
+{{- $mapForm := kindIs "map" $V.extraVolumes -}}
+{{- $volumes := list -}}
+{{- range $i, $v := include "nim-llm.namedList" $V.extraVolumes | fromYamlArray -}}
+{{- $key := ternary (printf "extraVolumes.%v" $v.name) (printf "extraVolumes[%d].name" $i) $mapForm -}}
+{{- if has (toString $v.name) (include "nim-llm.chartVolumeNames" . | fromYamlArray) -}}
+{{- $message := print
+  "%s: the chart already defines a pod volume named %v (the model cache, /dev/shm, MPI or networking "
+  "volumes): give your volume another name." -}}
+{{- include "nim-llm.fail" (printf $message $key $v.name) -}}
+{{- end -}}
+{{- if has (toString $v.name) $volumes -}}
+{{- $message := print
+  "%s: a volume named %v is already in extraVolumes: give each volume its own name." -}}
+{{- include "nim-llm.fail" (printf $message $key $v.name) -}}
+{{- end -}}
+{{- $volumes = append $volumes (toString $v.name) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* every extraVolumeMounts entry names an extraVolumes volume */ -}}
+{{- define "nim-llm.preflight.extraMountsResolve" -}}
+{{- $V := .Values -}}
+{{- $volumes := list -}}
+{{- range $v := include "nim-llm.namedList" $V.extraVolumes | fromYamlArray -}}
+{{- $volumes = append $volumes (toString $v.name) -}}
+{{- end -}}
+{{- $mountMapForm := kindIs "map" $V.extraVolumeMounts -}}
+{{- range $i, $m := include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray -}}
+{{- if not (has (toString $m.name) $volumes) -}}
+{{- $key := ternary (printf "extraVolumeMounts.%v" $m.name) (printf "extraVolumeMounts[%d].name" $i) $mountMapForm -}}
+{{- $others := ternary (printf ", or mount one of %s" (join ", " $volumes)) "" (gt (len $volumes) 0) -}}
+{{- $message := print
+  "%s mounts a volume named %v, but extraVolumes defines no such volume: add %v to extraVolumes%s." -}}
+{{- include "nim-llm.fail" (printf $message $key $m.name $m.name $others) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* init container names are unique and not the chart's containers' names */ -}}
+{{- define "nim-llm.preflight.initContainerNames" -}}
+{{- $V := .Values -}}
+{{- $containers := dict "nim" "the NIM container" "tcpxo-daemon" "the GCP networking sidecar" -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- $name := toString $c.name -}}
+{{- if hasKey $containers $name -}}
+{{- $message := print
+  "initContainers.extraInit[%d].name %s is already used by %s: give each container its own name." -}}
+{{- include "nim-llm.fail" (printf $message $i $name (index $containers $name)) -}}
+{{- end -}}
+{{- $_ := set $containers $name (printf "initContainers.extraInit[%d]" $i) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Init containers mount volumes of the GPU pod: the chart's (model-store always, as a volume or a claim template)
+and extraVolumes; Kubernetes refuses a pod mounting any other, after the release is installed. */ -}}
+{{- define "nim-llm.preflight.initContainerMounts" -}}
+{{- $V := .Values -}}
+{{- $role := get (dict "statefulset" "server" "deployment" "server" "leaderworkerset" "leader" "mpijob" "mpi-worker")
+  (include "nim-llm.mode" .) -}}
+{{- $podVolumes := list "model-store" -}}
+{{- range $v := include "nim-llm.volumes" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- $podVolumes = append $podVolumes (toString $v.name) -}}
+{{- end -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- range $j, $m := $c.volumeMounts | default list -}}
+{{- if not (has (toString $m.name) $podVolumes) -}}
+{{- $message := print
+  "initContainers.extraInit[%d].volumeMounts[%d].name mounts a volume named %v, which the pod does not "
+  "have: add it to extraVolumes, or mount one of %s." -}}
+{{- include "nim-llm.fail" (printf $message $i $j $m.name (join ", " ($podVolumes | uniq))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Extra mounts must not land on the chart's own mount paths (Kubernetes refuses a mount path used twice). Runs
+after nim-llm.preflight.extraMountsResolve, so every extra mount names an extra volume, never a chart volume. */ -}}
+{{- define "nim-llm.preflight.mountPaths" -}}
+{{- $V := .Values -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $role := get (dict "statefulset" "server" "deployment" "server" "leaderworkerset" "leader" "mpijob" "mpi-worker")
+  $mode -}}
+{{- $chartMounts := dict -}}
+{{- range $m := include "nim-llm.volumeMounts" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- if has $m.name (include "nim-llm.chartVolumeNames" $ | fromYamlArray) -}}
+{{- $_ := set $chartMounts (trimSuffix "/" (toString $m.mountPath)) $m.name -}}
+{{- end -}}
+{{- end -}}
+{{- $mapForm := kindIs "map" $V.extraVolumeMounts -}}
+{{- range $i, $m := include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray -}}
+{{- $path := trimSuffix "/" (toString $m.mountPath) -}}
+{{- if hasKey $chartMounts $path -}}
+{{- $key := ternary (printf "extraVolumeMounts.%v.mountPath" $m.name) (printf "extraVolumeMounts[%d].mountPath" $i)
+  $mapForm -}}
+{{- $message := print
+  "%s is %s, where the chart already mounts its %s volume (Kubernetes refuses a mount path used "
+  "twice): mount it elsewhere%s." -}}
+{{- include "nim-llm.fail" (printf $message $key $m.mountPath (index $chartMounts $path)
+  (ternary "; to move the model cache, set model.nimCache" "" (eq (index $chartMounts $path) "model-store"))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

@@ -1,0 +1,31 @@
+#!/bin/bash
+# Installs Ray, pinned, from PyPI into a virtual environment of its own, for the start-up tier's Ray groups: the
+# stand-in for a NIM 2.x/3.x image's `nim-serve-ray` runs the real `ray` (a real head, real workers joining it).
+# The environment is made with the distribution's /usr/bin/python3 (not a python under /root), in a directory every
+# user can read, because the pods' processes run as their own non-root uid. Idempotent: does nothing when the
+# directory already holds this version. Needs root when python3-venv is missing (apt-get).
+# Usage: ci/install-ray.sh [DIR]   (default /usr/local/lib/nim-llm-chart/ray)
+set -euo pipefail
+RAY_VERSION=2.60.0
+dir=${1:-/usr/local/lib/nim-llm-chart/ray}
+
+if [[ -x "$dir/bin/ray" && "$(cat "$dir/.version" 2>/dev/null)" == "$RAY_VERSION" ]]; then
+  echo "install-ray: ray $RAY_VERSION is installed in $dir"
+  exit 0
+fi
+if ! /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  command -v apt-get >/dev/null 2>&1 || { echo "install-ray: /usr/bin/python3 has no venv module and there is no apt-get: install python3-venv" >&2; exit 1; }
+  [[ "$(id -u)" == 0 ]] || { echo "install-ray: python3-venv is missing and this is not root: run as root" >&2; exit 1; }
+  echo "install-ray: installing python3-venv"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends python3-venv
+fi
+started=$(date +%s)
+rm -rf "$dir"
+mkdir -p "$(dirname "$dir")"
+/usr/bin/python3 -m venv "$dir"
+"$dir/bin/pip" install --quiet --disable-pip-version-check --no-input "ray==$RAY_VERSION"
+chmod -R a+rX "$dir"
+echo "$RAY_VERSION" > "$dir/.version"
+echo "install-ray: ray $("$dir/bin/ray" --version 2>/dev/null | tail -1) installed in $dir in $(( $(date +%s) - started ))s ($(du -sh "$dir" | cut -f1))"
