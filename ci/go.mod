@@ -20,7 +20,11 @@ go 1.26.0
 // these same versions, so each controller runs against the CRD of its release):
 //   sigs.k8s.io/lws (LeaderWorkerSet controller and webhooks), mpi-operator, and
 //   sigs.k8s.io/kwok (fake GPU nodes; no CRD taken from it).
+//
+// chart-testing's yamllint rules (etc/lintconf.yaml, what `ct lint` applies to values files), read from the module
+// cache by ci/chart-testing-lintconf.sh for ExampleYamlLintTest.
 require (
+	github.com/helm/chart-testing/v3 v3.14.0
 	github.com/kubeflow/mpi-operator v0.8.0
 	github.com/prometheus-operator/prometheus-operator v0.85.0
 	sigs.k8s.io/kwok v0.8.0
