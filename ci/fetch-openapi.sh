@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Copies the Kubernetes OpenAPI v3 documents the chart's values schema takes its Kubernetes object definitions from
-# (core/v1 for pods, autoscaling/v2 for the autoscaler) out of the k8s.io/kubernetes module, at the version the
+# (core/v1 for pods, autoscaling/v2 for the autoscaler), and the module's generated OpenAPI definitions (Go source, the
+# one place that lists the allowed values of enum fields: the checked-in documents omit them), out of the
+# k8s.io/kubernetes module, at the version the
 # local control plane is built from (the k8s.io/kubernetes pin of ci/control-plane/kubernetes/go.mod: the Kubernetes
 # version the chart targets), into an output directory.
 #
@@ -39,5 +41,8 @@ for f in "${files[@]}"; do
   [[ -f "${dir}/api/openapi-spec/v3/${f}" ]] || die "${f} not found in k8s.io/kubernetes@${version}"
   install -m 0644 "${dir}/api/openapi-spec/v3/${f}" "${out_dir}/${f}"
 done
+generated=pkg/generated/openapi/zz_generated.openapi.go
+[[ -f "${dir}/${generated}" ]] || die "${generated} not found in k8s.io/kubernetes@${version}"
+install -m 0644 "${dir}/${generated}" "${out_dir}/zz_generated.openapi.go"
 echo "${version}" >"${out_dir}/VERSION"
-echo "k8s.io/kubernetes@${version} api/openapi-spec/v3/{$(IFS=,; echo "${files[*]}")} -> ${out_dir}"
+echo "k8s.io/kubernetes@${version} api/openapi-spec/v3/{$(IFS=,; echo "${files[*]}")} ${generated} -> ${out_dir}"

@@ -74,3 +74,14 @@ only; 0 when it cannot be read (the schema refuses such quantities). */ -}}
 {{- define "nim-llm.isZeroCount" -}}
 {{- if regexMatch "^0*%?$" (toString .) -}}true{{- end -}}
 {{- end -}}
+
+{{- /* A Prometheus duration (30s, 1m30s, 500ms, 2h) in milliseconds, for comparisons. */ -}}
+{{- define "nim-llm.durationMillis" -}}
+{{- $total := 0 -}}
+{{- range $part := regexFindAll "[0-9]+(ms|s|m|h)" (toString .) -1 -}}
+{{- $number := regexFind "^[0-9]+" $part | atoi -}}
+{{- $unit := trimPrefix (regexFind "^[0-9]+" $part) $part -}}
+{{- $total = add $total (mul $number (get (dict "ms" 1 "s" 1000 "m" 60000 "h" 3600000) $unit)) -}}
+{{- end -}}
+{{- $total -}}
+{{- end -}}

@@ -32,10 +32,15 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.upstreamKeys" . -}}                  {{- /* keys of the upstream nim-deploy chart renamed or removed here */ -}}
 {{- include "nim-llm.preflight.imageTagQuoted" . -}}                {{- /* image.tag is a string (a YAML number has lost its text) */ -}}
 {{- include "nim-llm.preflight.imageReference" . -}}                {{- /* image.repository holds no digest or tag (the chart appends :<image.tag>) */ -}}
+{{- include "nim-llm.preflight.imageRepositoryForm" . -}}           {{- /* image.repository is a pullable reference (no scheme, lower case) */ -}}
+{{- include "nim-llm.preflight.imageTagComparable" . -}}            {{- /* a version-like image.tag can be compared with NIM versions */ -}}
 {{- include "nim-llm.preflight.secretNames" . -}}                   {{- /* no two Secrets of the release share a name */ -}}
 {{- include "nim-llm.preflight.oneCacheBackend" . -}}               {{- /* the model cache takes one backend at most */ -}}
 {{- include "nim-llm.preflight.existingClaimNeedsPersistence" . -}} {{- /* persistence.existingClaim only with persistence.enabled */ -}}
 {{- include "nim-llm.preflight.nfsServerAndPath" . -}}              {{- /* nfs.enabled needs nfs.server and nfs.path */ -}}
+{{- include "nim-llm.preflight.nfsServerIsHost" . -}}               {{- /* nfs.server is a host, the export is nfs.path */ -}}
+{{- include "nim-llm.preflight.pathsWithoutDotDot" . -}}            {{- /* no ".." in the paths the pods mount */ -}}
+{{- include "nim-llm.preflight.cachePathFree" . -}}                 {{- /* model.nimCache is not a directory the image or chart uses */ -}}
 {{- include "nim-llm.preflight.sharedClaimAccessMode" . -}}         {{- /* several single-node pods share a claim only with ReadWriteMany */ -}}
 {{- include "nim-llm.preflight.numGpus" . -}}                       {{- /* model.numGpus (if set) equals the GPU limit */ -}}
 {{- include "nim-llm.preflight.singleNodeParallelism" . -}}         {{- /* single-node: literal tensor x pipeline parallel sizes fit the GPUs */ -}}
@@ -43,16 +48,23 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.modelLabels" . -}}                   {{- /* model.labels does not redefine the chart's own labels */ -}}
 {{- include "nim-llm.preflight.autoscalingRange" . -}}              {{- /* autoscaling.minReplicas at most autoscaling.maxReplicas */ -}}
 {{- include "nim-llm.preflight.oneDisruptionBudgetBound" . -}}      {{- /* a PodDisruptionBudget takes minAvailable or maxUnavailable, not both */ -}}
+{{- include "nim-llm.preflight.percentagesAtMost100" . -}}          {{- /* budget and maxUnavailable percentages at most 100% */ -}}
+{{- include "nim-llm.preflight.serviceAccountNotDefault" . -}}      {{- /* the chart does not create the ServiceAccount default */ -}}
+{{- include "nim-llm.preflight.scrapeTimeoutWithinInterval" . -}}   {{- /* the ServiceMonitor scrape timeout is within its interval */ -}}
 {{- include "nim-llm.preflight.rolloutProgress" . -}}               {{- /* a Deployment's rollout can replace a pod (maxSurge, maxUnavailable not both 0) */ -}}
 {{- /* Kubernetes objects passed through into pods (_preflight_passthrough.tpl) */ -}}
 {{- include "nim-llm.preflight.gpuRequestEqualsLimit" . -}}         {{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
 {{- include "nim-llm.preflight.requestsWithinLimits" . -}}          {{- /* every request of resources, the MPI launcher and the test pod at most its limit */ -}}
+{{- include "nim-llm.preflight.extendedResourcesExact" . -}}        {{- /* hugepages and extended resources: a request has an equal limit */ -}}
 {{- /* Memory, shared memory and disk (_preflight_resources.tpl) */ -}}
 {{- include "nim-llm.preflight.shmWithinMemoryLimit" . -}}          {{- /* shm.sizeLimit below resources.limits.memory (its pages count against it) */ -}}
 {{- include "nim-llm.preflight.cacheWithinEphemeralStorageLimit" . -}} {{- /* an emptyDir cache's size within the ephemeral-storage limit */ -}}
 {{- include "nim-llm.preflight.runAsNonRoot" . -}}                  {{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
+{{- include "nim-llm.preflight.rootUserUnderNonRoot" . -}}          {{- /* no container runs as user 0 under runAsNonRoot: true */ -}}
 {{- include "nim-llm.preflight.envOnePerName" . -}}                 {{- /* env holds one entry per variable */ -}}
 {{- include "nim-llm.preflight.plainSecrets" . -}}                  {{- /* no secret-like env variable (pod or init container) is a literal */ -}}
+{{- include "nim-llm.preflight.envNotOwnedElsewhere" . -}}          {{- /* env does not replace PATH, LD_LIBRARY_PATH or the GPU list */ -}}
+{{- include "nim-llm.preflight.envValuesPassable" . -}}             {{- /* env values a process environment can carry (no NUL, under 128 KiB) */ -}}
 {{- include "nim-llm.preflight.extraVolumeNames" . -}}              {{- /* extraVolumes names are unique and not the chart's own */ -}}
 {{- include "nim-llm.preflight.extraMountsResolve" . -}}            {{- /* every extraVolumeMounts entry names an extraVolumes volume */ -}}
 {{- include "nim-llm.preflight.initContainerNames" . -}}            {{- /* init container names are unique and not the chart's */ -}}
@@ -61,8 +73,11 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- /* Multi-node and start-up (_preflight_multinode.tpl) */ -}}
 {{- include "nim-llm.preflight.ray" . -}}                          {{- /* Ray launch mode (NIM 2.x and 3.x): its rules, in order (_preflight_ray.tpl) */ -}}
 {{- include "nim-llm.preflight.scriptEnv" . -}}                     {{- /* env entries the MPI start-up scripts read keep their meaning */ -}}
+{{- include "nim-llm.preflight.derivedEnvKeepsMeaning" . -}}        {{- /* env entries for variables the chart derives say the same */ -}}
 {{- include "nim-llm.preflight.podPorts" . -}}                      {{- /* the API port, the SSH port and MASTER_PORT differ (one network namespace) */ -}}
 {{- include "nim-llm.preflight.mpiJobHostNames" . -}}               {{- /* MPIJob pod host names fit 63 characters */ -}}
+{{- include "nim-llm.preflight.lwsNamesFit" . -}}                   {{- /* LeaderWorkerSet StatefulSet names leave room for the revision hash */ -}}
+{{- include "nim-llm.preflight.customArgsInMpi" . -}}               {{- /* in mpi launch mode customArgs start with the program */ -}}
 {{- if .Values.multiNode.enabled -}}
 {{- include "nim-llm.preflight.multiNodeCounts" . -}}               {{- /* multiNode.workers, gpusPerNode and clusterStartTimeout are at least 1 */ -}}
 {{- include "nim-llm.preflight.multiNodeOptimized" . -}}            {{- /* multi-node runs optimized (TensorRT-LLM) profiles only */ -}}
@@ -77,6 +92,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.serviceName" . -}}                   {{- /* service.name is not the headless Service a controller creates */ -}}
 {{- include "nim-llm.preflight.nodePort" . -}}                      {{- /* service.nodePort only with a Service type that has node ports */ -}}
 {{- include "nim-llm.preflight.ingressHosts" . -}}                  {{- /* an enabled Ingress has hosts */ -}}
+{{- include "nim-llm.preflight.ingressTlsHosts" . -}}               {{- /* every Ingress TLS host is a rule host, in lower case */ -}}
 {{- include "nim-llm.preflight.networkPolicyPeers" . -}}            {{- /* a networkPolicy.ingressFrom peer is an ipBlock or selectors, not both */ -}}
 {{- include "nim-llm.preflight.serviceLabels" . -}}                 {{- /* service.labels does not redefine the chart's labels */ -}}
 {{- include "nim-llm.preflight.efaHostPath" . -}}                   {{- /* the EFA library directory is not a path the NIM container mounts */ -}}
@@ -84,9 +100,12 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.devicesPerGPU" . -}}                 {{- /* network devices per GPU within what a node of the provider has */ -}}
 {{- include "nim-llm.preflight.gcpTcpxo" . -}}                      {{- /* GPUDirect-TCPXO: eight networks, eight GPUs, Kubernetes 1.29 or newer */ -}}
 {{- include "nim-llm.preflight.ncclShm" . -}}                       {{- /* multi-node networking needs shared memory for NCCL */ -}}
+{{- include "nim-llm.preflight.networkNames" . -}}                  {{- /* Multus and GKE network names are object names */ -}}
+{{- include "nim-llm.preflight.networkingAnnotations" . -}}         {{- /* podAnnotations leave the networking annotations alone */ -}}
 {{- /* Upgrades against the live objects (_preflight_live.tpl) */ -}}
 {{- include "nim-llm.preflight.liveStatefulSets" . -}}              {{- /* a live StatefulSet keeps its claim templates, selector and per-pod cache */ -}}
 {{- include "nim-llm.preflight.liveClaims" . -}}                    {{- /* a live shared cache claim keeps its class, access modes and size, and stays in use */ -}}
 {{- include "nim-llm.preflight.liveDeploymentSelector" . -}}        {{- /* a live Deployment's selector stays */ -}}
 {{- include "nim-llm.preflight.liveSubGroups" . -}}                 {{- /* a live LeaderWorkerSet's subgroups stay */ -}}
+{{- include "nim-llm.preflight.liveSshSecretHasKey" . -}}           {{- /* an existing SSH Secret holds private.key */ -}}
 {{- end -}}

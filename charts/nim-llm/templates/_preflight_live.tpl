@@ -263,3 +263,19 @@ one the upgrade no longer renders. */ -}}
 {{- else -}}{{- printf "%s with an emptyDir (no persistence)" $workload -}}
 {{- end -}}
 {{- end -}}
+
+{{- /* multiNode.existingSSHSecret must hold the key the pods mount (private.key); a Secret without it leaves every pod of
+the group waiting to start. Checked when the Secret can be read (install and upgrade; not under helm template). */ -}}
+{{- define "nim-llm.preflight.liveSshSecretHasKey" -}}
+{{- $name := .Values.multiNode.existingSSHSecret -}}
+{{- if and $name (include "nim-llm.usesMPI" .) (eq (include "nim-llm.mode" .) "leaderworkerset") -}}
+{{- $secret := lookup "v1" "Secret" .Release.Namespace $name -}}
+{{- if and $secret (not (hasKey ($secret.data | default dict) "private.key")) -}}
+{{- $message := print
+  "multiNode.existingSSHSecret is %s, but that Secret holds no key private.key (it has: %s), which every pod of "
+  "the group mounts as its SSH key: add the private key under private.key (kubectl create secret generic %s "
+  "--from-file=private.key=<key file>), or leave multiNode.existingSSHSecret empty for a generated key." -}}
+{{- include "nim-llm.fail" (printf $message $name (join ", " (keys ($secret.data | default dict) | sortAlpha) | default "none") $name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

@@ -261,3 +261,78 @@ share the pod's network namespace. */ -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{- /* Variables the chart derives for a pod's role (its port, its cache, its rank, its group's size and leader): an env
+entry with the same name replaces the derived one for every pod, so it must say exactly the same (a copied recipe that
+repeats a value is fine); a different value breaks start-up or serving (a literal rank on every pod, a port the probes
+and Service do not use, a node count the group does not have). Runs after scriptEnv (its counts' form). */ -}}
+{{- define "nim-llm.preflight.derivedEnvKeepsMeaning" -}}
+{{- $V := .Values -}}
+{{- $from := dict
+  "NIM_SERVER_PORT" "model.openaiPort" "NIM_CACHE_PATH" "model.nimCache" "NIM_MULTI_NODE" "multiNode.enabled"
+  "NIM_NUM_COMPUTE_NODES" "multiNode.workers" "NIM_GPUS_PER_NODE" "multiNode.gpusPerNode"
+  "CLUSTER_START_TIMEOUT" "multiNode.clusterStartTimeout" "MASTER_PORT" "multiNode.masterPort"
+  "NIM_MPI_NUM_PROCESSES" "multiNode.workers and multiNode.gpusPerNode"
+  "NIM_LEADER_ROLE" "each pod's role in its group" "NIM_NODE_RANK" "each pod's index in its group"
+  "NIM_LEADER_IP_ADDRESS" "the group's leader" "MASTER_ADDR" "the group's leader"
+  "NIM_MPI_JOB_NAME" "the MPIJob's pod labels" "NIM_MPI_NAMESPACE" "the pod's namespace" -}}
+{{- $roles := get (dict "statefulset" (list "server") "deployment" (list "server") "leaderworkerset" (list "leader" "worker")
+  "mpijob" (list "launcher" "mpi-worker")) (include "nim-llm.mode" .) -}}
+{{- $derived := dict -}}
+{{- range $role := $roles -}}
+{{- range $e := include "nim-llm.derivedEnv" (dict "root" $ "role" $role) | fromYamlArray -}}
+{{- $_ := set $derived $e.name (append (get $derived $e.name | default list) (toYaml $e)) -}}
+{{- end -}}
+{{- end -}}
+{{- range $i, $e := $V.env | default list -}}
+{{- if hasKey $from $e.name -}}
+{{- $mine := toYaml (pick $e "name" "value" "valueFrom") -}}
+{{- $same := true -}}
+{{- range $d := get $derived $e.name | default (list "") -}}
+{{- if ne $d $mine -}}{{- $same = false -}}{{- end -}}
+{{- end -}}
+{{- if not (hasKey $derived $e.name) -}}
+{{- $message := print
+  "env[%d] sets %s, which the chart sets only for the pods of a multi-node group (from %s): this release is "
+  "single-node, so the NIM would wait for a group that does not exist. Remove env[%d]." -}}
+{{- include "nim-llm.fail" (printf $message $i $e.name (index $from $e.name) $i) -}}
+{{- else if not $same -}}
+{{- $message := print
+  "env[%d] sets %s, which the chart derives from %s for every pod: a different value there breaks the group's "
+  "start-up or serving (the probes, the Service and the start-up scripts use the derived one). Remove env[%d] "
+  "and set %s instead." -}}
+{{- include "nim-llm.fail" (printf $message $i $e.name (index $from $e.name) $i (index $from $e.name)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* In mpi launch mode customArgs are the command mpirun runs on every rank (the chart's start-up runs mpirun with
+them last): a first argument starting with "-" is read by mpirun as one of its own options. */ -}}
+{{- define "nim-llm.preflight.customArgsInMpi" -}}
+{{- $V := .Values -}}
+{{- if and (include "nim-llm.usesMPI" .) (not $V.customCommand) $V.customArgs (hasPrefix "-" (toString (first $V.customArgs))) -}}
+{{- $message := print
+  "customArgs[0] is %q, but with multiNode.launchMode mpi customArgs are the program mpirun runs on every rank, program "
+  "first: mpirun would read %q as one of its own options. Start customArgs with the program, e.g. customArgs: "
+  "[/opt/nim/start-mpi-cluster.sh, %s, ...], or remove customArgs to run the NIM's own start-up." -}}
+{{- include "nim-llm.fail" (printf $message (toString (first $V.customArgs)) (toString (first $V.customArgs)) (toString (first $V.customArgs))) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The LeaderWorkerSet's controller names a StatefulSet per group (<name>-<group index>) and the StatefulSet
+controller labels each pod controller-revision-hash: <StatefulSet name>-<hash of up to 10 characters>, a label value of
+at most 63: the longest StatefulSet name may have 52 characters. */ -}}
+{{- define "nim-llm.preflight.lwsNamesFit" -}}
+{{- if eq (include "nim-llm.mode" .) "leaderworkerset" -}}
+{{- $lws := include "nim-llm.lwsName" . -}}
+{{- $longest := printf "%s-%d" $lws (sub (max (int .Values.replicaCount) 1) 1) -}}
+{{- if gt (len $longest) 52 -}}
+{{- $message := print
+  "the LeaderWorkerSet %s (multiNode.leaderWorkerSet.enabled) makes StatefulSets up to %s (%d characters), and the pods' label "
+  "controller-revision-hash: <StatefulSet>-<hash> would pass the 63 characters of a label value, so no pod would "
+  "be created: shorten fullnameOverride (or the release name and nameOverride) by %d characters." -}}
+{{- include "nim-llm.fail" (printf $message $lws $longest (len $longest) (sub (len $longest) 52)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

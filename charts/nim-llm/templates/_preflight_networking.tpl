@@ -174,3 +174,65 @@ Index and order: _preflight.tpl.
 {{- include "nim-llm.fail" (printf $message (first $on)) -}}
 {{- end -}}
 {{- end -}}
+
+{{- /* Every TLS host of the Ingress is the host of one of its rules (a certificate for a host no rule serves secures
+nothing), in lower case as Kubernetes requires. */ -}}
+{{- define "nim-llm.preflight.ingressTlsHosts" -}}
+{{- $V := .Values -}}
+{{- if $V.ingress.enabled -}}
+{{- $hosts := list -}}
+{{- range $h := $V.ingress.hosts | default list -}}{{- $hosts = append $hosts (toString $h.host) -}}{{- end -}}
+{{- range $i, $tls := $V.ingress.tls | default list -}}
+{{- range $j, $host := $tls.hosts | default list -}}
+{{- if not (regexMatch "^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" (toString $host)) -}}
+{{- $message := print
+  "ingress.tls[%d].hosts[%d] is %q, which is no host name Kubernetes takes (lower-case letters, digits, '-' "
+  "and '.', optionally starting with '*.'): write it as in ingress.hosts, e.g. %q." -}}
+{{- include "nim-llm.fail" (printf $message $i $j (toString $host) (lower (toString $host))) -}}
+{{- end -}}
+{{- if not (has (toString $host) $hosts) -}}
+{{- $message := print
+  "ingress.tls[%d].hosts[%d] is %q, but no ingress.hosts entry serves that host, so the certificate would "
+  "secure nothing: use one of the hosts of ingress.hosts (%s), or add a rule for %q to ingress.hosts." -}}
+{{- include "nim-llm.fail" (printf $message $i $j (toString $host) (join ", " $hosts) (toString $host)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The pod annotations the networking provider sets (Multus networks, GKE interfaces and devices) are the chart's:
+an entry of podAnnotations with the same key would replace them, and the pods would start without their networks. */ -}}
+{{- define "nim-llm.preflight.networkingAnnotations" -}}
+{{- $chart := include "nim-llm.networking.podAnnotations" . | fromYaml -}}
+{{- range $key := keys (.Values.podAnnotations | default dict) | sortAlpha -}}
+{{- if hasKey $chart $key -}}
+{{- $message := print
+  "podAnnotations sets %s, which the chart sets for multi-node networking (%s provider): your value would "
+  "replace it and the pods would start without their high-speed networks. Remove %s from podAnnotations; "
+  "the networks come from multinodeNetworking.*." -}}
+{{- include "nim-llm.fail" (printf $message $key (include "nim-llm.networking.provider" $) $key) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Network attachment names: Multus takes [<namespace>/]<name> of NetworkAttachmentDefinitions, GKE the names of its
+Network objects; both are Kubernetes object names. */ -}}
+{{- define "nim-llm.preflight.networkNames" -}}
+{{- $N := .Values.multinodeNetworking -}}
+{{- $names := list -}}
+{{- if $N.oci.enabled -}}{{- $names = append $names (list "multinodeNetworking.oci.networkName" $N.oci.networkName) -}}{{- end -}}
+{{- if $N.gcp.enabled -}}
+{{- range $i, $n := $N.gcp.networks | default list -}}
+{{- $names = append $names (list (printf "multinodeNetworking.gcp.networks[%d]" $i) $n) -}}
+{{- end -}}
+{{- end -}}
+{{- range $n := $names -}}
+{{- if not (regexMatch "^([a-z0-9]([-a-z0-9]*[a-z0-9])?/)?[a-z0-9]([-a-z0-9]*[a-z0-9])?$" (toString (index $n 1))) -}}
+{{- $message := print
+  "%s is %q, which is no network name the cluster can have: a network is a Kubernetes object, named in lower-case "
+  "letters, digits and '-' (Multus also takes <namespace>/<name>): set it to the name of your network object." -}}
+{{- include "nim-llm.fail" (printf $message (index $n 0) (toString (index $n 1))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

@@ -47,6 +47,70 @@ Usage: (dict "key" "resources" "resources" map) */ -}}
 {{- end -}}
 {{- end -}}
 
+{{- /* Hugepages and extended resources (a name with a domain other than kubernetes.io, such as example.com/fpga) cannot
+be overcommitted: Kubernetes refuses a request of one without a limit equal to it. nvidia.com/gpu of the GPU pods
+(resources) has its own rule (gpuRequestEqualsLimit). */ -}}
+{{- define "nim-llm.preflight.extendedResourcesExact" -}}
+{{- $V := .Values -}}
+{{- include "nim-llm.preflight.extendedResourcesExactOf" (dict "key" "resources" "resources" $V.resources) -}}
+{{- include "nim-llm.preflight.extendedResourcesExactOf"
+  (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- include "nim-llm.preflight.extendedResourcesExactOf"
+  (dict "key" (printf "initContainers.extraInit[%d].resources" $i) "resources" $c.resources) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.extendedResourcesExactOf" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- $limits := $res.limits | default dict -}}
+{{- range $name, $request := $res.requests | default dict -}}
+{{- $extended := and (contains "/" $name) (not (regexMatch "^([^/]*\\.)?kubernetes\\.io/" $name)) -}}
+{{- if and (or (hasPrefix "hugepages-" $name) $extended) (not (and (eq $key "resources") (eq $name "nvidia.com/gpu"))) -}}
+{{- if not (hasKey $limits $name) -}}
+{{- $message := print
+  "%s.requests.%s is %v but %s.limits.%s is not set, and Kubernetes cannot overcommit %s: it refuses the pod "
+  "unless the limit equals the request. Set %s.limits.%s: %v (or move the value from requests to limits)." -}}
+{{- include "nim-llm.fail" (printf $message $key $name $request $key $name $name $key $name $request) -}}
+{{- else if ne (include "nim-llm.quantityValue" $request) (include "nim-llm.quantityValue" (index $limits $name)) -}}
+{{- $message := print
+  "%s.requests.%s (%v) differs from %s.limits.%s (%v), and Kubernetes cannot overcommit %s: it refuses the "
+  "pod unless they are equal. Set both to the same value (or remove %s.requests.%s)." -}}
+{{- include "nim-llm.fail" (printf $message $key $name $request $key $name (index $limits $name) $name $key $name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A container that must not run as root (runAsNonRoot: true, its own or the pod's) with user ID 0 (its own or the
+pod's): the kubelet refuses to start it (CreateContainerConfigError), after the release is installed. */ -}}
+{{- define "nim-llm.preflight.rootUserUnderNonRoot" -}}
+{{- $V := .Values -}}
+{{- $pod := $V.podSecurityContext | default dict -}}
+{{- $containers := list (list "containerSecurityContext" ($V.containerSecurityContext | default dict)) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- if $c.securityContext -}}
+{{- $containers = append $containers (list (printf "initContainers.extraInit[%d].securityContext" $i) $c.securityContext) -}}
+{{- end -}}
+{{- end -}}
+{{- range $c := $containers -}}
+{{- $key := index $c 0 -}}
+{{- $sc := index $c 1 -}}
+{{- $nonRoot := ternary $sc.runAsNonRoot $pod.runAsNonRoot (hasKey $sc "runAsNonRoot") -}}
+{{- $userKey := ternary (printf "%s.runAsUser" $key) "podSecurityContext.runAsUser" (hasKey $sc "runAsUser") -}}
+{{- $user := ternary $sc.runAsUser $pod.runAsUser (hasKey $sc "runAsUser") -}}
+{{- $nonRootKey := ternary (printf "%s.runAsNonRoot" $key) "podSecurityContext.runAsNonRoot" (hasKey $sc "runAsNonRoot") -}}
+{{- if and (eq (toString $nonRoot) "true") (not (kindIs "invalid" $user)) (eq (toString $user) "0") -}}
+{{- $message := print
+  "%s is 0 (root) but %s is true, so the kubelet refuses to start the container (after the release is "
+  "installed): set %s to a non-root user ID such as 1000, or %s: false to run as root on purpose." -}}
+{{- include "nim-llm.fail" (printf $message $userKey $nonRootKey $userKey $nonRootKey) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
 {{- define "nim-llm.preflight.runAsNonRoot" -}}
 {{- $V := .Values -}}
@@ -202,6 +266,48 @@ after nim-llm.preflight.extraMountsResolve, so every extra mount names an extra 
   "twice): mount it elsewhere%s." -}}
 {{- include "nim-llm.fail" (printf $message $key $m.mountPath (index $chartMounts $path)
   (ternary "; to move the model cache, set model.nimCache" "" (eq (index $chartMounts $path) "model-store"))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Variables the container runtime or the image own: the image's PATH and LD_LIBRARY_PATH (an env entry replaces
+them whole, and the NIM's own tools and CUDA libraries disappear), and the GPU list the device plugin hands each pod. */ -}}
+{{- define "nim-llm.preflight.envNotOwnedElsewhere" -}}
+{{- $owned := dict
+  "PATH" "the image's PATH, which the NIM's start-up and tools rely on"
+  "LD_LIBRARY_PATH" "the image's LD_LIBRARY_PATH, where its CUDA and NCCL libraries are found (a networking provider's are prepended by the chart)"
+  "CUDA_VISIBLE_DEVICES" "the GPUs the device plugin assigns to each pod (resources.limits.nvidia.com/gpu)"
+  "NVIDIA_VISIBLE_DEVICES" "the GPUs the device plugin assigns to each pod (resources.limits.nvidia.com/gpu)" -}}
+{{- range $i, $e := .Values.env | default list -}}
+{{- if hasKey $owned $e.name -}}
+{{- $message := print "env[%d] sets %s, which replaces %s: remove env[%d]." -}}
+{{- include "nim-llm.fail" (printf $message $i $e.name (index $owned $e.name) $i) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* An environment value the runtime can pass: no NUL byte (it ends a C string) and shorter than the kernel's limit of
+one environment string (MAX_ARG_STRLEN, 131072 bytes with NAME= and the final NUL); else the container never starts. */ -}}
+{{- define "nim-llm.preflight.envValuesPassable" -}}
+{{- $V := .Values -}}
+{{- $lists := list (list "env" $V.env) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- $lists = append $lists (list (printf "initContainers.extraInit[%d].env" $i) $c.env) -}}
+{{- end -}}
+{{- range $l := $lists -}}
+{{- range $i, $e := index $l 1 | default list -}}
+{{- if and (kindIs "map" $e) (hasKey $e "value") -}}
+{{- $value := toString $e.value -}}
+{{- if contains "\x00" $value -}}
+{{- include "nim-llm.fail" (printf "%s[%d].value (%s) holds a NUL byte, which no process environment can carry: remove it." (index $l 0) $i (toString $e.name)) -}}
+{{- end -}}
+{{- if ge (add (len (toString $e.name)) (len $value) 2) 131072 -}}
+{{- $message := print
+  "%s[%d].value (%s) has %d bytes: with its name it passes the kernel's limit of 131072 bytes for one environment "
+  "string, so the container would never start. Put the text in a ConfigMap mounted as a file (extraVolumes) instead." -}}
+{{- include "nim-llm.fail" (printf $message (index $l 0) $i (toString $e.name) (len $value)) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -307,3 +307,139 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{- /* image.repository is a reference the container runtime can pull: no scheme (https://) and, past the registry host,
+lower case only (a runtime refuses "NVIDIA/llama"; the pod then waits in InvalidImageName). */ -}}
+{{- define "nim-llm.preflight.imageRepositoryForm" -}}
+{{- $repository := toString .Values.image.repository -}}
+{{- if regexMatch "^[A-Za-z][A-Za-z0-9+.-]*://" $repository -}}
+{{- $message := print
+  "image.repository is %q, which starts with a scheme (%s), but an image reference has none: set "
+  "image.repository: %s." -}}
+{{- $bare := regexReplaceAll "^[A-Za-z][A-Za-z0-9+.-]*://" $repository "" -}}
+{{- include "nim-llm.fail" (printf $message $repository (regexFind "^[A-Za-z][A-Za-z0-9+.-]*://" $repository) $bare) -}}
+{{- end -}}
+{{- $parts := splitList "/" $repository -}}
+{{- $path := $repository -}}
+{{- if and (gt (len $parts) 1) (regexMatch "[.:]|^localhost$" (first $parts)) -}}
+{{- $path = join "/" (rest $parts) -}}
+{{- end -}}
+{{- if not (regexMatch "^[a-z0-9]+((\\.|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+((\\.|_|__|-+)[a-z0-9]+)*)*$" $path) -}}
+{{- $message := print
+  "image.repository is %q, which is no image reference a container runtime pulls (after the registry host, only "
+  "lower-case letters, digits and the separators . _ __ - between path components): write it in lower case, "
+  "e.g. image.repository: %s." -}}
+{{- include "nim-llm.fail" (printf $message $repository (lower $repository)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A tag that starts like a version is compared with the NIM versions whose start-up differs (multi-node); a part of
+ten digits or more overflows that comparison. */ -}}
+{{- define "nim-llm.preflight.imageTagComparable" -}}
+{{- $tag := toString .Values.image.tag -}}
+{{- $version := regexFind "^v?[0-9]+\\.[0-9]+\\.[0-9]+" $tag -}}
+{{- if and $version (regexMatch "(^v?|\\.)[0-9]{10,}(\\.|$)" $version) -}}
+{{- $message := print
+  "image.tag is %q, which starts like a version but has a part of ten digits or more, so it cannot be compared "
+  "with NIM versions (the multi-node start-up depends on the version): set image.tag to the NIM version you "
+  "run, e.g. image.tag: \"1.8.4\"." -}}
+{{- include "nim-llm.fail" (printf $message $tag) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Paths the pods mount: no ".." (Kubernetes refuses it in a mount path and a hostPath), and the model cache not on
+a directory the image or the chart already uses. */ -}}
+{{- define "nim-llm.preflight.pathsWithoutDotDot" -}}
+{{- $V := .Values -}}
+{{- $paths := list (list "model.nimCache" $V.model.nimCache) -}}
+{{- if $V.hostPath.enabled -}}{{- $paths = append $paths (list "hostPath.path" $V.hostPath.path) -}}{{- end -}}
+{{- if $V.nfs.enabled -}}{{- $paths = append $paths (list "nfs.path" $V.nfs.path) -}}{{- end -}}
+{{- $mapForm := kindIs "map" $V.extraVolumeMounts -}}
+{{- range $i, $m := include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray -}}
+{{- $key := ternary (printf "extraVolumeMounts.%v.mountPath" $m.name) (printf "extraVolumeMounts[%d].mountPath" $i) $mapForm -}}
+{{- $paths = append $paths (list $key $m.mountPath) -}}
+{{- end -}}
+{{- range $p := $paths -}}
+{{- if has ".." (splitList "/" (toString (index $p 1))) -}}
+{{- $message := print
+  "%s is %q, which holds a \"..\" segment: Kubernetes refuses it in a mount path or a host path (after the "
+  "release is installed): write the path without \"..\"." -}}
+{{- include "nim-llm.fail" (printf $message (index $p 0) (toString (index $p 1))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The model cache is mounted at model.nimCache: over the image's own files or the chart's mounts it would hide them
+(or Kubernetes refuses the second mount). */ -}}
+{{- define "nim-llm.preflight.cachePathFree" -}}
+{{- $cache := trimSuffix "/" (toString .Values.model.nimCache) -}}
+{{- $taken := "" -}}
+{{- range $dir := list "/opt/nim" "/opt/nim-llm" "/etc/nim-llm" "/dev" "/proc" "/sys" "/etc" "/usr" "/bin" "/lib" -}}
+{{- if or (eq $cache $dir) (hasPrefix (printf "%s/" $dir) $cache) -}}{{- $taken = $dir -}}{{- end -}}
+{{- end -}}
+{{- if eq $cache "" -}}{{- $taken = "/, the whole file system" -}}{{- end -}}
+{{- if $taken -}}
+{{- $message := print
+  "model.nimCache is %q, on a directory the NIM image or the chart already uses (%s): the cache volume would hide "
+  "its files or collide with the chart's mounts. Set model.nimCache to a directory of its own, e.g. "
+  "model.nimCache: /model-store." -}}
+{{- include "nim-llm.fail" (printf $message (toString .Values.model.nimCache) $taken) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* nfs.server is a host name or address; the exported directory is nfs.path. */ -}}
+{{- define "nim-llm.preflight.nfsServerIsHost" -}}
+{{- $V := .Values -}}
+{{- if and $V.nfs.enabled (regexMatch "[/ ]|^[A-Za-z]+:" (toString $V.nfs.server)) -}}
+{{- $message := print
+  "nfs.server is %q, but it takes the server's host name or IP address only (the kubelet mounts "
+  "<nfs.server>:<nfs.path>): put the exported directory in nfs.path, e.g. nfs.server: %s and nfs.path: %s." -}}
+{{- $server := regexReplaceAll "^[A-Za-z]+://" (toString $V.nfs.server) "" -}}
+{{- $host := first (splitList "/" (first (splitList ":" $server))) -}}
+{{- $path := printf "/%s" (join "/" (rest (splitList "/" $server))) -}}
+{{- include "nim-llm.fail" (printf $message (toString $V.nfs.server) $host $path) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Every namespace has a ServiceAccount named default: the chart cannot create (and own) another. */ -}}
+{{- define "nim-llm.preflight.serviceAccountNotDefault" -}}
+{{- $sa := .Values.serviceAccount -}}
+{{- if and $sa.create (eq (toString $sa.name) "default") -}}
+{{- $message := print
+  "serviceAccount.name is default with serviceAccount.create: true, but every namespace already has the "
+  "ServiceAccount default, so the install would fail: give serviceAccount.name another name, or set "
+  "serviceAccount.create: false to run as the namespace's default ServiceAccount." -}}
+{{- include "nim-llm.fail" $message -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Percentages of a budget or of unavailable pods: at most 100% (Kubernetes refuses more). */ -}}
+{{- define "nim-llm.preflight.percentagesAtMost100" -}}
+{{- $V := .Values -}}
+{{- $counts := list -}}
+{{- if $V.podDisruptionBudget.enabled -}}
+{{- $counts = append $counts (list "podDisruptionBudget.minAvailable" $V.podDisruptionBudget.minAvailable) -}}
+{{- $counts = append $counts (list "podDisruptionBudget.maxUnavailable" $V.podDisruptionBudget.maxUnavailable) -}}
+{{- end -}}
+{{- $counts = append $counts (list "strategy.rollingUpdate.maxUnavailable" ($V.strategy.rollingUpdate | default dict).maxUnavailable) -}}
+{{- range $c := $counts -}}
+{{- $value := toString (index $c 1) -}}
+{{- $digits := regexReplaceAll "^0+" (trimSuffix "%" $value) "" -}}
+{{- if and (hasSuffix "%" $value) (or (gt (len $digits) 3) (and (eq (len $digits) 3) (gt (atoi $digits) 100))) -}}
+{{- include "nim-llm.fail" (printf "%s is %s, more than 100%% of the pods, which Kubernetes refuses: set it to at most \"100%%\"." (index $c 0) $value) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A scrape that times out after its next one is due: Prometheus refuses the ServiceMonitor's configuration. */ -}}
+{{- define "nim-llm.preflight.scrapeTimeoutWithinInterval" -}}
+{{- $S := .Values.metrics.serviceMonitor -}}
+{{- if and $S.enabled $S.interval $S.scrapeTimeout -}}
+{{- if gt (include "nim-llm.durationMillis" $S.scrapeTimeout | int64) (include "nim-llm.durationMillis" $S.interval | int64) -}}
+{{- $message := print
+  "metrics.serviceMonitor.scrapeTimeout (%s) is longer than metrics.serviceMonitor.interval (%s), and "
+  "Prometheus refuses a scrape timeout longer than its interval: set scrapeTimeout to at most %s." -}}
+{{- include "nim-llm.fail" (printf $message $S.scrapeTimeout $S.interval $S.interval) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

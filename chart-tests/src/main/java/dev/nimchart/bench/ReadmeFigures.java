@@ -43,6 +43,8 @@ public final class ReadmeFigures {
                     "controllers-install-to-ready", "*", Shape.RANGE_AND_TOTAL, "s", 1),
             new Row("Start-up tier: the group's processes started to the serving pod Ready, per multi-node example (median of each)",
                     "startup-ready", "*", Shape.RANGE, "s", 1),
+            new Row("... of which the Ray groups (NIM 2.x/3.x: a real Ray head and workers)", "startup-ready", "multi-node-ray-*", Shape.RANGE, "s", 1),
+            new Row("... resident memory of a Ray group's processes once Ready (2 to 4 pods)", "startup-rss", "multi-node-ray-*", Shape.RANGE, "MiB", 0),
             new Row("Scale sweep (workers 2/8/32/64 x replicas 1/8): offline check per point", "scale-render", "*", Shape.RANGE, "ms", 0),
             new Row("... install plus read-back per point", "scale-install", "*", Shape.RANGE, "s", 2),
             new Row("... manifest size, LeaderWorkerSet", "scale-bytes", "scale-lws-*", Shape.RANGE, "kB", 1),

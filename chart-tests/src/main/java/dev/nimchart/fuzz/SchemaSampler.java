@@ -8,6 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.regex.Pattern;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import dev.nimchart.kubeschema.KubernetesDefinitions;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Random instances of a values.schema.json node that the schema accepts. Strings with a {@code pattern} come from a
@@ -43,8 +50,19 @@ final class SchemaSampler {
     /** Below this many path segments an object gets its required fields only and a list its minimum of items. */
     static final int MAX_OPTIONAL_DEPTH = 6;
 
+    /** Tries at drawing an instance of a ruled Kubernetes definition that keeps (or, for a mutation, breaks) its rules. */
+    static final int RULE_TRIES = 40;
+    /** An instance of each ruled definition that keeps its rules, when no draw does. */
+    private static final Map<String, Object> RULED_FALLBACK = Map.of(
+            "io.k8s.api.core.v1.Toleration", Map.of("operator", "Exists"),
+            "io.k8s.api.core.v1.NodeSelectorRequirement", Map.of("key", "example.com/tier", "operator", "Exists"),
+            "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement", Map.of("key", "example.com/tier", "operator", "Exists"),
+            "io.k8s.api.core.v1.SecurityContext", Map.of(),
+            "io.k8s.api.core.v1.PodSecurityContext", Map.of());
+
     private final ValuesSchema schema;
     private final Random random;
+    private final Map<String, Schema> definitionValidators = new java.util.HashMap<>();
     private int kubernetesSamples;
 
     SchemaSampler(ValuesSchema schema, Random random) {
@@ -52,9 +70,66 @@ final class SchemaSampler {
         this.random = random;
     }
 
-    /** A value the node accepts; {@code path} names it for the opaque samples and error messages. */
-    @SuppressWarnings("unchecked")
+    /**
+     * A value the node accepts; {@code path} names it for the opaque samples and error messages. An instance of a
+     * Kubernetes definition with rules of Kubernetes' validation code (an empty toleration key needs operator Exists,
+     * In needs values, ...) is drawn until it keeps them.
+     */
     Object valid(Map<String, Object> node, String path) {
+        String ruled = ruledDefinition(node);
+        if (ruled == null) {
+            return draw(node, path);
+        }
+        for (int i = 0; i < RULE_TRIES; i++) {
+            Object value = draw(node, path);
+            if (definitionRefuses(ruled, value).isEmpty()) {
+                return value;
+            }
+        }
+        // No draw kept the rules: a known instance, else the last draw (an overlay the schema refuses is dropped).
+        return RULED_FALLBACK.containsKey(ruled) ? RULED_FALLBACK.get(ruled) : draw(node, path);
+    }
+
+    /**
+     * An instance of a ruled Kubernetes definition whose fields have valid types but that breaks a rule of Kubernetes'
+     * validation code (what a user writes and the API server would refuse), or null when no draw does.
+     */
+    Object breakingRule(String definition, String path) {
+        Map<String, Object> node = Map.of("$ref", "#/$defs/" + definition);
+        for (int i = 0; i < RULE_TRIES; i++) {
+            Object value = draw(node, path);
+            if (!definitionRefuses(definition, value).isEmpty()) {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    /** The ruled definition a node refers to, or null. */
+    private static String ruledDefinition(Map<String, Object> node) {
+        if (node.get("$ref") instanceof String ref && ref.startsWith("#/$defs/")) {
+            String name = ref.substring("#/$defs/".length());
+            return KubernetesDefinitions.ruledDefinitions().contains(name) ? name : null;
+        }
+        return null;
+    }
+
+    /** What the definition's schema says against the value (empty when it accepts it). */
+    List<String> definitionRefuses(String definition, Object value) {
+        Schema validator = definitionValidators.computeIfAbsent(definition, name -> {
+            Map<String, Object> wrapper = new LinkedHashMap<>();
+            wrapper.put("$schema", "https://json-schema.org/draft/2020-12/schema");
+            wrapper.put("$ref", "#/$defs/" + name);
+            wrapper.put("$defs", schema.root().get("$defs"));
+            return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(
+                    SchemaLocation.of("https://nim-llm.chart/" + name + ".json"), JsonMapper.shared().writeValueAsString(wrapper),
+                    InputFormat.JSON);
+        });
+        return validator.validate(JsonMapper.shared().valueToTree(value)).stream().map(e -> e.getMessage()).toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    private Object draw(Map<String, Object> node, String path) {
         if (OpaqueSamples.isOpaque(path)) {
             // Half the time from the Kubernetes definition, where the schema has one (fields, or a list of objects).
             if (schema.properties(node).isEmpty() && !isKubernetesList(node) || random.nextBoolean()) {
@@ -244,7 +319,8 @@ final class SchemaSampler {
         int count = (additional instanceof Map || !patterns.isEmpty()) && depth(path) < MAX_OPTIONAL_DEPTH ? random.nextInt(3) : 0;
         for (int i = 0; i < count; i++) {
             String keyPattern = patterns.isEmpty() ? null : List.copyOf(patterns.keySet()).get(random.nextInt(patterns.size()));
-            Map<String, Object> names = keyPattern == null ? Map.of() : Map.of("pattern", keyPattern);
+            Map<String, Object> names = keyPattern != null ? Map.of("pattern", keyPattern)
+                    : s.get("propertyNames") instanceof Map<?, ?> propertyNames ? (Map<String, Object>) propertyNames : Map.of();
             String key = string(names, path + " key");
             Object valueSchema = keyPattern == null ? additional : patterns.get(keyPattern);
             if (!key.isEmpty() && !properties.containsKey(key)) {

@@ -2,6 +2,7 @@ package dev.nimchart.fuzz;
 
 import dev.nimchart.values.ValuesMerger;
 import dev.nimchart.values.ValuesSchema;
+import dev.nimchart.values.ValuesSchemaValidator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,6 +28,7 @@ public final class ValuesFuzzer {
     private final Map<String, Object> defaults;
     private final List<ValuesSchema.Entry> entries;
     private final List<ValuesSchema.Entry> passThrough;
+    private final ValuesSchemaValidator validator;
 
     public ValuesFuzzer(Path chartDir, long seed) {
         this.seed = seed;
@@ -34,6 +36,7 @@ public final class ValuesFuzzer {
         this.defaults = ValuesMerger.loadYaml(chartDir.resolve("values.yaml"));
         this.entries = schema.entries();
         this.passThrough = entries.stream().filter(e -> OpaqueSamples.holdsPassThrough(e.path())).toList();
+        this.validator = new ValuesSchemaValidator(chartDir);
     }
 
     /** Document number {@code index} of this fuzzer's seed. */
@@ -50,7 +53,15 @@ public final class ValuesFuzzer {
             ValuesSchema.Entry entry = pool.get(random.nextInt(pool.size()));
             int fromKubernetes = sampler.kubernetesSamples();
             Object value = sampler.valid(entry.schema(), entry.path());
+            Map<String, Object> before = ValuesMerger.copy(values);
             overlay(values, entry.keys(), value);
+            // A field of a pass-through object set alone can break a rule of Kubernetes' validation code together with
+            // the chart's defaults (privileged: true under allowPrivilegeEscalation: false): such an overlay is dropped.
+            if (OpaqueSamples.holdsPassThrough(entry.path())
+                    && !validator.validate(ValuesMerger.merge(defaults, values)).isEmpty()) {
+                values = before;
+                continue;
+            }
             overlays.add(entry.path() + (sampler.kubernetesSamples() > fromKubernetes ? " " + FROM_KUBERNETES_SCHEMA : ""));
         }
         String mutation = null;

@@ -16,7 +16,20 @@ import java.util.Random;
  */
 final class ValuesMutator {
 
-    enum Kind { UNKNOWN_KEY, WRONG_TYPE, OUT_OF_RANGE, BAD_ENUM, BAD_PATTERN, NULL_DEFAULT }
+    enum Kind { UNKNOWN_KEY, WRONG_TYPE, OUT_OF_RANGE, BAD_ENUM, BAD_PATTERN, NULL_DEFAULT, KUBERNETES_RULE }
+
+    /**
+     * Pass-through keys whose Kubernetes definition carries rules of Kubernetes' validation code, for a
+     * KUBERNETES_RULE mistake: key path (a list when it ends in []), and the definition of the value (or of its items).
+     */
+    private static final List<List<String>> RULED_KEYS = List.of(
+            List.of("tolerations[]", "io.k8s.api.core.v1.Toleration"),
+            List.of("containerSecurityContext", "io.k8s.api.core.v1.SecurityContext"),
+            List.of("podSecurityContext", "io.k8s.api.core.v1.PodSecurityContext"),
+            List.of("affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[]",
+                    "io.k8s.api.core.v1.NodeSelectorRequirement"),
+            List.of("affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[]",
+                    "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement"));
 
     /** Values of every JSON type, for a wrong-type mutation. */
     private static final List<Object> ANY_TYPE = List.of("three", 3, 2.5, true, List.of("x"), Map.of("x", "y"));
@@ -47,6 +60,7 @@ final class ValuesMutator {
                 case BAD_ENUM -> targets.stream().filter(t -> t.schema().get("enum") instanceof List).toList();
                 case BAD_PATTERN -> targets.stream().filter(t -> t.schema().get("pattern") instanceof String
                         || t.schema().get("minLength") instanceof Number || t.schema().get("maxLength") instanceof Number).toList();
+                case KUBERNETES_RULE -> all;
                 default -> targets;
             };
             if (fitting.isEmpty()) {
@@ -71,7 +85,48 @@ final class ValuesMutator {
             case BAD_PATTERN -> set(doc, target, "string".equals(s.get("type")) || s.get("type") instanceof List
                     ? sampler.badString(s) : null);
             case NULL_DEFAULT -> target.isDefaultIn(defaults) ? target.setIn(doc, null) : null;
+            case KUBERNETES_RULE -> breakKubernetesRule(doc);
         };
+    }
+
+    /**
+     * A pass-through object whose fields have valid types but that breaks a rule of Kubernetes' validation code (an
+     * operator In without values, a toleration value with operator Exists, privileged without privilege escalation):
+     * what the API server refuses for a Deployment and never sees inside a LeaderWorkerSet or MPIJob.
+     */
+    @SuppressWarnings("unchecked")
+    private String breakKubernetesRule(Map<String, Object> doc) {
+        List<String> ruled = RULED_KEYS.get(random.nextInt(RULED_KEYS.size()));
+        String path = ruled.get(0);
+        boolean list = path.endsWith("[]");
+        String at = list ? path.substring(0, path.length() - 2) : path;
+        Object value = sampler.breakingRule(ruled.get(1), at);
+        if (value == null) {
+            return null;
+        }
+        Object node = doc;
+        String[] keys = at.split("\\.");
+        for (int i = 0; i < keys.length; i++) {
+            String key = keys[i].replace("[0]", "");
+            boolean element = keys[i].endsWith("[0]");
+            Map<String, Object> map = (Map<String, Object>) node;
+            boolean last = i == keys.length - 1;
+            Object leaf = list ? new ArrayList<>(List.of(value)) : value;
+            if (last && !element) {
+                map.put(key, leaf);
+            } else if (element) {
+                Map<String, Object> item = new java.util.LinkedHashMap<>();
+                map.put(key, new ArrayList<>(List.of(item)));
+                node = item;
+            } else {
+                Object child = map.get(key);
+                Map<String, Object> copy = child instanceof Map<?, ?> c ? new java.util.LinkedHashMap<>((Map<String, Object>) c)
+                        : new java.util.LinkedHashMap<>();
+                map.put(key, copy);
+                node = copy;
+            }
+        }
+        return (list ? at + "[0]" : at) + ": " + value;
     }
 
     private String set(Map<String, Object> doc, ValuesTarget target, Object value) {

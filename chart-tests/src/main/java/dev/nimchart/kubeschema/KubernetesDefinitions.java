@@ -44,9 +44,13 @@ public final class KubernetesDefinitions {
 
     static final String INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
     static final String QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity";
-    /** The grammar of resource.ParseQuantity: a signed decimal number, then a binary or decimal SI suffix or an exponent. */
+    /**
+     * The grammar of resource.ParseQuantity (a decimal number, then a binary or decimal SI suffix or an exponent),
+     * without a minus sign: every quantity a pod or an autoscaler takes must be at least 0 (resources, emptyDir sizes,
+     * metric targets), and the API server refuses a negative one only for the kinds it validates.
+     */
     static final String QUANTITY_PATTERN =
-            "^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$";
+            "^[+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$";
 
     /**
      * One-of rules of the Go types (validation.go), as property counts: a Volume is a name and at most one source (none
@@ -57,14 +61,31 @@ public final class KubernetesDefinitions {
             "io.k8s.api.core.v1.EnvVarSource", new int[] {1, 1},
             "io.k8s.api.core.v1.VolumeProjection", new int[] {1, 1});
 
+    /** Rules of Kubernetes' validation code that OpenAPI cannot say, per definition, added as allOf (a resource file). */
+    static final Map<String, List<Object>> RULES = rules();
+
+    /** The definitions that carry rules of Kubernetes' validation code beyond their fields' types (kubernetes-rules.json). */
+    public static java.util.Set<String> ruledDefinitions() {
+        return RULES.keySet();
+    }
+
     private static final List<String> KEPT = List.of("type", "properties", "additionalProperties", "items", "required",
             "enum", "$ref", "allOf", "oneOf", "anyOf");
 
     private final Map<String, Map<String, Object>> components = new TreeMap<>();
+    private KubernetesEnums enums = KubernetesEnums.none();
 
-    /** @param openApiV3 OpenAPI v3 documents; a component several define (the meta/v1 types) must be the same in each */
+    /**
+     * @param openApiV3 OpenAPI v3 documents; a component several define (the meta/v1 types) must be the same in each;
+     *                  a {@code .go} file among them is the module's generated OpenAPI definitions, read for the
+     *                  allowed values of enum fields ({@link KubernetesEnums})
+     */
     public KubernetesDefinitions(List<Path> openApiV3) {
         for (Path file : openApiV3) {
+            if (file.toString().endsWith(".go")) {
+                enums = KubernetesEnums.read(file);
+                continue;
+            }
             Map<String, Object> doc;
             try {
                 doc = JsonMapper.shared().readValue(Files.readString(file), new TypeReference<Map<String, Object>>() { });
@@ -132,7 +153,7 @@ public final class KubernetesDefinitions {
         if (name.equals(QUANTITY)) {
             // Helm reads every values number as a float and prints a fractional one of a million or more in exponent
             // form (1.5000005e+06); such a quantity must be written as a string.
-            return ordered("type", List.of("number", "string"), "pattern", QUANTITY_PATTERN,
+            return ordered("type", List.of("number", "string"), "pattern", QUANTITY_PATTERN, "minimum", 0,
                     "if", ordered("type", "number", "not", ordered("type", "integer")), "then", ordered("maximum", 999999));
         }
         Map<String, Object> schema = components.get(name);
@@ -140,10 +161,20 @@ public final class KubernetesDefinitions {
             throw new IllegalArgumentException("no definition " + name + " in the OpenAPI documents");
         }
         Map<String, Object> converted = convert(schema);
+        addEnums(name, converted);
         int[] counts = UNIONS.get(name);
         if (counts != null) {
             converted.put("minProperties", counts[0]);
             converted.put("maxProperties", counts[1]);
+        }
+        List<Object> all = new ArrayList<>(converted.get("allOf") instanceof List<?> l ? l : List.of());
+        for (Object rule : RULES.getOrDefault(name, List.of())) {
+            if (!mergeIntoFields(name, converted, map(rule))) {
+                all.add(rule);
+            }
+        }
+        if (!all.isEmpty()) {
+            converted.put("allOf", all);
         }
         return converted;
     }
@@ -193,6 +224,71 @@ public final class KubernetesDefinitions {
         return out;
     }
 
+    /**
+     * A rule of only {@code properties} and {@code required} narrows the definition's own fields (each property's keywords
+     * added to the field's schema, with the rule's comment), so every reader of the field sees it; false for any other
+     * rule (an if/then), which goes to allOf.
+     */
+    private static boolean mergeIntoFields(String name, Map<String, Object> converted, Map<String, Object> rule) {
+        if (!List.of("$comment", "properties", "required").containsAll(rule.keySet())) {
+            return false;
+        }
+        Map<String, Object> fields = map(converted.get("properties"));
+        map(rule.getOrDefault("properties", Map.of())).forEach((field, keywords) -> {
+            if (!(fields.get(field) instanceof Map<?, ?> f)) {
+                throw new IllegalArgumentException(name + ": a rule narrows " + field + ", which is no field of it");
+            }
+            Map<String, Object> narrowed = narrowed(name + "." + field, map(f), map(keywords));
+            if (rule.get("$comment") instanceof String comment) {
+                narrowed.put("$comment", comment);
+            }
+            fields.put(field, narrowed);
+        });
+        if (rule.get("required") instanceof List<?> required) {
+            List<Object> all = new ArrayList<>(converted.get("required") instanceof List<?> r ? r : List.of());
+            required.stream().filter(r -> !all.contains(r)).forEach(all::add);
+            converted.put("required", all);
+        }
+        return true;
+    }
+
+    /** A field's schema with a rule's keywords added, into nested schemas ({@code items}) too; a keyword never replaced. */
+    private static Map<String, Object> narrowed(String where, Map<String, Object> schema, Map<String, Object> keywords) {
+        Map<String, Object> out = new LinkedHashMap<>(schema);
+        keywords.forEach((k, v) -> {
+            if (k.equals("propertyNames") && out.get("additionalProperties") instanceof Map<?, ?> values
+                    && map(v).get("pattern") instanceof String pattern) {
+                // A map whose keys follow a pattern, said so that a refusal names the map and the key (Helm prints a
+                // propertyNames failure without its location): the values' schema under that pattern, no other key.
+                out.put("patternProperties", Map.of(pattern, values));
+                out.put("additionalProperties", false);
+            } else if (out.get(k) instanceof Map<?, ?> inner && v instanceof Map<?, ?> more) {
+                out.put(k, narrowed(where + "." + k, map(inner), map(more)));
+            } else if (out.containsKey(k)) {
+                throw new IllegalArgumentException(where + " already has " + k);
+            } else {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    /** The allowed values of the component's enum fields, on the property or on its array items. */
+    private void addEnums(String name, Map<String, Object> converted) {
+        enums.of(name).forEach((property, values) -> {
+            boolean items = property.endsWith(KubernetesEnums.ITEMS);
+            String key = items ? property.substring(0, property.length() - KubernetesEnums.ITEMS.length()) : property;
+            if (!(converted.get("properties") instanceof Map<?, ?> properties) || !(properties.get(key) instanceof Map<?, ?> p)) {
+                throw new IllegalArgumentException(name + " has an enum on " + property + " but no such property");
+            }
+            Map<String, Object> target = map(p);
+            if (items) {
+                target = map(target.get("items"));
+            }
+            target.put("enum", values);
+        });
+    }
+
     private static void references(Object node, Deque<String> todo) {
         if (node instanceof Map<?, ?> m) {
             if (m.get("$ref") instanceof String ref && ref.startsWith(DEFS_REF)) {
@@ -216,6 +312,25 @@ public final class KubernetesDefinitions {
             out.put((String) keysAndValues[i], keysAndValues[i + 1]);
         }
         return out;
+    }
+
+    private static Map<String, List<Object>> rules() {
+        String resource = "kubernetes-rules.json";
+        try (var in = KubernetesDefinitions.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException(resource + " is missing from the classpath");
+            }
+            Map<String, Object> all = JsonMapper.shared().readValue(in, new TypeReference<Map<String, Object>>() { });
+            Map<String, List<Object>> out = new TreeMap<>();
+            all.forEach((name, rules) -> {
+                if (name.startsWith(PREFIX)) {
+                    out.put(name, List.copyOf((List<?>) rules));
+                }
+            });
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -38,7 +38,7 @@ class EmbeddedKubernetesSchemasTest {
     @BeforeAll
     static void openApi() {
         kubernetes = new KubernetesDefinitions(List.of(OPENAPI.resolve("api__v1_openapi.json"),
-                OPENAPI.resolve("apis__autoscaling__v2_openapi.json")));
+                OPENAPI.resolve("apis__autoscaling__v2_openapi.json"), OPENAPI.resolve("zz_generated.openapi.go")));
     }
 
     @Test
@@ -132,6 +132,37 @@ class EmbeddedKubernetesSchemasTest {
             "io.k8s.api.core.v1.Toleration | {\"key\": \"a\", \"tolerationSeconds\": \"300\"}     | false",
             "io.k8s.api.core.v1.NodeSelectorRequirement | {\"key\": \"a\", \"operator\": \"Exists\"} | true",
             "io.k8s.api.core.v1.NodeSelectorRequirement | {\"key\": \"a\"}                      | false",
+            // enum values, from the API's generated definitions
+            "io.k8s.api.core.v1.Toleration | {\"key\": \"a\", \"operator\": \"Exists\", \"effect\": \"NoSchedule\"} | true",
+            "io.k8s.api.core.v1.Toleration | {\"key\": \"a\", \"operator\": \"Exist\"}       | false",
+            "io.k8s.api.core.v1.Toleration | {\"key\": \"a\", \"effect\": \"NoSchedul\"}      | false",
+            "io.k8s.api.core.v1.Container | {\"name\": \"a\", \"imagePullPolicy\": \"IfNotPresnt\"} | false",
+            "io.k8s.api.core.v1.PersistentVolumeClaimSpec | {\"accessModes\": [\"ReadWriteMany\"]} | true",
+            "io.k8s.api.core.v1.PersistentVolumeClaimSpec | {\"accessModes\": [\"ReadWriteAll\"]} | false",
+            // rules of Kubernetes' validation code (kubernetes-rules.json)
+            "io.k8s.api.core.v1.Toleration | {\"operator\": \"Exists\"}                          | true",
+            "io.k8s.api.core.v1.Toleration | {\"effect\": \"NoSchedule\"}                        | false",
+            "io.k8s.api.core.v1.Toleration | {\"key\": \"a\", \"operator\": \"Exists\", \"value\": \"b\"} | false",
+            "io.k8s.api.core.v1.Toleration | {\"key\": \"a b\", \"operator\": \"Exists\"}    | false",
+            "io.k8s.api.core.v1.Toleration | {\"key\": \"a\", \"value\": \"b/c\"}            | false",
+            "io.k8s.api.core.v1.Toleration | {\"key\": \"a\", \"tolerationSeconds\": 30, \"effect\": \"NoExecute\"} | true",
+            "io.k8s.api.core.v1.Toleration | {\"key\": \"a\", \"tolerationSeconds\": 30, \"effect\": \"NoSchedule\"} | false",
+            "io.k8s.api.core.v1.NodeSelectorRequirement | {\"key\": \"a\", \"operator\": \"In\", \"values\": [\"x\"]} | true",
+            "io.k8s.api.core.v1.NodeSelectorRequirement | {\"key\": \"a\", \"operator\": \"In\"} | false",
+            "io.k8s.api.core.v1.NodeSelectorRequirement | {\"key\": \"a\", \"operator\": \"In\", \"values\": []} | false",
+            "io.k8s.api.core.v1.NodeSelectorRequirement | {\"key\": \"a\", \"operator\": \"Exists\", \"values\": [\"x\"]} | false",
+            "io.k8s.api.core.v1.NodeSelectorRequirement | {\"key\": \"a\", \"operator\": \"Gt\", \"values\": [\"3\"]} | true",
+            "io.k8s.api.core.v1.NodeSelectorRequirement | {\"key\": \"a\", \"operator\": \"Gt\", \"values\": [\"x\"]} | false",
+            "io.k8s.api.core.v1.NodeSelectorRequirement | {\"key\": \"a\", \"operator\": \"Equals\"} | false",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement | {\"key\": \"a\", \"operator\": \"NotIn\"} | false",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement | {\"key\": \"a\", \"operator\": \"Equals\", \"values\": [\"x\"]} | false",
+            "io.k8s.api.core.v1.SecurityContext | {\"allowPrivilegeEscalation\": false, \"privileged\": true} | false",
+            "io.k8s.api.core.v1.SecurityContext | {\"allowPrivilegeEscalation\": true, \"privileged\": true} | true",
+            "io.k8s.api.core.v1.SecurityContext | {\"allowPrivilegeEscalation\": false, \"capabilities\": {\"add\": [\"SYS_ADMIN\"]}} | false",
+            "io.k8s.api.core.v1.SecurityContext | {\"allowPrivilegeEscalation\": false, \"capabilities\": {\"add\": [\"IPC_LOCK\"]}} | true",
+            "io.k8s.api.core.v1.SecurityContext | {\"runAsUser\": -1}                              | false",
+            "io.k8s.api.core.v1.ResourceRequirements | {\"limits\": {\"memory\": \"-1Gi\"}}      | false",
+            "io.k8s.api.core.v1.ResourceRequirements | {\"requests\": {\"cpu\": -2}}             | false",
     })
     void definitionsAcceptWhatKubernetesAccepts(String definition, String instance, boolean valid) {
         Map<String, Object> schema = new LinkedHashMap<>();
@@ -146,7 +177,8 @@ class EmbeddedKubernetesSchemasTest {
 
     private static void walk(String path, Object node, List<String> open, List<String> remote) {
         if (node instanceof Map<?, ?> m) {
-            if (m.containsKey("properties") && !Boolean.FALSE.equals(m.get("additionalProperties"))) {
+            // An object type with fixed fields; the rules added as allOf (kubernetes-rules.json) only narrow those fields.
+            if ("object".equals(m.get("type")) && m.containsKey("properties") && !Boolean.FALSE.equals(m.get("additionalProperties"))) {
                 open.add(path);
             }
             if (m.get("$ref") instanceof String ref && !ref.startsWith(KubernetesDefinitions.DEFS_REF)) {
