@@ -10,6 +10,10 @@
 #                Kubernetes version of `helm template`/`helm lint` is the one
 #                of its client-go pin (v0.35 -> 1.35), not Go's 1.20 fallback
 #   kubeconform  the manifest validator the usual chart CI pipes `helm template` into
+#   kube-score   a policy engine platform teams run on rendered manifests; the offline tier runs it on every pod
+#                template the chart renders, unwrapped into a Pod (dev.nimchart.lint)
+#   registry     CNCF distribution's OCI registry: the API-server tier pushes the signed chart package to it and
+#                installs from it (OciRegistryIT)
 #
 #   ci/build-tools.sh [--print-path] [TOOL...]     default: all tools
 #
@@ -20,7 +24,7 @@
 # A cached binary is reused as is (no Go, no network). With --print-path the
 # script prints only the binaries' paths on stdout (progress goes to stderr).
 #
-# Cost (2 cores, empty Go caches): helm 3-5 min, kubeconform ~15 s.
+# Cost (2 cores, empty Go caches): helm 3-5 min, kubeconform ~15 s, kube-score ~70 s.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,7 +37,7 @@ if [[ "${1:-}" == "--print-path" ]]; then
   shift
 fi
 tools=("$@")
-((${#tools[@]} > 0)) || tools=(helm kubeconform)
+((${#tools[@]} > 0)) || tools=(helm kubeconform kube-score registry)
 
 die() {
   echo "build-tools: ERROR: $*" >&2
@@ -45,10 +49,14 @@ log() { printf '[%4ss] %s\n' "${SECONDS}" "$*" >&2; }
 declare -A main_pkg=(
   [helm]=helm.sh/helm/v3/cmd/helm
   [kubeconform]=github.com/yannh/kubeconform/cmd/kubeconform
+  [kube-score]=github.com/zegl/kube-score/cmd/kube-score
+  [registry]=github.com/distribution/distribution/v3/cmd/registry
 )
 declare -A module=(
   [helm]=helm.sh/helm/v3
   [kubeconform]=github.com/yannh/kubeconform
+  [kube-score]=github.com/zegl/kube-score
+  [registry]=github.com/distribution/distribution/v3
 )
 
 pinned_version() { # go.mod module

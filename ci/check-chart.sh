@@ -4,7 +4,7 @@
 # Exit status 0 when everything passed, 1 when anything failed, 2 on a usage error.
 #
 #   ci/check-chart.sh --chart DIR --values DIR[,DIR...] [--tier offline|api|controllers|all] [--with-repo-examples]
-#                     [--fuzz N] [--maven-offline]
+#                     [--fuzz N] [--lint [EXCEPTIONS.yaml]] [--maven-offline]
 #
 #   --chart DIR            the chart (holds Chart.yaml, values.yaml, values.schema.json)
 #   --values DIR,...       values directories: their *.yaml files must install, their invalid/*.yaml files must be
@@ -16,6 +16,10 @@
 #                          the cluster tiers with CI=true: a tier that cannot start fails, it is never skipped.
 #   --with-repo-examples   add this repository's values-examples/ (and its invalid/) to the values directories
 #   --fuzz N               generated values documents on the offline tier (default 200; 0: none)
+#   --lint [FILE]          also judge every valid values file's objects with kube-score and checkov (built by ci/), pods
+#                          inside custom resources (LeaderWorkerSet, MPIJob, ...) unwrapped into Pods; a finding FILE does
+#                          not document fails that file (format: dev.nimchart.lint.PolicyExceptions). Without FILE no
+#                          finding is allowed, unless --with-repo-examples names this repository's own exceptions.
 #   --maven-offline        run Maven with -o (no repository look-ups; needs a warm ~/.m2)
 #
 # Works from any working directory; relative paths are taken from it. A line per verdict is printed as it comes; the
@@ -35,6 +39,7 @@ values=""
 tiers="offline"
 with_repo=false
 fuzz=200
+lint=off
 mvn_flags=(-B -Dstyle.color=never)
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -43,8 +48,15 @@ while [[ $# -gt 0 ]]; do
     --tier) [[ $# -ge 2 ]] || usage "--tier needs offline, api, controllers or all"; tiers=$2; shift 2 ;;
     --with-repo-examples) with_repo=true; shift ;;
     --fuzz) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage "--fuzz needs a number"; fuzz=$2; shift 2 ;;
+    --lint)
+      if [[ $# -ge 2 && "$2" != --* ]]; then
+        [[ -f "$2" ]] || usage "the exceptions file $2 does not exist"
+        lint=$2; shift 2
+      else
+        lint=none; shift
+      fi ;;
     --maven-offline) mvn_flags+=(-o); shift ;;
-    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown argument: $1" ;;
   esac
 done
@@ -66,6 +78,9 @@ for dir in "${given[@]}"; do
   dirs+=("$(cd "$dir" && pwd)")
 done
 [[ ${#dirs[@]} -gt 0 ]] || usage "no values directory given"
+if [[ "$lint" == none && "$with_repo" == true ]]; then
+  lint="$repo/chart-tests/src/test/resources/dev/nimchart/chart/policy-exceptions.yaml"
+fi
 
 tiers=${tiers//all/offline,api,controllers}
 run_offline=false run_api=false run_controllers=false
@@ -94,7 +109,7 @@ pom="$repo/chart-tests/pom.xml"
 echo "chart $chart ($(sed -n 's/^name: *//p' "$chart/Chart.yaml" | head -1)); values: ${dirs[*]}; tiers: $tier_csv; work: $work"
 CI=true mvn "${mvn_flags[@]}" -q -f "$pom" compile exec:exec@check-chart \
     -Dnim.chart.dir="$chart" -Dnim.check.values="$values_csv" -Dnim.check.tiers="$tier_csv" \
-    -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" 2>&1 | tee "$work/check.log" \
+    -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" -Dnim.check.lint="$lint" 2>&1 | tee "$work/check.log" \
   | sed -u 's/\x1b\[[0-9;]*m//g' \
   | grep --line-buffered -E '^(  [a-z]+ |[a-z]+ tier \.\.\.$|\[(cluster|controller) tier\] |== chart |\| |all [0-9]+ passed|[0-9]+ of [0-9]+ failed|check-chart: )' || true
 if [[ ! -f "$work/status" ]]; then

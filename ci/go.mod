@@ -22,7 +22,11 @@ go 1.26.0
 //   sigs.k8s.io/kwok (fake GPU nodes; no CRD taken from it), and
 //   sigs.k8s.io/kueue (gang admission and topology-aware scheduling; its CRDs and
 //   webhook manifests are copied beside its binary, not fetched by fetch-crds.sh).
+//
+// chart-testing's yamllint rules (etc/lintconf.yaml, what `ct lint` applies to values files), read from the module
+// cache by ci/chart-testing-lintconf.sh for ExampleYamlLintTest.
 require (
+	github.com/helm/chart-testing/v3 v3.14.0
 	github.com/kubeflow/mpi-operator v0.8.0
 	github.com/prometheus-operator/prometheus-operator v0.85.0
 	sigs.k8s.io/kueue v0.15.0

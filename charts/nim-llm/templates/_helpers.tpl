@@ -100,9 +100,23 @@ Service naming its worker 0 (service-headless.yaml). */}}
 {{- end -}}
 {{- end -}}
 
-{{/* Container image reference. */}}
+{{/* Container image reference, as Kubernetes takes one: <repository>:<tag>, <repository>@<digest> or
+<repository>:<tag>@<digest> (the digest picks the image; the tag is then only a label for people). Without a digest an
+empty image.tag means the chart's appVersion; with a digest an empty tag is left out. */}}
 {{- define "nim-llm.image" -}}
-{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion | toString) -}}
+{{- $image := .Values.image -}}
+{{- $tag := toString ($image.tag | default "") -}}
+{{- $digest := toString ($image.digest | default "") -}}
+{{- $ref := $image.repository -}}
+{{- if $tag -}}
+{{- $ref = printf "%s:%s" $ref $tag -}}
+{{- else if not $digest -}}
+{{- $ref = printf "%s:%s" $ref .Chart.AppVersion -}}
+{{- end -}}
+{{- if $digest -}}
+{{- $ref = printf "%s@%s" $ref $digest -}}
+{{- end -}}
+{{- $ref -}}
 {{- end -}}
 
 {{/* Name of the pull secret the chart creates from model.ngcAPIKey. */}}

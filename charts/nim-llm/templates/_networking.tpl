@@ -155,6 +155,13 @@ k8s.v1.cni.cncf.io/networks: {{ join "," $nets | quote }}
     capabilities:
       drop: [ALL]
       add: [NET_ADMIN, NET_BIND_SERVICE]
+  # Its root filesystem stays writable: the entrypoint above changes a file of the image (a documented exception).
+  resources:
+    requests:
+      cpu: 150m
+      memory: 512Mi
+    limits:
+      memory: 2Gi
   env:
     - name: LD_LIBRARY_PATH
       value: /usr/local/nvidia/lib64

@@ -128,14 +128,24 @@ spec:
   {{- end }}
 {{- end -}}
 
-{{/* initContainers.extraInit, each without a securityContext of its own given containerSecurityContext (list). */}}
+{{/* initContainers.extraInit, each without a securityContext of its own given containerSecurityContext, and then,
+when that makes its root filesystem read-only, the pod's /tmp unless it mounts something there itself (list). */}}
 {{- define "nim-llm.extraInitContainers" -}}
 {{- $out := list -}}
 {{- range $c := .Values.initContainers.extraInit | default list -}}
 {{- if hasKey $c "securityContext" -}}
 {{- $out = append $out $c -}}
 {{- else -}}
-{{- $out = append $out (merge (dict "securityContext" (deepCopy ($.Values.containerSecurityContext | default dict))) $c) -}}
+{{- $ctx := deepCopy ($.Values.containerSecurityContext | default dict) -}}
+{{- $c = merge (dict "securityContext" $ctx) $c -}}
+{{- $mountsTmp := false -}}
+{{- range $m := $c.volumeMounts | default list -}}
+{{- if eq (trimSuffix "/" (toString $m.mountPath)) "/tmp" -}}{{- $mountsTmp = true -}}{{- end -}}
+{{- end -}}
+{{- if and $ctx.readOnlyRootFilesystem (not $mountsTmp) -}}
+{{- $c = merge (dict "volumeMounts" (append ($c.volumeMounts | default list) (dict "name" "tmp" "mountPath" "/tmp"))) (omit $c "volumeMounts") -}}
+{{- end -}}
+{{- $out = append $out $c -}}
 {{- end -}}
 {{- end -}}
 {{- toYaml $out -}}
@@ -303,6 +313,14 @@ readinessProbe:
 {{- include "nim-llm.quantities" ($V.multiNode.mpiJob.launcherResources | default dict) -}}
 {{- else -}}
 {{- $res := include "nim-llm.quantities" ($V.resources | default dict) | fromYaml -}}
+{{- /* An emptyDir model cache lives on the node's disk: ask for that much, so the scheduler picks a node that has it. */ -}}
+{{- if eq (include "nim-llm.cacheBackend" .root) "emptyDir" -}}
+{{- $requests := $res.requests | default dict -}}
+{{- if not (hasKey $requests "ephemeral-storage") -}}
+{{- $_ := set $requests "ephemeral-storage" (include "nim-llm.size" $V.emptyDir.sizeLimit) -}}
+{{- $_ := set $res "requests" $requests -}}
+{{- end -}}
+{{- end -}}
 {{- if include "nim-llm.isMultiNode" .root -}}
 {{- $devices := include "nim-llm.networking.devices" .root | fromYaml -}}
 {{- if $devices -}}

@@ -17,6 +17,7 @@ one line each. Their bodies live in files by concern:
   _preflight_networking.tpl   Services, Ingress, NetworkPolicy, multi-node networking
   _preflight_live.tpl         upgrades against the release's live objects
   _preflight_ray.tpl          the Ray launch mode (NIM 2.x and 3.x)
+  _preflight_resources.tpl    memory, shared memory and disk
   _numbers.tpl                number helpers (counts, sizes, quantities)
 A new rule: its define in the file of its concern, or in a new
 _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
@@ -53,8 +54,11 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.rolloutProgress" . -}}               {{- /* a Deployment's rollout can replace a pod (maxSurge, maxUnavailable not both 0) */ -}}
 {{- /* Kubernetes objects passed through into pods (_preflight_passthrough.tpl) */ -}}
 {{- include "nim-llm.preflight.gpuRequestEqualsLimit" . -}}         {{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
-{{- include "nim-llm.preflight.requestsWithinLimits" . -}}          {{- /* every request of resources and of the MPI launcher at most its limit */ -}}
+{{- include "nim-llm.preflight.requestsWithinLimits" . -}}          {{- /* every request of resources, the MPI launcher and the test pod at most its limit */ -}}
 {{- include "nim-llm.preflight.extendedResourcesExact" . -}}        {{- /* hugepages and extended resources: a request has an equal limit */ -}}
+{{- /* Memory, shared memory and disk (_preflight_resources.tpl) */ -}}
+{{- include "nim-llm.preflight.shmWithinMemoryLimit" . -}}          {{- /* shm.sizeLimit below resources.limits.memory (its pages count against it) */ -}}
+{{- include "nim-llm.preflight.cacheWithinEphemeralStorageLimit" . -}} {{- /* an emptyDir cache's size within the ephemeral-storage limit */ -}}
 {{- include "nim-llm.preflight.runAsNonRoot" . -}}                  {{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
 {{- include "nim-llm.preflight.rootUserUnderNonRoot" . -}}          {{- /* no container runs as user 0 under runAsNonRoot: true */ -}}
 {{- include "nim-llm.preflight.envOnePerName" . -}}                 {{- /* env holds one entry per variable */ -}}

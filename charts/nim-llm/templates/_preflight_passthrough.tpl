@@ -25,6 +25,7 @@ Index and order: _preflight.tpl.
 {{- include "nim-llm.preflight.requestsWithinLimitsOf" (dict "key" "resources" "resources" $V.resources) -}}
 {{- include "nim-llm.preflight.requestsWithinLimitsOf"
   (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- include "nim-llm.preflight.requestsWithinLimitsOf" (dict "key" "testPod.resources" "resources" $V.testPod.resources) -}}
 {{- end -}}
 
 {{- /* Every request at most its limit (Kubernetes refuses a request above its limit, after the release has begun).

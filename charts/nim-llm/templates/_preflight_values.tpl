@@ -7,12 +7,12 @@ Index and order: _preflight.tpl.
 look): a null deletes the chart's defaults of the whole block, and every template reads its keys. */ -}}
 {{- define "nim-llm.preflight.blocks" -}}
 {{- $V := .Values -}}
-{{- range $path := list "image" "model" "resources" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet"
+{{- range $path := list "image" "model" "resources" "resources.requests" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet"
   "strategy" "strategy.rollingUpdate" "podDisruptionBudget" "persistence"
   "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service"
   "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet"
   "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure"
-  "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" -}}
+  "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" "testPod.resources" "emptyDir" "tmp" -}}
 {{- $node := $V -}}
 {{- range $key := splitList "." $path -}}
 {{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}
@@ -102,8 +102,9 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- if contains "@" $V.image.repository -}}
 {{- $message := print
   "image.repository is %q, which holds a digest, but the chart appends :<image.tag> to it (an invalid "
-  "reference): set image.repository to the repository alone (%s) and pin the version with image.tag." -}}
-{{- include "nim-llm.fail" (printf $message $V.image.repository (splitList "@" $V.image.repository | first)) -}}
+  "reference): set image.repository to the repository alone (%s) and the digest in image.digest: %q." -}}
+{{- include "nim-llm.fail" (printf $message $V.image.repository (splitList "@" $V.image.repository | first)
+  (splitList "@" $V.image.repository | last)) -}}
 {{- end -}}
 {{- if contains ":" (splitList "/" $V.image.repository | last) -}}
 {{- $parts := splitList ":" (splitList "/" $V.image.repository | last) -}}

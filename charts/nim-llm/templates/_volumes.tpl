@@ -17,7 +17,7 @@ Volumes and mounts of every pod, by role.
 
 {{/* Names of every pod volume the chart itself may define (list); extraVolumes must not reuse them. */}}
 {{- define "nim-llm.chartVolumeNames" -}}
-{{- toYaml (list "model-store" "dshm" "mpi-scripts" "ssh-key" "efa-ofi" "nccl-topology" "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband") -}}
+{{- toYaml (list "model-store" "dshm" "tmp" "mpi-scripts" "ssh-key" "efa-ofi" "nccl-topology" "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband") -}}
 {{- end -}}
 
 {{/* The model cache volume source (absent for per-pod StatefulSet claims). */}}
@@ -41,7 +41,8 @@ nfs:
   readOnly: {{ $V.nfs.readOnly }}
 {{- else if eq $backend "emptyDir" -}}
 name: model-store
-emptyDir: {}
+emptyDir:
+  sizeLimit: {{ include "nim-llm.size" $V.emptyDir.sizeLimit | quote }}
 {{- end -}}
 {{- end -}}
 
@@ -57,6 +58,8 @@ emptyDir: {}
 {{- $vols = append $vols (dict "name" "dshm" "emptyDir" (dict "medium" "Memory" "sizeLimit" (include "nim-llm.size" $V.shm.sizeLimit))) -}}
 {{- end -}}
 {{- end -}}
+{{- /* The writable /tmp of a container whose root filesystem is read-only (containerSecurityContext). */ -}}
+{{- $vols = append $vols (dict "name" "tmp" "emptyDir" (dict "sizeLimit" (include "nim-llm.size" $V.tmp.sizeLimit))) -}}
 {{- if include "nim-llm.startScripts" $root -}}
 {{- $vols = append $vols (dict "name" "mpi-scripts" "configMap" (dict "name" (printf "%s-mpi" (include "nim-llm.fullname" $root)) "defaultMode" 365)) -}}
 {{- end -}}
@@ -84,6 +87,7 @@ emptyDir: {}
 {{- $mounts = append $mounts (dict "name" "dshm" "mountPath" "/dev/shm") -}}
 {{- end -}}
 {{- end -}}
+{{- $mounts = append $mounts (dict "name" "tmp" "mountPath" "/tmp") -}}
 {{- if include "nim-llm.startScripts" $root -}}
 {{- $mounts = append $mounts (dict "name" "mpi-scripts" "mountPath" "/opt/nim-llm/mpi" "readOnly" true) -}}
 {{- end -}}

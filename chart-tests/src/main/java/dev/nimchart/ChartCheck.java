@@ -1,5 +1,10 @@
 package dev.nimchart;
 
+import dev.nimchart.lint.Finding;
+import dev.nimchart.lint.PolicyCheck;
+import dev.nimchart.lint.PolicyExceptions;
+import java.util.Map;
+
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.junit.ClusterTier;
@@ -75,6 +80,13 @@ import org.junit.jupiter.api.DynamicTest;
  * shared with every test class that uses {@code @ExtendWith(ClusterTier.class)} or {@code @ExtendWith(ControllerTier.class)}
  * (package {@code dev.nimchart.junit}), and stops when the JVM ends. With CI=true a tier that cannot start fails; without,
  * its tests are skipped with the reason. A chart's own rules switch on with {@link #rules(ChartRules)}.
+ *
+ * <h2>Policy engines</h2>
+ * {@link #lint(Path)} also judges what every valid values file renders with kube-score and checkov (the project's
+ * pinned builds, made by its ci/ scripts), pods inside custom resources (LeaderWorkerSet, MPIJob, any resource that
+ * wraps a pod template) unwrapped into Pods first; a finding the exceptions file ({@link PolicyExceptions}) does not
+ * document fails that values file.
+
  */
 public final class ChartCheck {
 
@@ -89,9 +101,11 @@ public final class ChartCheck {
     private final Path workDir;
     private final ChartRules rules;
     private final Duration reconcileTimeout;
+    /** null: no policy engines; else the exceptions they allow (none: PolicyExceptions.none()). */
+    private final PolicyExceptions lint;
 
     private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir, ChartRules rules,
-            Duration reconcileTimeout) {
+            Duration reconcileTimeout, PolicyExceptions lint) {
         this.chartDir = chartDir;
         this.valuesDirs = List.copyOf(valuesDirs);
         this.fuzzCount = fuzzCount;
@@ -99,6 +113,7 @@ public final class ChartCheck {
         this.workDir = workDir;
         this.rules = rules;
         this.reconcileTimeout = reconcileTimeout;
+        this.lint = lint;
     }
 
     /** The seconds the controllers get to reconcile one values file: {@code -Dnim.reconcile.timeout}, default 90. */
@@ -109,7 +124,7 @@ public final class ChartCheck {
         Path dir = chartDir.toAbsolutePath().normalize();
         ChartYaml.read(dir);
         return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath(), ChartRules.NONE,
-                DEFAULT_RECONCILE_TIMEOUT);
+                DEFAULT_RECONCILE_TIMEOUT, null);
     }
 
     /** Checks the values files of these directories (and of their {@code invalid/} subdirectories). */
@@ -120,27 +135,36 @@ public final class ChartCheck {
     public ChartCheck values(List<Path> dirs) {
         List<Path> all = new ArrayList<>(valuesDirs);
         dirs.forEach(d -> all.add(d.toAbsolutePath().normalize()));
-        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout);
+        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint);
     }
 
     /** Generated documents for the fuzz run (0: no fuzz run) and their seed. */
     public ChartCheck fuzz(int count, long seed) {
-        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout);
+        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint);
     }
 
     /** Where fuzz documents are written (default {@code target/} of the working directory). */
     public ChartCheck workDir(Path dir) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint);
     }
 
     /** The chart's own rules on top of the generic checks (default: none). */
     public ChartCheck rules(ChartRules chartRules) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint);
     }
 
     /** How long the controllers get to reconcile one values file. */
     public ChartCheck reconcileTimeout(Duration timeout) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint);
+    }
+
+    /**
+     * Also runs the policy engines on every valid values file, allowing the findings this exceptions file documents
+     * (null: none allowed).
+     */
+    public ChartCheck lint(Path exceptionsFile) {
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout,
+                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile));
     }
 
     public Path chartDir() {
@@ -172,6 +196,12 @@ public final class ChartCheck {
         List<Optional<String>> refusals = judge.mustBeRefusedEach(invalid);
         for (int i = 0; i < valid.size(); i++) {
             verdicts.add(verdict(valid.get(i), installs.get(i)));
+        }
+        if (lint != null) {
+            List<Path> passed = valid.stream().filter(f -> verdicts.stream().anyMatch(v -> v.ok() && v.subject().equals(f.toString()))).toList();
+            Map<String, String> findings = policyFindings(passed);
+            verdicts.replaceAll(v -> v.ok() && findings.containsKey(Path.of(v.subject()).getFileName().toString())
+                    ? new Verdict(v.subject(), Tier.OFFLINE, findings.get(Path.of(v.subject()).getFileName().toString())) : v);
         }
         for (int i = 0; i < invalid.size(); i++) {
             verdicts.add(verdict(invalid.get(i), refusals.get(i)));
@@ -222,10 +252,33 @@ public final class ChartCheck {
                 () -> fail(verdict(f, verdictOf.apply(f)))));
         Stream<DynamicNode> invalidTests = invalid.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
                 () -> fail(verdict(f, verdictOf.apply(f)))));
+        Stream<DynamicNode> lintTest = lint != null
+                ? Stream.of(DynamicTest.dynamicTest("policy engines (kube-score, checkov)", () -> {
+                    Map<String, String> findings = policyFindings(valid);
+                    if (!findings.isEmpty()) {
+                        throw new AssertionError(String.join("\n", findings.values()));
+                    }
+                }))
+                : Stream.empty();
         Stream<DynamicNode> fuzzTest = fuzzCount > 0
                 ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(lazyJudge.get()))))
                 : Stream.empty();
-        return Stream.of(validTests, invalidTests, fuzzTest).flatMap(s -> s);
+        return Stream.of(validTests, invalidTests, lintTest, fuzzTest).flatMap(s -> s);
+    }
+
+    /** Values file name to why the policy engines fail it (its undocumented findings), for files with any. */
+    private Map<String, String> policyFindings(List<Path> files) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (files.isEmpty()) {
+            return out;
+        }
+        PolicyCheck.Result result = PolicyCheck.withProjectTools(line -> { })
+                .run(chartDir, files, OfflineTier.NAMESPACE, lint, workDir);
+        Map<String, List<Finding>> bySubject = new java.util.LinkedHashMap<>();
+        result.undocumented().forEach(f -> bySubject.computeIfAbsent(f.subject(), k -> new ArrayList<>()).add(f));
+        bySubject.forEach((subject, list) -> out.put(subject, "policy engines: " + list.size() + " undocumented finding"
+                + (list.size() == 1 ? "" : "s") + "; the first: " + list.get(0)));
+        return out;
     }
 
     /** Every values file checked on a tier now, one verdict each (for the offline tier, the fuzz run too). */

@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * <pre>
  * CheckChart --chart DIR --values DIR[,DIR...] --tiers offline[,api,controllers] --results DIR
- *            [--fuzz N] [--seed S] [--cwd DIR]
+ *            [--fuzz N] [--seed S] [--cwd DIR] [--lint off|none|EXCEPTIONS.yaml]
  * </pre>
  * It writes the exit status, 0 or 1, to {@code <results>/status} and always exits 0 itself once it got that far, so
  * the build tool around it prints nothing of its own; a usage error exits 2.
@@ -45,6 +45,10 @@ public final class CheckChart {
                     .fuzz(Integer.parseInt(options.getOrDefault("fuzz", String.valueOf(ChartCheck.DEFAULT_FUZZ_COUNT))),
                             Long.parseLong(options.getOrDefault("seed", String.valueOf(ChartCheck.DEFAULT_FUZZ_SEED))))
                     .workDir(results);
+            String lint = options.getOrDefault("lint", "off");
+            if (!lint.equals("off")) {
+                check = lint.equals("none") ? check.lint(null) : check.lint(Path.of(options.getOrDefault("cwd", "")).resolve(lint));
+            }
             List<Tier> tiers = Arrays.stream(options.get("tiers").split(",")).map(Tier::of).distinct().sorted().toList();
             Path cwd = Path.of(options.getOrDefault("cwd", "")).toAbsolutePath();
             Map<Tier, List<Verdict>> verdicts = new LinkedHashMap<>();

@@ -83,6 +83,14 @@ public final class CiScript {
                 .orElseThrow(() -> new IllegalStateException("ci/build-tools.sh printed no path for " + tool + ":\n" + out));
     }
 
+    /** The path of a Python tool ci/install-python-tools.sh installs into its own environment, or finds cached: "checkov". */
+    public static Path pythonTool(String tool, Consumer<String> progress) {
+        String out = run("install-python-tools.sh", List.of("--print-path", tool), progress);
+        return out.lines().map(String::strip).filter(l -> !l.isEmpty()).map(Path::of).filter(Files::isRegularFile)
+                .reduce((a, b) -> b)
+                .orElseThrow(() -> new IllegalStateException("ci/install-python-tools.sh printed no path for " + tool + ":\n" + out));
+    }
+
     private static void forEachLine(java.io.InputStream in, Consumer<String> action) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {

@@ -60,11 +60,19 @@ public final class LocalControlPlane implements TestCluster {
             ControlPlane controlPlane = ControlPlane.start(binaries.resolve("etcd"), binaries.resolve("kube-apiserver"), runDir, false);
             LocalControlPlane plane = new LocalControlPlane(runDir, controlPlane, version, Duration.ofNanos(System.nanoTime() - started),
                     controlPlane.kubeConfigYaml());
+            plane.pki = controlPlane.pki();
             progress.accept("local control plane " + version + " ready in " + plane.startTime.toMillis() + " ms; logs in " + runDir.resolve("logs"));
             return plane;
         } catch (IOException | RuntimeException e) {
             throw new ClusterUnavailableException("the local control plane " + version + " did not start: " + e.getMessage(), e);
         }
+    }
+
+    private Pki pki;
+
+    @Override
+    public java.util.Optional<Pki> pki() {
+        return java.util.Optional.ofNullable(pki);
     }
 
     @Override

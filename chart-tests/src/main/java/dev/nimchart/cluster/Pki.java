@@ -77,6 +77,16 @@ public final class Pki {
         return pki;
     }
 
+    /** Issues a server certificate of this CA ({@code name}.crt and .key) for these addresses and names; returns the .crt. */
+    public synchronized Path serverCertificate(String name, List<String> ips, List<String> dnsNames) {
+        try {
+            writePair(name, "CN=" + name, ips, dnsNames, KeyPurposeId.id_kp_serverAuth);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the certificate " + name + " to " + dir, e);
+        }
+        return file(name + ".crt");
+    }
+
     public Path file(String name) {
         return dir.resolve(name);
     }

@@ -16,4 +16,9 @@ public interface TestCluster extends AutoCloseable {
 
     @Override
     void close();
+
+    /** The certificate authority the cluster's API server serves with, when the tier made it (the local control plane). */
+    default java.util.Optional<Pki> pki() {
+        return java.util.Optional.empty();
+    }
 }

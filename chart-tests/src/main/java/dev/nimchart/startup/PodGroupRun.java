@@ -26,7 +26,8 @@ import tools.jackson.databind.json.JsonMapper;
  * each pod in a network namespace of its own with its pod IP (all from the tier's 198.18.0.0/17; the namespaces are
  * joined by a bridge inside one more namespace, and none has a route anywhere else), the host names the headless
  * Services publish in its /etc/hosts, its host name, its volumes (ConfigMap and Secret files as the kubelet writes
- * them, one shared directory per claim, hostPath or NFS volume, emptyDirs), its user, and exactly the environment the kubelet gives it plus
+ * them, one shared directory per claim, hostPath or NFS volume, emptyDirs; read-only where the pod says so, its root
+ * filesystem included), its user, and exactly the environment the kubelet gives it plus
  * what the runtime adds (PATH, HOME, HOSTNAME, and the GPU device plugin's NVIDIA_VISIBLE_DEVICES). The image's own
  * files are a stand-in for NIM's server ({@code nim-standin.py}). Everything is named after this JVM's PID and
  * removed by name and PID on {@link #close()}.
@@ -221,10 +222,15 @@ public final class PodGroupRun implements AutoCloseable {
             String target = mount.at("mountPath").toString();
             Path source = volumeSource(state, pod, volume, dir, fsGroup);
             if (source != null && !target.startsWith("/dev/")) {
-                mounts.append(source).append('\t').append(target).append('\n');
+                mounts.append(source).append('\t').append(target).append('\t')
+                        .append(Boolean.TRUE.equals(mount.at("readOnly")) ? "ro" : "rw").append('\n');
             }
         }
         Files.writeString(dir.resolve("mounts"), mounts.toString());
+        Files.deleteIfExists(dir.resolve("read-only-root"));
+        if (Boolean.TRUE.equals(nim.at("securityContext.readOnlyRootFilesystem"))) {
+            Files.writeString(dir.resolve("read-only-root"), "");
+        }
 
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", IMAGE_PATH);

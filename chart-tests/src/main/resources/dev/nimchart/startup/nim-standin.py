@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # Stand-in for a NIM image's server, installed by the start-up tier at the paths the NIM start-up contract runs
 # (/opt/nim/start_server.sh, /opt/nim/start-mpi-cluster.sh, /opt/nim/llm/.venv/bin/python3). It records how it was
-# started (argv, environment, host name) in <NIM_CACHE_PATH>/.nim-standin/ (the model cache every pod of a group
+# started (argv, environment, host name, which of /opt/nim, /etc and /tmp it could write) in <NIM_CACHE_PATH>/.nim-standin/ (the model cache every pod of a group
 # shares, one directory per group), and the rank that serves (MPI rank 0, or the native leader) answers /v1/health/live at once and
 # /v1/health/ready with 200 only once every rank of the group has recorded itself (503 before). With
 # STANDIN_HOLD_READY=1 it also answers 503 until the test writes <NIM_CACHE_PATH>/.nim-standin/release, so a test can
@@ -37,7 +37,19 @@ if mpi_rank is None and not serving:
         except Exception:
             time.sleep(0.5)
 
-record = {"group": group, "argv": sys.argv, "executable": sys.argv[0], "env": env, "hostname": socket.gethostname(), "rank": rank,
+def writable(directory):
+    """Whether this process can create a file in a directory (the image's files, /etc, /tmp)."""
+    probe = os.path.join(directory, ".nim-standin-probe-%d" % os.getpid())
+    try:
+        open(probe, "w").close()
+        os.remove(probe)
+        return True
+    except OSError:
+        return False
+
+writes = {d: writable(d) for d in ("/opt/nim", "/etc", "/tmp")}
+
+record = {"group": group, "writable": writes, "argv": sys.argv, "executable": sys.argv[0], "env": env, "hostname": socket.gethostname(), "rank": rank,
           "size": size, "serving": serving, "mpi": mpi_rank is not None, "leaderReached": leader_reached}
 tmp = os.path.join(records, ".%s-%d.tmp" % (socket.gethostname(), rank))
 with open(tmp, "w") as f:

@@ -6,6 +6,7 @@ import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.LookupStub;
 import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.objects.RenderedManifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -49,6 +51,44 @@ class HelmTestPodTest {
         other = run(container, modelName + "-70b");
         assertThat(other.exit).as("another served model fails the test: %s", other.output).isNotZero();
         assertThat(Files.exists(Path.of(marker))).as("the model name ran as shell code").isFalse();
+    }
+
+    @Test
+    void theTestPodIsHardenedAndSized() throws IOException {
+        KubeObject pod = testPod("meta/llama-3.1-8b-instruct");
+        assertThat(pod.at("spec.securityContext.runAsUser")).as("runAsUser").isNotNull().isNotEqualTo(0);
+        assertThat(pod.at("spec.securityContext.runAsGroup")).as("runAsGroup: without it the runtime uses group 0")
+                .isNotNull().isNotEqualTo(0);
+        KubeObject container = pod.list("spec.containers").get(0);
+        assertThat(container.at("securityContext.readOnlyRootFilesystem")).isEqualTo(true);
+        assertThat(container.at("resources.requests.cpu")).as("cpu request").isNotNull();
+        assertThat(container.at("resources.requests.memory")).as("memory request").isNotNull();
+        assertThat(container.at("resources.limits.memory")).as("memory limit").isNotNull();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"single-node-minimal.yaml", "single-node-deployment-static-volume.yaml",
+            "multi-node-llama-3.1-405b-lws.yaml", "multi-node-llama-3.1-405b-mpijob.yaml"})
+    void noSelectorOfTheReleaseSelectsTheTestPod(String example) {
+        LookupStub.shared();
+        RenderedManifest m = renderer().render("test-pod", ChartUnderTest.NAMESPACE, List.of(Examples.named(example)),
+                Map.of("podDisruptionBudget.enabled", "true"));
+        Map<String, Object> labels = m.ofKind("Pod").stream().filter(p -> p.name().endsWith("-test")).findFirst().orElseThrow()
+                .labels();
+        for (KubeObject service : m.ofKind("Service")) {
+            if (service.at("spec.selector") instanceof Map<?, ?> selector) {
+                assertThat(labels.entrySet().containsAll(selector.entrySet())).as("%s: Service %s selects the test pod",
+                        example, service.name()).isFalse();
+            }
+        }
+        List<KubeObject> budgets = m.ofKind("PodDisruptionBudget");
+        assertThat(budgets).as("%s renders its budget", example).hasSize(1);
+        KubeObject budget = budgets.get(0);
+        Map<?, ?> match = (Map<?, ?>) budget.at("spec.selector.matchLabels");
+        boolean expressionsMatch = budget.list("spec.selector.matchExpressions").stream()
+                .allMatch(x -> ((List<?>) x.at("values")).contains(labels.get(x.at("key").toString())));
+        assertThat(labels.entrySet().containsAll(match.entrySet()) && expressionsMatch)
+                .as("%s: the PodDisruptionBudget selects the test pod", example).isFalse();
     }
 
     private KubeObject testPod(String modelName) throws IOException {

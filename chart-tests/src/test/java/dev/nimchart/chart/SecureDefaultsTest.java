@@ -74,6 +74,20 @@ class SecureDefaultsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource(ALL)
+    void everyContainerHasAReadOnlyRootFilesystemAndAWritableTmp(Path file) {
+        Example e = Example.of(file);
+        for (Container c : Container.all(e)) {
+            if (SecurityExceptions.mayWriteItsRoot(c.name(), e.networkingProvider())) {
+                continue;
+            }
+            assertThat(c.spec().at("securityContext.readOnlyRootFilesystem")).as("%s readOnlyRootFilesystem", c).isEqualTo(true);
+            assertThat(c.spec().list("volumeMounts").stream().map(m -> String.valueOf(m.at("mountPath"))))
+                    .as("%s mounts a writable /tmp", c).contains("/tmp");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(ALL)
     void noPodMountsAnApiTokenUnlessTheValuesAskForIt(Path file) {
         Example e = Example.of(file);
         boolean optIn = e.flag(SecurityExceptions.TOKEN_OPT_IN);

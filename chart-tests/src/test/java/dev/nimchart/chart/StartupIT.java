@@ -102,6 +102,7 @@ class StartupIT {
                         .isEqualTo(r.groups().size());
                 SoftAssertions soft = new SoftAssertions();
                 ranksRanTheContractCommandWithTheirOwnPodsEnvironment(soft, e, r, run, records, mpi);
+                ranksWroteOnlyWhereThePodLetsThem(soft, e, records);
                 soft.assertAll();
             }
         } finally {
@@ -135,6 +136,22 @@ class StartupIT {
             }
         } finally {
             in.remove(session);
+        }
+    }
+
+    /**
+     * Every rank started on a read-only root filesystem when its pod asks for one (the image's files and /etc refused
+     * its writes) and could write to /tmp, the pod's emptyDir.
+     */
+    private static void ranksWroteOnlyWhereThePodLetsThem(SoftAssertions soft, Example e, List<Map<String, Object>> records) {
+        boolean readOnlyRoot = e.gpuTemplates().stream()
+                .allMatch(t -> Boolean.TRUE.equals(t.nim().at("securityContext.readOnlyRootFilesystem")));
+        for (Map<String, Object> rec : records) {
+            Map<?, ?> writable = (Map<?, ?>) rec.get("writable");
+            String rank = e.name() + ": rank " + rec.get("rank") + " on " + rec.get("hostname");
+            soft.assertThat(writable.get("/tmp")).as("%s writes to /tmp", rank).isEqualTo(true);
+            soft.assertThat(writable.get("/opt/nim")).as("%s writes to the image's files", rank).isEqualTo(!readOnlyRoot);
+            soft.assertThat(writable.get("/etc")).as("%s writes to /etc", rank).isEqualTo(!readOnlyRoot);
         }
     }
 

@@ -1,0 +1,33 @@
+{{/* ---------------------------------------------------------------------------
+Preflight rules about resources: memory, shared memory and disk. One define per rule, each called with one line from
+"nim-llm.preflight" (_preflight.tpl).
+--------------------------------------------------------------------------- */}}
+
+{{/* /dev/shm is a memory-backed emptyDir: its pages count against the container's memory limit, so a size limit at or
+above that limit leaves the server no memory once shared memory fills (the container is OOM-killed). */}}
+{{- define "nim-llm.preflight.shmWithinMemoryLimit" -}}
+{{- $V := .Values -}}
+{{- $limits := $V.resources.limits | default dict -}}
+{{- if and $V.shm.enabled (hasKey $limits "memory") -}}
+{{- $shm := include "nim-llm.size" $V.shm.sizeLimit -}}
+{{- $memory := index $limits "memory" -}}
+{{- if ge (include "nim-llm.quantityValue" $shm | float64) (include "nim-llm.quantityValue" $memory | float64) -}}
+{{- include "nim-llm.fail" (printf "shm.sizeLimit (%s) is not below resources.limits.memory (%v): /dev/shm's pages count against the container's memory limit, so a full /dev/shm would leave the server no memory and get it OOM-killed. Raise resources.limits.memory (and resources.requests.memory) above shm.sizeLimit plus what the server needs, or lower shm.sizeLimit." $shm $memory) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* An emptyDir model cache counts against the container's ephemeral-storage limit: a size limit above it gets the pod
+evicted before the cache is full, and the chart's ephemeral-storage request (the size limit) would exceed the limit. */}}
+{{- define "nim-llm.preflight.cacheWithinEphemeralStorageLimit" -}}
+{{- $V := .Values -}}
+{{- $limits := $V.resources.limits | default dict -}}
+{{- $requests := $V.resources.requests | default dict -}}
+{{- if and (eq (include "nim-llm.cacheBackend" .) "emptyDir") (hasKey $limits "ephemeral-storage") (not (hasKey $requests "ephemeral-storage")) -}}
+{{- $size := include "nim-llm.size" $V.emptyDir.sizeLimit -}}
+{{- $limit := index $limits "ephemeral-storage" -}}
+{{- if gt (include "nim-llm.quantityValue" $size | float64) (include "nim-llm.quantityValue" $limit | float64) -}}
+{{- include "nim-llm.fail" (printf "emptyDir.sizeLimit (%s) is above resources.limits.ephemeral-storage (%v): the emptyDir model cache counts against that limit (the pod would be evicted before the cache is full), and the chart requests emptyDir.sizeLimit of ephemeral storage. Raise resources.limits.ephemeral-storage to at least %s, or lower emptyDir.sizeLimit." $size $limit $size) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
