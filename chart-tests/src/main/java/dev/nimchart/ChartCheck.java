@@ -273,7 +273,7 @@ public final class ChartCheck {
             return out;
         }
         PolicyCheck.Result result = PolicyCheck.withProjectTools(line -> { })
-                .run(chartDir, files, OfflineTier.NAMESPACE, lint, workDir);
+                .run(chartDir, files, ValuesJudge.NAMESPACE, lint, workDir);
         Map<String, List<Finding>> bySubject = new java.util.LinkedHashMap<>();
         result.undocumented().forEach(f -> bySubject.computeIfAbsent(f.subject(), k -> new ArrayList<>()).add(f));
         bySubject.forEach((subject, list) -> out.put(subject, "policy engines: " + list.size() + " undocumented finding"

@@ -3,6 +3,7 @@ package dev.nimchart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.cluster.CiScript;
+import dev.nimchart.junit.ClusterTier;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.OciRegistryProcess;
 import dev.nimchart.cluster.Pki;

@@ -2,7 +2,9 @@ package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.chart.ControllerTier.ControllerSession;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -43,7 +45,7 @@ class PlacementIT {
         ControllerEnvironment env = session.environment();
         KubeApi api = env.api();
         String release = ChartUnderTest.releaseName(file);
-        String namespace = TierNamespaces.create(api, "nvl72-" + release, e);
+        String namespace = TierNamespaces.create(api, "nvl72-" + release, PodSecurityExceptions.level(e));
         try {
             ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
             session.releases().install(release, namespace, List.of(file), Map.of());
@@ -93,7 +95,7 @@ class PlacementIT {
         ControllerEnvironment env = session.environment();
         KubeApi api = env.api();
         String release = ChartUnderTest.releaseName(file);
-        String namespace = TierNamespaces.create(api, "part-" + release, e);
+        String namespace = TierNamespaces.create(api, "part-" + release, PodSecurityExceptions.level(e));
         try {
             int workers = e.integer("multiNode.workers");
             ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
@@ -130,7 +132,7 @@ class PlacementIT {
             ControllerEnvironment env = session.environment();
             KubeApi api = env.api();
             String release = ChartUnderTest.releaseName(file);
-            String namespace = TierNamespaces.create(api, "restart-" + policy.toLowerCase().substring(0, 4) + "-" + release, e);
+            String namespace = TierNamespaces.create(api, "restart-" + policy.toLowerCase().substring(0, 4) + "-" + release, PodSecurityExceptions.level(e));
             try {
                 int workers = e.integer("multiNode.workers");
                 ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
