@@ -339,6 +339,32 @@ final class SchemaSampler {
                 && out.keySet().containsAll(exclusive)) {
             out.remove(exclusive.get(random.nextInt(exclusive.size())));
         }
+        // A {not: {anyOf: [{required: [k]}, ...]}} (here or in an allOf part) forbids each of those keys, as Kubernetes
+        // forbids probes and lifecycle hooks on init containers.
+        List<Object> nots = new ArrayList<>();
+        nots.add(s.get("not"));
+        if (s.get("allOf") instanceof List<?> parts) {
+            parts.forEach(part -> nots.add(part instanceof Map<?, ?> m ? schema.resolve((Map<String, Object>) m).get("not") : null));
+        }
+        // {if: {not: {required: [k], properties: {k: {const: v}}}}, then: {not: {anyOf: ...}}}: unless k is v, the
+        // keys of then are forbidden (Kubernetes: only a sidecar init container, restartPolicy Always, takes probes).
+        if (s.get("then") instanceof Map<?, ?> then && s.get("if") instanceof Map<?, ?> cond && cond.get("not") instanceof Map<?, ?> unless
+                && unless.get("required") instanceof List<?> req && req.size() == 1 && unless.get("properties") instanceof Map<?, ?> props
+                && props.get(req.get(0)) instanceof Map<?, ?> constant && constant.containsKey("const")) {
+            Object key = req.get(0);
+            if (!(out.containsKey(String.valueOf(key)) && constant.get("const").equals(out.get(String.valueOf(key))))) {
+                nots.add(then.get("not"));
+            }
+        }
+        for (Object not : nots) {
+            if (not instanceof Map<?, ?> n && n.get("anyOf") instanceof List<?> forbidden) {
+                for (Object f : forbidden) {
+                    if (f instanceof Map<?, ?> fm && fm.get("required") instanceof List<?> keys && keys.size() == 1) {
+                        out.remove(String.valueOf(keys.get(0)));
+                    }
+                }
+            }
+        }
         int max = s.get("maxProperties") instanceof Number n ? n.intValue() : Integer.MAX_VALUE;
         List<?> required = s.get("required") instanceof List<?> r ? r : List.of();
         List<String> optional = new ArrayList<>(out.keySet());

@@ -48,7 +48,14 @@ public final class ValuesSchema {
     @SuppressWarnings("unchecked")
     public Map<String, Object> resolve(Map<String, Object> schema) {
         Map<String, Object> node = schema;
+        Map<String, Object> siblings = new java.util.LinkedHashMap<>();
         while (node.get("$ref") instanceof String ref) {
+            // Keywords beside a $ref apply too (JSON Schema 2020-12), e.g. the if/then of a Kubernetes rule.
+            node.forEach((k, v) -> {
+                if (!k.equals("$ref") && !k.equals("$comment")) {
+                    siblings.putIfAbsent(k, v);
+                }
+            });
             if (!ref.startsWith("#/")) {
                 throw new IllegalStateException("only local $refs are supported: " + ref);
             }
@@ -61,7 +68,12 @@ public final class ValuesSchema {
             }
             node = (Map<String, Object>) target;
         }
-        return node;
+        if (siblings.isEmpty()) {
+            return node;
+        }
+        Map<String, Object> merged = new java.util.LinkedHashMap<>(node);
+        siblings.forEach(merged::putIfAbsent);
+        return merged;
     }
 
     /** The declared properties of an object schema (empty when none). */

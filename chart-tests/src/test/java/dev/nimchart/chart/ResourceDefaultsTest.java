@@ -35,8 +35,6 @@ class ResourceDefaultsTest {
                     assertThat(c.at("resources.requests." + resource)).as("%s: %s, container %s requests %s", e.name(), t,
                             c.at("name"), resource).isNotNull();
                 }
-                assertThat(c.at("resources.limits.memory")).as("%s: %s, container %s has a memory limit", e.name(), t,
-                        c.at("name")).isNotNull();
             }
         }
     }
@@ -57,11 +55,16 @@ class ResourceDefaultsTest {
     }
 
     @Test
-    void theDefaultsGiveTheGpuPodMemoryThatIsNotOvercommittedAndNoCpuLimit() {
+    void theDefaultsGiveTheGpuPodRequestsButNoLimitTheUserDidNotChoose() {
         KubeObject nim = Example.of(MINIMAL).templates.get(0).nim();
-        assertThat(nim.at("resources.requests.memory")).isEqualTo(nim.at("resources.limits.memory"));
-        assertThat(nim.at("resources.limits.cpu")).as("a CPU limit throttles the server").isNull();
+        assertThat(nim.at("resources.requests.memory")).as("memory request: QoS Burstable, not BestEffort").isNotNull();
         assertThat(nim.at("resources.requests.cpu")).isNotNull();
+        assertThat(nim.at("resources.limits.memory")).as("no default memory limit (it would OOM-kill a large model while it loads)").isNull();
+        assertThat(nim.at("resources.limits.cpu")).as("a CPU limit throttles the server").isNull();
+        // NVIDIA's own 405B file sets only the GPU count: Helm merges the defaults into it, and it gets no limit either.
+        KubeObject seed = Example.of(Examples.named("multi-node-llama-3.1-405b-lws.yaml")).gpuTemplates().get(0).nim();
+        assertThat(seed.at("resources.limits.memory")).isNull();
+        assertThat(seed.at("resources.requests.memory")).isNotNull();
     }
 
     @Test
