@@ -6,7 +6,6 @@ define per rule; "nim-llm.preflight.placement" runs them all and is called from
 the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 --------------------------------------------------------------------------- */}}
 {{- define "nim-llm.preflight.placement" -}}
-{{- include "nim-llm.preflight.placement.blocks" . -}}
 {{- include "nim-llm.preflight.placement.draGpuCount" . -}}
 {{- include "nim-llm.preflight.placement.draOwnTemplate" . -}}
 {{- include "nim-llm.preflight.placement.claimNames" . -}}
@@ -19,20 +18,6 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- include "nim-llm.preflight.placement.subGroupPolicy" . -}}
 {{- include "nim-llm.preflight.placement.lwsObjectMetadata" . -}}
 {{- include "nim-llm.preflight.placement.kueueTopology" . -}}
-{{- end -}}
-
-{{- /* The blocks are maps: a null deletes the chart's defaults of the whole block, and the templates read its keys. */ -}}
-{{- define "nim-llm.preflight.placement.blocks" -}}
-{{- $V := .Values -}}
-{{- range $path := list "dra" "kueue" "multiNode.computeDomain" "multiNode.topology" -}}
-{{- $node := $V -}}
-{{- range $key := splitList "." $path -}}
-{{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}
-{{- end -}}
-{{- if not (kindIs "map" $node) -}}
-{{- include "nim-llm.fail" (printf "%s is %v, but the chart reads the keys of %s: a null deletes all of the chart's defaults for the block. Remove that line, or set only the keys of %s you mean to change." $path (ternary "null (or missing)" (printf "%v, not a block of keys" $node) (or (kindIs "invalid" $node) (eq (toString $node) ""))) $path $path) -}}
-{{- end -}}
-{{- end -}}
 {{- end -}}
 
 {{- /* DRA GPUs: the claim asks for resources.limits.nvidia.com/gpu devices, so that count must be there. */ -}}

@@ -4,8 +4,6 @@ Preflight rules of the Ray launch mode (NIM 2.x and 3.x), one define per rule, r
 what to set instead.
 --------------------------------------------------------------------------- */}}
 {{- define "nim-llm.preflight.ray" -}}
-{{- /* multiNode.ray and its probe block are blocks of keys (a null would delete the chart's defaults). */ -}}
-{{- include "nim-llm.preflight.ray.blocks" . -}}
 {{- if .Values.multiNode.enabled -}}
 {{- /* auto cannot read a NIM version from a tag that is not one: the user chooses. */ -}}
 {{- include "nim-llm.preflight.ray.tagDecidesNothing" . -}}
@@ -23,22 +21,6 @@ what to set instead.
 {{- /* The leader may not be restarted before its workers have had their time to join. */ -}}
 {{- include "nim-llm.preflight.ray.leaderOutlastsWorkers" . -}}
 {{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{- define "nim-llm.preflight.ray.blocks" -}}
-{{- $ray := .Values.multiNode.ray -}}
-{{- if not (kindIs "map" $ray) -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.ray is null (or not a block of keys), but the chart reads its keys: a null deletes all of "
-  "the chart's defaults for the block. Remove that line, or set only the keys of multiNode.ray you "
-  "mean to change.") -}}
-{{- end -}}
-{{- if not (kindIs "map" $ray.workerStartupProbe) -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.ray.workerStartupProbe is null (or not a block of keys), but the chart reads its keys: a "
-  "null deletes all of the chart's defaults for the block. Remove that line, or set only the keys of "
-  "multiNode.ray.workerStartupProbe you mean to change.") -}}
 {{- end -}}
 {{- end -}}
 
