@@ -339,13 +339,10 @@ final class SchemaSampler {
                 && out.keySet().containsAll(exclusive)) {
             out.remove(exclusive.get(random.nextInt(exclusive.size())));
         }
-        // A {not: {anyOf: [{required: [k]}, ...]}} (here or in an allOf part) forbids each of those keys, as Kubernetes
-        // forbids probes and lifecycle hooks on init containers.
+        // A {not: {anyOf: [{required: [k]}, ...]}} forbids each of those keys, as Kubernetes forbids probes and
+        // lifecycle hooks on init containers (s has its allOf parts merged in: withAllOf).
         List<Object> nots = new ArrayList<>();
         nots.add(s.get("not"));
-        if (s.get("allOf") instanceof List<?> parts) {
-            parts.forEach(part -> nots.add(part instanceof Map<?, ?> m ? schema.resolve((Map<String, Object>) m).get("not") : null));
-        }
         // {if: {not: {required: [k], properties: {k: {const: v}}}}, then: {not: {anyOf: ...}}}: unless k is v, the
         // keys of then are forbidden (Kubernetes: only a sidecar init container, restartPolicy Always, takes probes).
         if (s.get("then") instanceof Map<?, ?> then && s.get("if") instanceof Map<?, ?> cond && cond.get("not") instanceof Map<?, ?> unless
