@@ -108,7 +108,6 @@ class RayStartupIT {
             Reconciled r = in.reconciled();
             KubeObject leader = r.servingPods().get(0);
             KubeObject worker = r.gpuPods().stream().filter(p -> p != leader).findFirst().orElseThrow();
-            int port = e.integer("model.openaiPort");
             try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(leader), REPORT_DIR.resolve(e.name() + "-alone").toAbsolutePath(), Map.of())) {
                 PodRun head = run.pods().get(0);
                 KubeletStartupProbe.Outcome outcome = KubeletStartupProbe.run(run, head);
@@ -128,7 +127,6 @@ class RayStartupIT {
                         .isEqualTo(Duration.ofSeconds(6));
                 assertThat(outcome.elapsed()).as("%s: ended within its budget", e.name()).isLessThanOrEqualTo(Duration.ofSeconds(6 + 10));
             }
-            assertThat(port).isPositive();
         } finally {
             in.remove(session);
         }
