@@ -34,7 +34,14 @@ final class ExplainedWarnings {
                     + "( not found)? \\(default-scheduler\\)",
                     "kube-scheduler saw the pod before the claim that the same helm install created was bound (or in its"
                             + " cache); it retries once the claim binds. A claim that never binds leaves the pod Pending, which"
-                            + " fails the example's desired state"));
+                            + " fails the example's desired state"),
+            new Explained("Pod/\\S+ FailedResourceClaimCreation: PodResourceClaim \\S+: resource claim template \"\\S+\": "
+                    + "resourceclaimtemplate\\.resource\\.k8s\\.io \"\\S+\" not found \\(resource_claim\\)",
+                    "a ComputeDomain's channel template is made by the ComputeDomain controller after the domain exists,"
+                            + " and Helm creates a LeaderWorkerSet before a ResourceClaimTemplate (unknown kinds go in"
+                            + " alphabetical order), so the workload's pods can reach the resource-claim controller first;"
+                            + " it retries. A template that never appears leaves the pod without its claim and Pending,"
+                            + " which fails the example's desired state"));
 
     private ExplainedWarnings() {
     }

@@ -24,7 +24,9 @@ class ExplainedWarningsTest {
                     + " ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: 9cb893ae, UID in object meta:"
                     + "  (endpoint-controller)",
             "Pod/nim-77f6cdc6d9-t828g FailedScheduling: 0/16 nodes are available: pod has unbound immediate PersistentVolumeClaims."
-                    + " not found (default-scheduler)");
+                    + " not found (default-scheduler)",
+            "Pod/g-nim-llm-lws-0 FailedResourceClaimCreation: PodResourceClaim compute-domain-channel: resource claim template"
+                    + " \"g-nim-llm-channel\": resourceclaimtemplate.resource.k8s.io \"g-nim-llm-channel\" not found (resource_claim)");
 
     /** Warnings a chart bug causes (seen while the tier found the chart's bugs), which must never be explained away. */
     private static final List<String> CHART_BUGS = List.of(
@@ -34,7 +36,9 @@ class ExplainedWarningsTest {
                     + " inference-high was found (replicaset-controller)",
             "Pod/nim-lws-0-1 FailedScheduling: 0/16 nodes are available: 16 Insufficient nvidia.com/gpu. (default-scheduler)",
             "PersistentVolumeClaim/cache ProvisioningFailed: storageclass.storage.k8s.io \"nfs\" not found (persistentvolume-controller)",
-            "Pod/nim-0 FailedScheduling: running PreBind plugin \"VolumeBinding\": binding volumes: timed out (default-scheduler)");
+            "Pod/nim-0 FailedScheduling: running PreBind plugin \"VolumeBinding\": binding volumes: timed out (default-scheduler)",
+            "Pod/nim-lws-0 FailedResourceClaimCreation: PodResourceClaim gpus: resource claim template \"nim-gpus\": create"
+                    + " ResourceClaim nim-lws-0-gpus-x: ResourceClaim.resource.k8s.io \"nim-lws-0-gpus-x\" is invalid (resource_claim)");
 
     @Test
     void everyExplanationMatchesTheWarningItWasWrittenFor() {
