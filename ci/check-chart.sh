@@ -4,7 +4,7 @@
 # Exit status 0 when everything passed, 1 when anything failed, 2 on a usage error.
 #
 #   ci/check-chart.sh --chart DIR --values DIR[,DIR...] [--tier offline|api|controllers|all] [--with-repo-examples]
-#                     [--fuzz N] [--lint [EXCEPTIONS.yaml]] [--maven-offline]
+#                     [--fuzz N] [--lint [EXCEPTIONS.yaml]] [--kubeconfig FILE [--cluster-writes]] [--maven-offline]
 #
 #   --chart DIR            the chart (holds Chart.yaml, values.yaml, values.schema.json)
 #   --values DIR,...       values directories: their *.yaml files must install, their invalid/*.yaml files must be
@@ -20,6 +20,15 @@
 #                          inside custom resources (LeaderWorkerSet, MPIJob, ...) unwrapped into Pods; a finding FILE does
 #                          not document fails that file (format: dev.nimchart.lint.PolicyExceptions). Without FILE no
 #                          finding is allowed, unless --with-repo-examples names this repository's own exceptions.
+#   --kubeconfig FILE      run the api and controllers tiers on the existing cluster of this kubeconfig instead of
+#                          starting one (ci/local-cluster.sh up prints one): the checks create their own namespaces
+#                          (labelled nim-chart-tests/made-by) and what goes in them, delete them again, wait up to 15
+#                          minutes a release (-Dnim.reconcile.timeout=S through MAVEN_OPTS to change it), and stop nothing
+#                          of the cluster. A release that needs a StorageClass, PriorityClass, RuntimeClass or CRD the
+#                          cluster lacks fails naming it. Not on it: the start-up tier and the repository's own tests
+#                          that need the tier's fake nodes (docs/existing-cluster.md)
+#   --cluster-writes       with --kubeconfig: let the checks also create the cluster-scoped objects an administrator
+#                          would (CRDs, StorageClasses, PersistentVolumes, PriorityClasses, RuntimeClasses)
 #   --maven-offline        run Maven with -o (no repository look-ups; needs a warm ~/.m2)
 #
 # Works from any working directory; relative paths are taken from it. A line per verdict is printed as it comes; the
@@ -40,6 +49,8 @@ tiers="offline"
 with_repo=false
 fuzz=200
 lint=off
+kube=false
+writes=false
 mvn_flags=(-B -Dstyle.color=never)
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -55,12 +66,20 @@ while [[ $# -gt 0 ]]; do
       else
         lint=none; shift
       fi ;;
+    --kubeconfig)
+      [[ $# -ge 2 && -f "$2" ]] || usage "--kubeconfig needs an existing kubeconfig file"
+      mvn_flags+=(-Dnim.cluster=kubeconfig "-Dnim.kubeconfig=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); kube=true; shift 2 ;;
+    --cluster-writes) writes=true; shift ;;
     --maven-offline) mvn_flags+=(-o); shift ;;
-    -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,35p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown argument: $1" ;;
   esac
 done
 [[ -n "$chart" ]] || usage "--chart DIR is required"
+if [[ "$writes" == true ]]; then
+  [[ "$kube" == true ]] || usage "--cluster-writes goes with --kubeconfig"
+  mvn_flags+=(-Dnim.cluster.writes=cluster)
+fi
 [[ -n "$values" || "$with_repo" == true ]] || usage "--values DIR[,DIR...] is required"
 
 [[ -d "$chart" ]] || usage "the chart directory $chart does not exist"

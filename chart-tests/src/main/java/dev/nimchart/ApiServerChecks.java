@@ -50,6 +50,15 @@ final class ApiServerChecks {
         KubeApi api = cluster.api();
         String level = rules.podSecurityLevel(file, Tier.API);
         String namespace = TierNamespaces.create(api, "install-" + release, level, level);
+        try {
+            install(file, release, namespace, level);
+        } finally {
+            cleanUpOnExistingCluster(release, namespace);
+        }
+    }
+
+    private void install(Path file, String release, String namespace, String level) {
+        KubeApi api = cluster.api();
         long started = System.nanoTime();
         LookupStub.shared();
         RenderedManifest rendered = renderer.render(release, namespace, List.of(file), Map.of());
@@ -102,6 +111,14 @@ final class ApiServerChecks {
         String expected = ExampleValuesFiles.expectedError(file);
         String level = rules.podSecurityLevel(file, Tier.API);
         String namespace = TierNamespaces.create(cluster.api(), "refused-" + release, level, level);
+        try {
+            refusedIn(file, release, namespace, expected);
+        } finally {
+            cleanUpOnExistingCluster(release, namespace);
+        }
+    }
+
+    private void refusedIn(Path file, String release, String namespace, String expected) {
         String message;
         try {
             releases.install(release, namespace, List.of(file), Map.of());
@@ -120,6 +137,23 @@ final class ApiServerChecks {
         if (!contents.isEmpty()) {
             throw new AssertionError("the refused install left objects in its namespace: " + contents);
         }
+    }
+
+    /**
+     * On a cluster the harness did not start, its controllers act on what the check installed (pods pull images, take
+     * GPUs): the release is uninstalled and the namespace deleted, its pods awaited, before the next file. The tier's
+     * own clusters are torn down whole at the end instead.
+     */
+    private void cleanUpOnExistingCluster(String release, String namespace) {
+        if (cluster.cluster().startedByHarness()) {
+            return;
+        }
+        try {
+            releases.uninstall(release, namespace);
+        } catch (RuntimeException e) {
+            // a refused or failed install has no release to uninstall; the namespace goes below either way
+        }
+        TierNamespaces.delete(cluster.api(), namespace, () -> { }, Duration.ofMinutes(10));
     }
 
     static Map<String, Long> kindsAndNames(List<KubeObject> objects) {

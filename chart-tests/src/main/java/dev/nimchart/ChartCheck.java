@@ -7,6 +7,11 @@ import java.util.Map;
 
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.judge.ValuesJudge;
+import dev.nimchart.cluster.ClusterChoice;
+import dev.nimchart.cluster.ClusterSession;
+import dev.nimchart.cluster.CrdInstaller;
+import dev.nimchart.cluster.ExistingCluster;
+import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.junit.ClusterTier;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.SharedTier;
@@ -103,9 +108,11 @@ public final class ChartCheck {
     private final Duration reconcileTimeout;
     /** null: no policy engines; else the exceptions they allow (none: PolicyExceptions.none()). */
     private final PolicyExceptions lint;
+    /** null: the tiers' own clusters (or -Dnim.cluster); else a cluster the harness did not start. */
+    private final ExistingClusterChoice existing;
 
     private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir, ChartRules rules,
-            Duration reconcileTimeout, PolicyExceptions lint) {
+            Duration reconcileTimeout, PolicyExceptions lint, ExistingClusterChoice existing) {
         this.chartDir = chartDir;
         this.valuesDirs = List.copyOf(valuesDirs);
         this.fuzzCount = fuzzCount;
@@ -114,17 +121,55 @@ public final class ChartCheck {
         this.rules = rules;
         this.reconcileTimeout = reconcileTimeout;
         this.lint = lint;
+        this.existing = existing;
     }
 
     /** The seconds the controllers get to reconcile one values file: {@code -Dnim.reconcile.timeout}, default 90. */
     public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofSeconds(Long.getLong("nim.reconcile.timeout", 90));
+
+    /** On a cluster the harness did not start: 15 minutes unless {@code -Dnim.reconcile.timeout} says (image pulls, model loads). */
+    public static final Duration EXISTING_CLUSTER_RECONCILE_TIMEOUT = Duration.ofSeconds(Long.getLong("nim.reconcile.timeout", 900));
+
+    private static Duration defaultReconcileTimeout() {
+        return ClusterChoice.existing() ? EXISTING_CLUSTER_RECONCILE_TIMEOUT : DEFAULT_RECONCILE_TIMEOUT;
+    }
+
+    /** A cluster the harness did not start, and the sessions of the cluster tiers on it (made on first use). */
+    private static final class ExistingClusterChoice {
+        private final Path kubeconfig;
+        private final ExistingCluster.Writes writes;
+        private ClusterSession api;
+        private ControllerTier.ControllerSession controllers;
+
+        ExistingClusterChoice(Path kubeconfig, ExistingCluster.Writes writes) {
+            this.kubeconfig = kubeconfig;
+            this.writes = writes;
+        }
+
+        synchronized ClusterSession api(Path workDir) {
+            if (api == null) {
+                java.util.function.Consumer<String> progress = line -> System.out.println("[cluster tier] " + line);
+                api = ClusterSession.on(ExistingCluster.open(kubeconfig, writes, progress), CrdInstaller.crdsDir(progress),
+                        () -> { throw new IllegalStateException("a ChartCheck names its chart"); }, workDir.resolve("cluster-tier"), progress);
+            }
+            return api;
+        }
+
+        synchronized ControllerTier.ControllerSession controllers() {
+            if (controllers == null) {
+                java.util.function.Consumer<String> progress = line -> System.out.println("[controller tier] " + line);
+                controllers = ControllerTier.ControllerSession.on(ControllerEnvironment.attach(ExistingCluster.open(kubeconfig, writes, progress), progress));
+            }
+            return controllers;
+        }
+    }
 
     /** The chart in this directory (it holds Chart.yaml, values.yaml and values.schema.json). */
     public static ChartCheck of(Path chartDir) {
         Path dir = chartDir.toAbsolutePath().normalize();
         ChartYaml.read(dir);
         return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath(), ChartRules.NONE,
-                DEFAULT_RECONCILE_TIMEOUT, null);
+                defaultReconcileTimeout(), null, null);
     }
 
     /** Checks the values files of these directories (and of their {@code invalid/} subdirectories). */
@@ -135,27 +180,27 @@ public final class ChartCheck {
     public ChartCheck values(List<Path> dirs) {
         List<Path> all = new ArrayList<>(valuesDirs);
         dirs.forEach(d -> all.add(d.toAbsolutePath().normalize()));
-        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint);
+        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, existing);
     }
 
     /** Generated documents for the fuzz run (0: no fuzz run) and their seed. */
     public ChartCheck fuzz(int count, long seed) {
-        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint);
+        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint, existing);
     }
 
     /** Where fuzz documents are written (default {@code target/} of the working directory). */
     public ChartCheck workDir(Path dir) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint, existing);
     }
 
     /** The chart's own rules on top of the generic checks (default: none). */
     public ChartCheck rules(ChartRules chartRules) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint, existing);
     }
 
     /** How long the controllers get to reconcile one values file. */
     public ChartCheck reconcileTimeout(Duration timeout) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, existing);
     }
 
     /**
@@ -164,7 +209,21 @@ public final class ChartCheck {
      */
     public ChartCheck lint(Path exceptionsFile) {
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout,
-                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile));
+                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile), existing);
+    }
+
+    /**
+     * Runs the API-server and reconciled-state checks on a cluster the harness did not start, reached with this
+     * kubeconfig ({@code -Dnim.cluster=kubeconfig -Dnim.kubeconfig=FILE} does the same for every check of the JVM):
+     * it creates its own namespaces and what goes in them, and with {@link ExistingCluster.Writes#CLUSTER} also what
+     * an administrator would provide (CRDs, StorageClasses, volumes, priority and runtime classes); it cleans up what
+     * it made, waits {@link #EXISTING_CLUSTER_RECONCILE_TIMEOUT} for a release unless told otherwise, and stops nothing
+     * of the cluster. The start-up tier does not run there.
+     */
+    public ChartCheck existingCluster(Path kubeconfig, ExistingCluster.Writes writes) {
+        Duration timeout = reconcileTimeout.equals(DEFAULT_RECONCILE_TIMEOUT) ? EXISTING_CLUSTER_RECONCILE_TIMEOUT : reconcileTimeout;
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint,
+                new ExistingClusterChoice(kubeconfig.toAbsolutePath(), writes));
     }
 
     public Path chartDir() {
@@ -373,7 +432,7 @@ public final class ChartCheck {
     private ClusterFileChecks clusterChecks(Tier tier, boolean forTests) {
         if (tier == Tier.API) {
             ClusterTier t = new ClusterTier();
-            ApiServerChecks c = new ApiServerChecks(chartDir, forTests ? t.sessionOrAbort() : session(t), rules);
+            ApiServerChecks c = new ApiServerChecks(chartDir, existing != null ? existing.api(workDir) : forTests ? t.sessionOrAbort() : session(t), rules);
             return new ClusterFileChecks() {
                 public void mustInstall(Path file) {
                     c.mustInstall(file);
@@ -386,7 +445,8 @@ public final class ChartCheck {
         }
         if (tier == Tier.CONTROLLERS) {
             ControllerTier t = new ControllerTier();
-            ControllerChecks c = new ControllerChecks(chartDir, forTests ? t.sessionOrAbort() : session(t), rules, reconcileTimeout);
+            ControllerChecks c = new ControllerChecks(chartDir, existing != null ? existing.controllers() : forTests ? t.sessionOrAbort() : session(t),
+                    rules, reconcileTimeout);
             return new ClusterFileChecks() {
                 public void mustInstall(Path file) {
                     c.mustInstall(file);
@@ -399,7 +459,8 @@ public final class ChartCheck {
         }
         if (tier == Tier.STARTUP) {
             ControllerTier t = new ControllerTier();
-            StartupChecks c = new StartupChecks(chartDir, forTests ? t.sessionOrAbort() : session(t), rules, reconcileTimeout,
+            StartupChecks c = new StartupChecks(chartDir, existing != null ? existing.controllers() : forTests ? t.sessionOrAbort() : session(t),
+                    rules, reconcileTimeout,
                     workDir.resolve("startup-tier"));
             return new ClusterFileChecks() {
                 public void mustInstall(Path file) {

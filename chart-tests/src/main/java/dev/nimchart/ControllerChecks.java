@@ -75,7 +75,7 @@ final class ControllerChecks {
             }
             long uninstalling = System.nanoTime();
             releases.uninstall(release, namespace);
-            NamespaceState after = DesiredState.awaitNoPods(api, namespace, Duration.ofSeconds(60), env::requireAllRunning);
+            NamespaceState after = DesiredState.awaitNoPods(api, namespace, env.settleTimeout(), env::requireAllRunning);
             Timings.record(ControllerTier.REPORT_DIR, "uninstall to no pods: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - uninstalling));
             List<String> left = after.all("PersistentVolumeClaim").stream().filter(c -> !c.labels().containsKey(ClusterPreconditions.LABEL))
                     .map(KubeObject::name).sorted().toList();
@@ -86,23 +86,38 @@ final class ControllerChecks {
                 throw new AssertionError("workloads left after uninstall: " + after.workloads());
             }
         } finally {
-            TierNamespaces.delete(api, namespace, env::requireAllRunning);
+            TierNamespaces.delete(api, namespace, env::requireAllRunning, env.settleTimeout());
         }
     }
 
     void mustBeRefused(Path file) {
         KubeApi api = env.api();
+        String release = ChartRenderer.releaseName(file);
+        if (!env.startedByHarness()) {
+            // on a cluster the harness did not start, nothing it made outlives the check
+            String namespace = TierNamespaces.create(api, "refused-" + release, "restricted");
+            try {
+                refusedIn(file, release, namespace);
+            } finally {
+                TierNamespaces.delete(api, namespace, env::requireAllRunning, env.settleTimeout());
+            }
+            return;
+        }
         synchronized (ControllerChecks.class) {
             if (!api.get("/api/v1/namespaces/" + REFUSED_NAMESPACE).ok()) {
                 KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                         "metadata", Map.of("name", REFUSED_NAMESPACE))), "create the namespace " + REFUSED_NAMESPACE);
             }
         }
-        String release = ChartRenderer.releaseName(file);
+        refusedIn(file, release, REFUSED_NAMESPACE);
+    }
+
+    private void refusedIn(Path file, String release, String namespace) {
+        KubeApi api = env.api();
         String expected = ExampleValuesFiles.expectedError(file);
         String message;
         try {
-            releases.install(release, REFUSED_NAMESPACE, List.of(file), Map.of());
+            releases.install(release, namespace, List.of(file), Map.of());
             throw new AssertionError("helm install succeeded, but it must be refused with: " + expected);
         } catch (RuntimeException e) {
             message = String.valueOf(e.getMessage());
@@ -111,11 +126,11 @@ final class ControllerChecks {
             throw new AssertionError("helm install refused it, but not with the expect-error text. Expected: " + expected
                     + " | Helm said: " + ValuesJudge.helmMessage(message));
         }
-        Set<String> contents = NamespaceContents.of(api, REFUSED_NAMESPACE);
+        Set<String> contents = NamespaceContents.of(api, namespace);
         if (!contents.isEmpty()) {
             throw new AssertionError("objects after the refusal: " + contents);
         }
-        NamespaceState state = NamespaceState.read(api, REFUSED_NAMESPACE);
+        NamespaceState state = NamespaceState.read(api, namespace);
         if (!state.pods().isEmpty() || !state.all("Event").isEmpty()) {
             throw new AssertionError("the controllers made something of the refused release: pods " + state.pods() + ", events "
                     + state.all("Event"));

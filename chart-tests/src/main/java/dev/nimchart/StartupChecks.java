@@ -42,7 +42,7 @@ final class StartupChecks {
             throw new IllegalStateException("the start-up tier cannot run here: " + unavailable.get());
         }
         this.renderer = new ChartRenderer(chartDir);
-        this.env = session.environment();
+        this.env = session.environment().requireStartedByHarness("the start-up tier (it runs the pods' processes on this machine)");
         this.releases = session.releases(chartDir);
         this.rules = rules;
         this.timeout = timeout;

@@ -7,11 +7,13 @@ import java.util.function.Consumer;
 
 /**
  * Which cluster the tier uses, from the system property {@value #PROPERTY}: {@code local} (the control plane built
- * from Go modules), {@code k3s} (Testcontainers), or {@code auto} (the default: K3s where Docker runs and its image
- * can be had, else the local control plane).
+ * from Go modules), {@code k3s} (Testcontainers), {@code auto} (the default: K3s where Docker runs and its image
+ * can be had, else the local control plane), or {@code kubeconfig}: an {@link ExistingCluster} the harness did not
+ * start (the API-server and reconciled-state checks run there; the start-up tier and the tests that need the tier's own
+ * fake nodes do not).
  */
 public enum ClusterChoice {
-    AUTO, LOCAL, K3S;
+    AUTO, LOCAL, K3S, KUBECONFIG;
 
     public static final String PROPERTY = "nim.cluster";
 
@@ -20,8 +22,13 @@ public enum ClusterChoice {
         try {
             return valueOf(value.isEmpty() ? "AUTO" : value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new ClusterUnavailableException("-D" + PROPERTY + "=" + value + " is not a cluster: use auto, local or k3s");
+            throw new ClusterUnavailableException("-D" + PROPERTY + "=" + value + " is not a cluster: use auto, local, k3s or kubeconfig");
         }
+    }
+
+    /** Whether the tiers run on a cluster the harness did not start ({@code -Dnim.cluster=kubeconfig}). */
+    public static boolean existing() {
+        return fromSystemProperties() == KUBECONFIG;
     }
 
     /** Starts the chosen cluster; for auto, a K3s failure is reported and the local control plane tried next. */
@@ -30,6 +37,7 @@ public enum ClusterChoice {
             case LOCAL -> LocalControlPlane.start(progress);
             case K3S -> K3sCluster.start(progress);
             case AUTO -> startAny(progress);
+            case KUBECONFIG -> ExistingCluster.fromSystemProperties(progress);
         };
     }
 

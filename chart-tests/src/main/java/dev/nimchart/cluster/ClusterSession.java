@@ -49,13 +49,24 @@ public final class ClusterSession implements AutoCloseable {
      */
     public static ClusterSession start(java.util.function.Supplier<Path> chartDir, Path workDir, Consumer<String> progress) {
         Path crdsDir = CrdInstaller.crdsDir(progress);
-        TestCluster cluster = ClusterChoice.fromSystemProperties().start(progress);
+        return on(ClusterChoice.fromSystemProperties().start(progress), crdsDir, chartDir, workDir, progress);
+    }
+
+    /**
+     * A session on a cluster already running (closing the session closes the cluster: for an {@link ExistingCluster}
+     * that stops nothing). The CRDs of {@code crdsDir} are installed where the harness may write cluster-scoped
+     * objects; elsewhere the session lists those the cluster serves already, and a release of a kind it does not
+     * serve fails naming the kind.
+     */
+    public static ClusterSession on(TestCluster cluster, Path crdsDir, java.util.function.Supplier<Path> chartDir, Path workDir,
+            Consumer<String> progress) {
         try {
             long started = System.nanoTime();
             KubeApi api = new KubeApi(cluster.kubeConfigYaml());
-            List<String> crds = CrdInstaller.install(api, crdsDir);
+            List<String> crds = cluster.clusterScopedWrites() ? CrdInstaller.install(api, crdsDir) : CrdInstaller.served(api, crdsDir);
             Duration crdTime = Duration.ofNanos(System.nanoTime() - started);
-            progress.accept("CRDs established in " + crdTime.toMillis() + " ms: " + String.join(", ", crds));
+            progress.accept((cluster.clusterScopedWrites() ? "CRDs established in " + crdTime.toMillis() + " ms: " : "CRDs the cluster serves (none installed): ")
+                    + String.join(", ", crds));
             return new ClusterSession(cluster, api, chartDir, workDir, crds, cluster.startTime().plus(crdTime));
         } catch (RuntimeException e) {
             cluster.close();
@@ -93,7 +104,7 @@ public final class ClusterSession implements AutoCloseable {
         return readyTime;
     }
 
-    /** Creates a namespace with the restricted Pod Security labels and returns its name. */
+    /** Creates a namespace with the restricted Pod Security labels and returns its name (the API-server tier's tests use it). */
     public String restrictedNamespace(String name) {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", name);

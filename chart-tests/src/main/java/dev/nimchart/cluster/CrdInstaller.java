@@ -48,6 +48,17 @@ public final class CrdInstaller {
         return names;
     }
 
+    /** The CRDs of the directory that the API server serves already (on a cluster the harness may not install them on). */
+    public static List<String> served(KubeApi api, Path dir) {
+        List<String> names = new ArrayList<>();
+        for (KubeObject crd : read(dir)) {
+            if (api.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + crd.name()).ok()) {
+                names.add(crd.name());
+            }
+        }
+        return names;
+    }
+
     private static List<KubeObject> read(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {
             List<KubeObject> crds = new ArrayList<>();

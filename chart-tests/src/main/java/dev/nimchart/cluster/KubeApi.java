@@ -174,7 +174,8 @@ public final class KubeApi {
         Request built = request.header("Accept", "application/json").build();
         try (okhttp3.Response response = http.newCall(built).execute()) {
             String text = response.body() == null ? "" : response.body().string();
-            Map<String, Object> body = text.isBlank() ? Map.of() : JsonMapper.shared().readValue(text, Map.class);
+            Map<String, Object> body = text.isBlank() ? Map.of() : text.stripLeading().startsWith("{")
+                    ? JsonMapper.shared().readValue(text, Map.class) : Map.of("message", text.strip()); // /readyz, /healthz: plain text
             return new Response(response.code(), body, response.headers("Warning").stream().map(KubeApi::warningText).toList());
         } catch (IOException e) {
             throw new UncheckedIOException(built.method() + " " + built.url() + " failed", e);

@@ -9,7 +9,8 @@ import java.util.function.Predicate;
  * What a test namespace holds that the release (or a failed install) is answerable for. Left out: what every
  * namespace gets on a full cluster such as K3s (the default ServiceAccount, the kube-root-ca.crt ConfigMap), objects
  * controllers made and own (Pods, ReplicaSets, EndpointSlices: they carry ownerReferences), and the claims the
- * StatefulSet controller makes from volumeClaimTemplates (kept or deleted by the chart's retention policy, not by Helm).
+ * StatefulSet controller makes from volumeClaimTemplates (kept or deleted by the chart's retention policy, not by Helm),
+ * and the Endpoints the endpoints controller keeps for each Service (named as the Service, with no owner).
  * The local control plane runs no controllers, so there it is simply every object.
  */
 public final class NamespaceContents {
@@ -23,9 +24,12 @@ public final class NamespaceContents {
     /** "Kind/name" of every object the release is answerable for. */
     public static Set<String> of(KubeApi api, String namespace) {
         Set<String> names = new TreeSet<>();
-        for (KubeObject o : api.objectsIn(namespace)) {
+        java.util.List<KubeObject> objects = api.objectsIn(namespace);
+        Set<String> services = new TreeSet<>();
+        objects.stream().filter(o -> o.kind().equals("Service")).forEach(o -> services.add(o.name()));
+        for (KubeObject o : objects) {
             if (!NAMESPACE_DEFAULTS.contains(o.toString()) && o.list("metadata.ownerReferences").isEmpty()
-                    && !isStatefulSetClaim(o)) {
+                    && !isStatefulSetClaim(o) && !(o.kind().equals("Endpoints") && services.contains(o.name()))) {
                 names.add(o.toString());
             }
         }

@@ -17,6 +17,16 @@ public interface TestCluster extends AutoCloseable {
     @Override
     void close();
 
+    /** Whether the harness may create cluster-scoped objects (CRDs, StorageClasses, volumes, classes) on it. */
+    default boolean clusterScopedWrites() {
+        return true;
+    }
+
+    /** Whether the harness started this cluster (and may restart or stop it). */
+    default boolean startedByHarness() {
+        return true;
+    }
+
     /** The certificate authority the cluster's API server serves with, when the tier made it (the local control plane). */
     default java.util.Optional<Pki> pki() {
         return java.util.Optional.empty();

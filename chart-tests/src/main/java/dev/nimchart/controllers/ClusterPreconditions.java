@@ -41,23 +41,8 @@ public final class ClusterPreconditions {
      */
     public static List<String> prepare(KubeApi api, String namespace, List<KubeObject> rendered) {
         List<String> made = new ArrayList<>();
-        List<KubeObject> claims = new ArrayList<>();
         Set<String> releaseClaims = new LinkedHashSet<>();
-        for (KubeObject o : rendered) {
-            if (o.kind().equals("PersistentVolumeClaim")) {
-                claims.add(o);
-                releaseClaims.add(o.name());
-            }
-            if (o.kind().equals("StatefulSet")) {
-                int replicas = o.at("spec.replicas") == null ? 1 : Integer.parseInt(o.at("spec.replicas").toString());
-                for (KubeObject template : o.list("spec.volumeClaimTemplates")) {
-                    for (int i = 0; i < replicas + 1; i++) { // one spare: an upgrade may add a replica
-                        claims.add(template);
-                    }
-                    releaseClaims.add(template.name());
-                }
-            }
-        }
+        List<KubeObject> claims = claimsOf(rendered, releaseClaims);
         List<Map<String, Object>> existingClaims = new ArrayList<>();
         for (String claimName : mountedClaims(rendered)) {
             if (!releaseClaims.contains(claimName)) {
@@ -127,6 +112,93 @@ public final class ClusterPreconditions {
             made.add("PersistentVolumeClaim/" + new KubeObject(existing).name() + " (an existing claim the pods mount)");
         }
         return made;
+    }
+
+    /**
+     * On a cluster the harness may not create cluster-scoped objects on: checks that it has what the release needs (the
+     * StorageClasses its claims name, or a default class, the PriorityClasses and RuntimeClasses its pods name) and
+     * creates only the claims the pods mount that the release does not make (in the namespace, provisioned by the
+     * cluster's default class). A missing object fails, naming each and the two ways on.
+     */
+    public static List<String> requireProvided(KubeApi api, String namespace, List<KubeObject> rendered) {
+        List<String> missing = new ArrayList<>();
+        Set<String> releaseClaims = new LinkedHashSet<>();
+        Set<String> classes = new LinkedHashSet<>();
+        for (KubeObject claim : claimsOf(rendered, releaseClaims)) {
+            Object declared = claim.at("spec.storageClassName");
+            classes.add(declared == null ? null : declared.toString());
+        }
+        List<String> mountedOnly = mountedClaims(rendered).stream().filter(c -> !releaseClaims.contains(c)).toList();
+        if (!mountedOnly.isEmpty()) {
+            classes.add(null);
+        }
+        for (String c : classes) {
+            if (c == null) {
+                if (!hasDefaultClass(api)) {
+                    missing.add("a default StorageClass (a claim names no class)");
+                }
+            } else if (c.isEmpty()) {
+                missing.add("a PersistentVolume of no class (a claim sets storageClassName \"\", which only a pre-made volume binds;"
+                        + " the checks cannot tell which of the cluster's volumes it may take)");
+            } else if (!api.get("/apis/storage.k8s.io/v1/storageclasses/" + c).ok()) {
+                missing.add("StorageClass " + c);
+            }
+        }
+        for (KubeObject o : rendered) {
+            for (PodTemplate t : PodTemplate.of(o)) {
+                Object priority = t.pod().at("spec.priorityClassName");
+                if (priority != null && !api.get("/apis/scheduling.k8s.io/v1/priorityclasses/" + priority).ok()) {
+                    missing.add("PriorityClass " + priority);
+                }
+                Object runtime = t.pod().at("spec.runtimeClassName");
+                if (runtime != null && !api.get("/apis/node.k8s.io/v1/runtimeclasses/" + runtime).ok()) {
+                    missing.add("RuntimeClass " + runtime);
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new AssertionError("the cluster lacks what the release needs, and the checks may create no cluster-scoped object"
+                    + " on it: " + String.join("; ", new LinkedHashSet<>(missing)) + ". Give the cluster these, or let the checks"
+                    + " create them with -Dnim.cluster.writes=cluster (ci/check-chart.sh --cluster-writes)");
+        }
+        List<String> made = new ArrayList<>();
+        for (String claimName : mountedOnly) {
+            KubeApi.require(api.post("/api/v1/namespaces/" + namespace + "/persistentvolumeclaims", Map.of("apiVersion", "v1",
+                    "kind", "PersistentVolumeClaim", "metadata", Map.of("name", claimName, "labels", Map.of(LABEL, namespace)),
+                    "spec", Map.of("accessModes", List.of("ReadWriteMany"), "resources", Map.of("requests", Map.of("storage", EXISTING_CLAIM_SIZE))))),
+                    "create the existing claim " + claimName);
+            made.add("PersistentVolumeClaim/" + claimName + " (an existing claim the pods mount; the cluster's default class provisions it)");
+        }
+        return made;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean hasDefaultClass(KubeApi api) {
+        KubeApi.Response r = api.get("/apis/storage.k8s.io/v1/storageclasses");
+        return r.ok() && ((List<Object>) r.body().getOrDefault("items", List.of())).stream()
+                .map(c -> new KubeObject((Map<String, Object>) c))
+                .anyMatch(c -> "true".equals(c.annotations().get("storageclass.kubernetes.io/is-default-class")));
+    }
+
+    /** The claims the release makes (its own and one per StatefulSet replica, plus a spare); their names go to {@code names}. */
+    private static List<KubeObject> claimsOf(List<KubeObject> rendered, Set<String> names) {
+        List<KubeObject> claims = new ArrayList<>();
+        for (KubeObject o : rendered) {
+            if (o.kind().equals("PersistentVolumeClaim")) {
+                claims.add(o);
+                names.add(o.name());
+            }
+            if (o.kind().equals("StatefulSet")) {
+                int replicas = o.at("spec.replicas") == null ? 1 : Integer.parseInt(o.at("spec.replicas").toString());
+                for (KubeObject template : o.list("spec.volumeClaimTemplates")) {
+                    for (int i = 0; i < replicas + 1; i++) { // one spare: an upgrade may add a replica
+                        claims.add(template);
+                    }
+                    names.add(template.name());
+                }
+            }
+        }
+        return claims;
     }
 
     /** Waits (at most 30 s) until the persistentvolume-controller has marked the volume Available (or bound it). */

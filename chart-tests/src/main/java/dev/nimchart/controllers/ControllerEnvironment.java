@@ -40,10 +40,14 @@ public final class ControllerEnvironment implements AutoCloseable {
     private final Map<String, Duration> startTimes;
     private final MachineLock machineLock;
     private final ComputeDomainStandIn computeDomains;
+    /** null when the tier started this environment; else the cluster it checks on, which it did not start. */
+    private final dev.nimchart.cluster.ExistingCluster existing;
+    private long lastReadyCheck;
 
     private ControllerEnvironment(Path runDir, String kubeConfig, KubeApi api, List<LocalProcess> processes,
             List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes, MachineLock machineLock,
-            ComputeDomainStandIn computeDomains) {
+            ComputeDomainStandIn computeDomains, dev.nimchart.cluster.ExistingCluster existing) {
+        this.existing = existing;
         this.machineLock = machineLock;
         this.computeDomains = computeDomains;
         this.runDir = runDir;
@@ -94,7 +98,7 @@ public final class ControllerEnvironment implements AutoCloseable {
             progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
                     + " processes, " + nodes.size() + " fake nodes; logs in " + runDir.resolve("logs"));
             return new ControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times, machineLock,
-                    ComputeDomainStandIn.start(api));
+                    ComputeDomainStandIn.start(api), null);
         } catch (RuntimeException | IOException e) {
             stop(api, webhookPaths, processes);
             machineLock.close();
@@ -103,6 +107,44 @@ public final class ControllerEnvironment implements AutoCloseable {
             }
             throw new ControllerTierException("the controller tier did not start: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The reconciled-state checks on a cluster the harness did not start (its own controllers, nodes and storage): no
+     * process is started or stopped, no lock taken; {@link #requireAllRunning()} asks the API server for readiness.
+     */
+    public static ControllerEnvironment attach(dev.nimchart.cluster.ExistingCluster cluster, Consumer<String> progress) {
+        KubeApi api = new KubeApi(cluster.kubeConfigYaml());
+        @SuppressWarnings("unchecked")
+        List<String> nodes = ((List<Object>) KubeApi.require(api.get("/api/v1/nodes"), "list the nodes").getOrDefault("items", List.of()))
+                .stream().map(n -> new KubeObject((Map<String, Object>) n).name()).toList();
+        progress.accept("controller tier on " + cluster.description() + ": " + nodes.size() + " nodes; nothing started");
+        return new ControllerEnvironment(null, cluster.kubeConfigYaml(), api, List.of(), List.of(), nodes,
+                Map.of("attached", cluster.startTime()), null, null, cluster);
+    }
+
+    /** Whether the tier started this environment (its fake nodes, stand-ins and processes are there to use). */
+    public boolean startedByHarness() {
+        return existing == null;
+    }
+
+    /** Whether the checks may create cluster-scoped objects here (volumes, classes an administrator would provide). */
+    public boolean clusterScopedWrites() {
+        return existing == null || existing.clusterScopedWrites();
+    }
+
+    /** How long pods get to go after an uninstall or a namespace deletion: 120 s here, 10 minutes on an existing cluster. */
+    public java.time.Duration settleTimeout() {
+        return existing == null ? Duration.ofSeconds(120) : Duration.ofMinutes(10);
+    }
+
+    /** The tier's own environment, or a failure naming what needs it: on an existing cluster there are no fake nodes. */
+    public ControllerEnvironment requireStartedByHarness(String what) {
+        if (existing != null) {
+            throw new ControllerTierException(what + " needs the controller tier's own environment (fake GPU nodes, stand-ins,"
+                    + " its processes); it does not run on " + existing.description());
+        }
+        return this;
     }
 
     public String kubeConfigYaml() {
@@ -129,6 +171,13 @@ public final class ControllerEnvironment implements AutoCloseable {
     /** Fails with the log tail of the first process that is no longer running. */
     public void requireAllRunning() {
         processes.forEach(LocalProcess::requireAlive);
+        if (existing != null && System.nanoTime() - lastReadyCheck > Duration.ofSeconds(5).toNanos()) {
+            KubeApi.Response ready = api.get("/readyz");
+            if (ready.code() != 200) {
+                throw new ControllerTierException("the API server of " + existing.description() + " is not ready (/readyz: HTTP " + ready.code() + ")");
+            }
+            lastReadyCheck = System.nanoTime();
+        }
     }
 
     public List<LocalProcess> processes() {
@@ -137,6 +186,9 @@ public final class ControllerEnvironment implements AutoCloseable {
 
     @Override
     public void close() {
+        if (existing != null) {
+            return; // nothing was started
+        }
         computeDomains.close();
         stop(api, webhookPaths, processes);
         machineLock.close();

@@ -12,8 +12,8 @@ import java.util.function.Consumer;
 
 /**
  * The one install-and-await of the controller tier: render the release in its namespace, give the cluster what an
- * administrator would ({@link ClusterPreconditions}), {@code helm install}, and wait until the controllers reached the
- * desired state ({@link DesiredState}).
+ * administrator would ({@link ClusterPreconditions}; on an existing cluster without cluster-scoped writes, require that
+ * it has it), {@code helm install}, and wait until the controllers reached the desired state ({@link DesiredState}).
  */
 public final class ReleaseInstall {
 
@@ -33,7 +33,11 @@ public final class ReleaseInstall {
             Duration timeout, Consumer<String> prepared) {
         LookupStub.shared();
         RenderedManifest rendered = renderer.render(release, namespace, files, sets);
-        ClusterPreconditions.prepare(env.api(), namespace, rendered.objects()).forEach(prepared);
+        if (env.clusterScopedWrites()) {
+            ClusterPreconditions.prepare(env.api(), namespace, rendered.objects()).forEach(prepared);
+        } else {
+            ClusterPreconditions.requireProvided(env.api(), namespace, rendered.objects()).forEach(prepared);
+        }
         long started = System.nanoTime();
         releases.install(release, namespace, files, sets);
         NamespaceState state = DesiredState.await(env.api(), namespace, expectedPods.applyAsInt(rendered), timeout, env::requireAllRunning);

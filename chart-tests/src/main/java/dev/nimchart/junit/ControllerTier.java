@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The controller tier's one environment per test JVM (real controllers on fake GPU nodes), handed to tests as a
- * {@link ControllerSession}: started on first use (building the binaries if needed), stopped when the JVM's tests end.
+ * The controller tier's one environment per test JVM (real controllers on fake GPU nodes; with
+ * {@code -Dnim.cluster=kubeconfig}, the existing cluster instead), handed to tests as a {@link ControllerSession}: started on first use (building the binaries if needed), stopped when the JVM's tests end.
  * Without it the tier fails when CI=true and is skipped, with the reason, otherwise. Timings go to
  * target/controller-tier/timings.tsv.
  */
@@ -28,6 +28,11 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
 
         ControllerSession(ControllerEnvironment environment) {
             this.environment = environment;
+        }
+
+        /** A session on an environment the caller made (e.g. {@link ControllerEnvironment#attach}); the caller closes it. */
+        public static ControllerSession on(ControllerEnvironment environment) {
+            return new ControllerSession(environment);
         }
 
         public ControllerEnvironment environment() {
@@ -59,8 +64,10 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ControllerEnvironment environment = ControllerEnvironment.start(REPORT_DIR.toAbsolutePath(),
-                line -> System.out.println("[controller tier] " + line));
+        java.util.function.Consumer<String> progress = line -> System.out.println("[controller tier] " + line);
+        ControllerEnvironment environment = dev.nimchart.cluster.ClusterChoice.existing()
+                ? ControllerEnvironment.attach(dev.nimchart.cluster.ExistingCluster.fromSystemProperties(progress), progress)
+                : ControllerEnvironment.start(REPORT_DIR.toAbsolutePath(), progress);
         for (Map.Entry<String, java.time.Duration> t : environment.startTimes().entrySet()) {
             Timings.record(REPORT_DIR, "start: " + t.getKey(), t.getValue());
         }

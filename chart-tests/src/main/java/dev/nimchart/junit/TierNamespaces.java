@@ -8,9 +8,13 @@ import java.util.Map;
 /**
  * Namespaces of the controller tier, at a Pod Security level of the caller's choice (the repository's tests give each
  * example the level the README tells users to: restricted when it needs no documented exception, else privileged),
- * warning at restricted. Pods the controllers create are admitted or refused by that level for real.
+ * warning at restricted. Pods the controllers create are admitted or refused by that level for real. Each carries the
+ * label {@value #MADE_BY} (on a cluster the harness did not start, the only cluster-scoped objects it makes by default).
  */
 public final class TierNamespaces {
+
+    /** The label of every namespace the tiers make. */
+    public static final String MADE_BY = "nim-chart-tests/made-by";
 
     private TierNamespaces() {
     }
@@ -27,8 +31,14 @@ public final class TierNamespaces {
         labels.put("pod-security.kubernetes.io/enforce-version", "latest");
         labels.put("pod-security.kubernetes.io/warn", warnLevel);
         labels.put("pod-security.kubernetes.io/warn-version", "latest");
-        KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
-                "metadata", Map.of("name", name, "labels", labels))), "create the namespace " + name);
+        labels.put(MADE_BY, "chart-tests");
+        KubeApi.Response created = api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
+                "metadata", Map.of("name", name, "labels", labels)));
+        if (created.code() == 409) {
+            throw new AssertionError("the namespace " + name + " exists already (left by an interrupted run, or someone else's):"
+                    + " delete it (kubectl delete namespace " + name + ") and run again");
+        }
+        KubeApi.require(created, "create the namespace " + name);
         return name;
     }
 
@@ -37,8 +47,13 @@ public final class TierNamespaces {
      * free (the namespace controller finishes the rest in the background); then deletes the volumes made for it.
      */
     public static void delete(KubeApi api, String name, Runnable alive) {
+        delete(api, name, alive, java.time.Duration.ofSeconds(120));
+    }
+
+    /** As {@link #delete(KubeApi, String, Runnable)}, giving the pods {@code timeout} to go. */
+    public static void delete(KubeApi api, String name, Runnable alive, java.time.Duration timeout) {
         api.delete("/api/v1/namespaces/" + name);
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             KubeApi.Response pods = api.get("/api/v1/namespaces/" + name + "/pods");
             if (!pods.ok() || ((java.util.List<?>) pods.body().getOrDefault("items", java.util.List.of())).isEmpty()) {
@@ -46,7 +61,7 @@ public final class TierNamespaces {
             }
             alive.run();
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("pods of the namespace " + name + " were not removed within 120 s");
+                throw new AssertionError("pods of the namespace " + name + " were not removed within " + timeout.toSeconds() + " s");
             }
             sleep(100);
         }

@@ -21,7 +21,6 @@ final class RepositoryChart {
         List<Path> dirs = new ArrayList<>();
         dirs.add(paths.examplesDir());
         dirs.addAll(paths.extraValuesDirs());
-        return ChartCheck.of(ChartUnderTest.chartDir()).values(dirs).rules(new NimLlmRules())
-                .reconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT);
+        return ChartCheck.of(ChartUnderTest.chartDir()).values(dirs).rules(new NimLlmRules());
     }
 }

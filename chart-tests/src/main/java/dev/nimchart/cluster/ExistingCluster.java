@@ -1,0 +1,136 @@
+package dev.nimchart.cluster;
+
+import dev.nimchart.objects.KubeObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * A cluster the harness did not start, reached through a kubeconfig file ({@code -Dnim.cluster=kubeconfig
+ * -Dnim.kubeconfig=FILE}, or {@code ChartCheck.existingCluster(FILE)}). The harness stops nothing of it. What it may
+ * create there is {@link Writes}: by default only its own namespaces and what goes in them.
+ */
+public final class ExistingCluster implements TestCluster {
+
+    /** The kubeconfig file of the existing cluster. */
+    public static final String KUBECONFIG_PROPERTY = "nim.kubeconfig";
+    /** {@code namespaced} (default) or {@code cluster}: see {@link Writes}. */
+    public static final String WRITES_PROPERTY = "nim.cluster.writes";
+
+    /** What the harness may create on a cluster it did not start. */
+    public enum Writes {
+        /**
+         * Its own namespaces (labelled {@code nim-chart-tests/made-by}) and what goes in them, nothing else
+         * cluster-scoped: CRDs, StorageClasses, PersistentVolumes, PriorityClasses and RuntimeClasses a release needs
+         * must be there already (a file whose release needs a missing one fails, naming it).
+         */
+        NAMESPACED,
+        /** Also what an administrator would provide (CRDs, StorageClasses, volumes, priority and runtime classes), as on the tier's own clusters. */
+        CLUSTER;
+
+        public static Writes fromSystemProperties() {
+            String value = System.getProperty(WRITES_PROPERTY, "namespaced").trim().toUpperCase(Locale.ROOT);
+            try {
+                return valueOf(value);
+            } catch (IllegalArgumentException e) {
+                throw new ClusterUnavailableException("-D" + WRITES_PROPERTY + "=" + System.getProperty(WRITES_PROPERTY)
+                        + " is not a choice: use namespaced (create only namespaces and what goes in them) or cluster");
+            }
+        }
+    }
+
+    private final Path file;
+    private final String kubeConfig;
+    private final String description;
+    private final Duration startTime;
+    private final Writes writes;
+
+    private ExistingCluster(Path file, String kubeConfig, String description, Duration startTime, Writes writes) {
+        this.file = file;
+        this.kubeConfig = kubeConfig;
+        this.description = description;
+        this.startTime = startTime;
+        this.writes = writes;
+    }
+
+    /** The cluster of {@code -Dnim.kubeconfig}, with {@code -Dnim.cluster.writes}. */
+    public static ExistingCluster fromSystemProperties(Consumer<String> progress) {
+        String file = System.getProperty(KUBECONFIG_PROPERTY, "").trim();
+        if (file.isEmpty()) {
+            throw new ClusterUnavailableException("-Dnim.cluster=kubeconfig needs -D" + KUBECONFIG_PROPERTY
+                    + "=FILE, the kubeconfig of the cluster to check on (ci/check-chart.sh --kubeconfig FILE)");
+        }
+        return open(Path.of(file), Writes.fromSystemProperties(), progress);
+    }
+
+    /** Reads the kubeconfig and asks the API server for its version and readiness; fails naming the file and the answer. */
+    public static ExistingCluster open(Path file, Writes writes, Consumer<String> progress) {
+        long started = System.nanoTime();
+        String yaml;
+        try {
+            yaml = Files.readString(file);
+        } catch (IOException e) {
+            throw new ClusterUnavailableException("cannot read the kubeconfig " + file + ": " + e.getMessage());
+        }
+        KubeApi api;
+        KubeApi.Response version;
+        try {
+            api = new KubeApi(yaml);
+            version = api.get("/version");
+        } catch (RuntimeException e) {
+            throw new ClusterUnavailableException("the cluster of the kubeconfig " + file + " does not answer: " + e.getMessage());
+        }
+        if (!version.ok()) {
+            throw new ClusterUnavailableException("the cluster of the kubeconfig " + file + " answers /version with " + version.message());
+        }
+        KubeApi.Response ready = api.get("/readyz");
+        if (ready.code() != 200) {
+            throw new ClusterUnavailableException("the API server of the kubeconfig " + file + " is not ready (/readyz: HTTP " + ready.code() + ")");
+        }
+        String description = "existing cluster of " + file + " (Kubernetes " + new KubeObject(version.body()).at("gitVersion")
+                + ", writes: " + writes.name().toLowerCase(Locale.ROOT) + ")";
+        progress.accept(description);
+        return new ExistingCluster(file, yaml, description, Duration.ofNanos(System.nanoTime() - started), writes);
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public Writes writes() {
+        return writes;
+    }
+
+    @Override
+    public String kubeConfigYaml() {
+        return kubeConfig;
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public Duration startTime() {
+        return startTime;
+    }
+
+    @Override
+    public boolean clusterScopedWrites() {
+        return writes == Writes.CLUSTER;
+    }
+
+    @Override
+    public boolean startedByHarness() {
+        return false;
+    }
+
+    /** Stops nothing: the harness did not start this cluster (its namespaces are deleted by the checks that made them). */
+    @Override
+    public void close() {
+    }
+}
