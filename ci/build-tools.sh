@@ -14,6 +14,8 @@
 #                template the chart renders, unwrapped into a Pod (dev.nimchart.lint)
 #   registry     CNCF distribution's OCI registry: the API-server tier pushes the signed chart package to it and
 #                installs from it (OciRegistryIT)
+#   ct           chart-testing, the linter Helm chart repositories run in CI: ChartTestingLintTest runs `ct lint` on
+#                the chart with every example as a ci/*-values.yaml file (helm, yamllint and yamale on its PATH)
 #
 #   ci/build-tools.sh [--print-path] [TOOL...]     default: all tools
 #
@@ -24,7 +26,7 @@
 # A cached binary is reused as is (no Go, no network). With --print-path the
 # script prints only the binaries' paths on stdout (progress goes to stderr).
 #
-# Cost (2 cores, empty Go caches): helm 3-5 min, kubeconform ~15 s, kube-score ~70 s.
+# Cost (2 cores, empty Go caches): helm 3-5 min, kubeconform ~15 s, kube-score ~70 s, ct ~30 s (measured on a loaded machine).
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -37,7 +39,7 @@ if [[ "${1:-}" == "--print-path" ]]; then
   shift
 fi
 tools=("$@")
-((${#tools[@]} > 0)) || tools=(helm kubeconform kube-score registry)
+((${#tools[@]} > 0)) || tools=(helm kubeconform kube-score registry ct)
 
 die() {
   echo "build-tools: ERROR: $*" >&2
@@ -51,12 +53,14 @@ declare -A main_pkg=(
   [kubeconform]=github.com/yannh/kubeconform/cmd/kubeconform
   [kube-score]=github.com/zegl/kube-score/cmd/kube-score
   [registry]=github.com/distribution/distribution/v3/cmd/registry
+  [ct]=github.com/helm/chart-testing/v3/ct
 )
 declare -A module=(
   [helm]=helm.sh/helm/v3
   [kubeconform]=github.com/yannh/kubeconform
   [kube-score]=github.com/zegl/kube-score
   [registry]=github.com/distribution/distribution/v3
+  [ct]=github.com/helm/chart-testing/v3
 )
 
 pinned_version() { # go.mod module
@@ -83,6 +87,10 @@ for tool in "${tools[@]}"; do
     for pkg in helm.sh/helm/v3/pkg/chartutil helm.sh/helm/v3/pkg/lint/rules; do
       ldflags+=" -X ${pkg}.k8sVersionMajor=1 -X ${pkg}.k8sVersionMinor=${k8s_minor}"
     done
+  fi
+  if [[ "${tool}" == ct ]]; then
+    # `ct version` reports the release instead of "unreleased"
+    ldflags+=" -X github.com/helm/chart-testing/v3/ct/cmd.Version=${version}"
   fi
   dest="${cache}/${tool}-${version}${stamp}"
   bin="${dest}/${tool}"

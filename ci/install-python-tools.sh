@@ -5,6 +5,7 @@
 #   checkov   a policy engine platform teams run on rendered manifests; the offline tier runs it on every pod
 #             template the chart renders, unwrapped into a Pod (dev.nimchart.lint)
 #   yamllint  the YAML linter `ct lint` runs on values files; ExampleYamlLintTest runs it with chart-testing's rules
+#   yamale    the schema validator `ct lint` runs on Chart.yaml (ChartTestingLintTest runs `ct lint` with it on PATH)
 #
 #   ci/install-python-tools.sh [--print-path] [TOOL...]     default: all tools
 #
@@ -15,7 +16,7 @@
 # A cached environment is reused as is (no network). With --print-path only the tools' paths go to stdout.
 #
 # Needs python3 (3.9 or newer) with the venv module (Debian: python3-venv).
-# Cost (2 cores, empty pip cache): checkov 50-160 s (machine load), 290 MB; yamllint ~10 s.
+# Cost (2 cores, empty pip cache): checkov 50-160 s (machine load), 290 MB; yamllint ~10 s; yamale ~10 s.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,7 +34,7 @@ if [[ "${1:-}" == "--print-path" ]]; then
   shift
 fi
 tools=("$@")
-((${#tools[@]} > 0)) || tools=(checkov yamllint)
+((${#tools[@]} > 0)) || tools=(checkov yamllint yamale)
 
 command -v python3 >/dev/null 2>&1 || die "python3 is not on PATH (Debian: apt-get install python3 python3-venv)"
 

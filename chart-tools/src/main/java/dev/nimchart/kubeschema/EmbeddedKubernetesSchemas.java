@@ -1,6 +1,6 @@
 package dev.nimchart.kubeschema;
 
-import dev.nimchart.values.ValuesDoc;
+import dev.nimchart.values.SchemaDescriptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -45,7 +45,7 @@ public final class EmbeddedKubernetesSchemas {
         Map<String, Object> all = new LinkedHashMap<>(handWritten);
         all.putAll(kubernetes.closure(roots));
         schema.put("$defs", all);
-        return ValuesDoc.schemaJson(schema);
+        return SchemaDescriptions.schemaJson(schema);
     }
 
     /** The {@code io.k8s.*} definition names the hand-written part refers to. */

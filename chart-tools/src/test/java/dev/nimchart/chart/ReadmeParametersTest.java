@@ -1,20 +1,23 @@
 package dev.nimchart.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.values.ValuesDoc;
-import dev.nimchart.values.ValuesMerger;
+import dev.nimchart.values.SchemaDescriptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** values.yaml documents every value where it is defined, and both READMEs' tables are generated from it. */
+/**
+ * Both READMEs' parameters tables are what readme-generator-for-helm writes from values.yaml today, and the generator
+ * holds values.yaml to its rules: a key without an {@code @param} (or a parent with a modifier) and an {@code @param}
+ * for no key are refused.
+ */
 class ReadmeParametersTest {
 
     private static final Path VALUES = ChartUnderTest.chartDir().resolve("values.yaml");
@@ -22,61 +25,38 @@ class ReadmeParametersTest {
     /** What {@code helm show readme} and Artifact Hub show. */
     private static final Path CHART_README = ChartUnderTest.chartDir().resolve("README.md");
 
-    @Test
-    void theReadmeParametersTableIsGeneratedFromValuesYaml() throws IOException {
-        String readme = Files.readString(README);
-        assertThat(ValuesDoc.updatedReadme(readme, VALUES)).as("README.md is stale: run ci/readme-parameters.sh")
-                .isEqualTo(readme);
+    private static Path generator;
+
+    @TempDir
+    Path work;
+
+    @BeforeAll
+    static void generator() {
+        generator = SchemaDescriptions.generatorDir();
     }
 
     @Test
-    void theChartReadmeParametersTableIsGeneratedFromValuesYaml() throws IOException {
-        String readme = Files.readString(CHART_README);
-        assertThat(ValuesDoc.updatedReadme(readme, VALUES)).as("charts/nim-llm/README.md is stale: run ci/readme-parameters.sh")
-                .isEqualTo(readme);
-        assertThat(readme).as("the chart README holds the table").contains("| `image.repository` |");
-    }
-
-    @Test
-    void everyDocumentedKeyExistsInValuesYaml() {
-        KubeObject values = new KubeObject(ValuesMerger.loadYaml(VALUES));
-        for (ValuesDoc.Param p : ValuesDoc.params(VALUES)) {
-            Object value = p.key().contains("[]") ? null : values.at(ValuesDoc.keyPath(p.key()));
-            if (p.extra()) {
-                assertThat(value).as("@extra %s is for keys values.yaml does not set: make it an @param", p.key()).isNull();
-            } else {
-                assertThat(value).as("@param %s names a key of values.yaml", p.key()).isNotNull();
-            }
+    void theReadmeParametersTablesAreWhatTheGeneratorWrites() throws IOException {
+        for (Path readme : List.of(README, CHART_README)) {
+            String committed = Files.readString(readme);
+            assertThat(SchemaDescriptions.generatedReadme(generator, readme, VALUES)).as("%s is stale: run ci/readme-parameters.sh", readme)
+                    .isEqualTo(committed);
+            assertThat(committed).as("%s holds the table", readme).containsPattern("\\| `image\\.repository` +\\|");
         }
+    }
+
+    @Test
+    void theGeneratorRefusesAnUndocumentedKeyAndADocumentedKeyThatDoesNotExist() throws IOException {
+        Path values = work.resolve("values.yaml");
+        Files.writeString(values, Files.readString(VALUES) + "\nundocumentedKey: 1\n## @param documentedButAbsent A key values.yaml lacks.\n");
+        assertThatThrownBy(() -> SchemaDescriptions.read(generator, values))
+                .hasMessageContaining("Missing metadata for key: undocumentedKey")
+                .hasMessageContaining("Metadata provided for non existing key: documentedButAbsent");
     }
 
     @Test
     void eachKeyIsDocumentedOnce() {
-        List<String> keys = ValuesDoc.params(VALUES).stream().map(ValuesDoc.Param::key).toList();
-        assertThat(keys).as("@param/@extra keys").doesNotHaveDuplicates();
-    }
-
-    @Test
-    void everyValueIsDocumentedWhereItIsDefined() {
-        List<String> documented = ValuesDoc.params(VALUES).stream().map(ValuesDoc.Param::key).toList();
-        List<String> undocumented = new ArrayList<>();
-        leaves("", ValuesMerger.loadYaml(VALUES), documented, undocumented);
-        assertThat(undocumented).as("values.yaml keys without an @param line (on the key or a parent)").isEmpty();
-    }
-
-    private static void leaves(String prefix, Map<String, Object> map, List<String> documented, List<String> undocumented) {
-        for (Map.Entry<String, Object> e : map.entrySet()) {
-            String key = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
-            if (documented.contains(key)) {
-                continue;
-            }
-            if (e.getValue() instanceof Map<?, ?> child && !child.isEmpty()) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> m = (Map<String, Object>) child;
-                leaves(key, m, documented, undocumented);
-            } else {
-                undocumented.add(key);
-            }
-        }
+        List<String> keys = SchemaDescriptions.read(generator, VALUES).stream().map(SchemaDescriptions.Param::name).toList();
+        assertThat(keys).as("@param/@extra keys").hasSizeGreaterThan(250).doesNotHaveDuplicates();
     }
 }

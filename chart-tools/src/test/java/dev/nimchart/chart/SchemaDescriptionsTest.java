@@ -3,7 +3,7 @@ package dev.nimchart.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.values.ValuesDoc;
+import dev.nimchart.values.SchemaDescriptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,24 +15,29 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Every key of values.schema.json carries the description of its {@code @param}/{@code @extra} line in values.yaml,
- * written by ci/readme-parameters.sh: a key added to the schema without one, or a description edited by hand, fails.
+ * Every key of values.schema.json carries the description of its {@code @param}/{@code @extra} line in values.yaml, as
+ * readme-generator-for-helm's parser reads it, written by ci/readme-parameters.sh: a key added to the schema without
+ * one, or a description edited by hand, fails.
  */
 class SchemaDescriptionsTest {
 
     private static final Path VALUES = ChartUnderTest.chartDir().resolve("values.yaml");
     private static final Path SCHEMA = ChartUnderTest.chartDir().resolve("values.schema.json");
+    private static Map<String, String> docs;
+
+    @org.junit.jupiter.api.BeforeAll
+    static void docs() {
+        docs = SchemaDescriptions.descriptions(SchemaDescriptions.read(SchemaDescriptions.generatorDir(), VALUES));
+    }
 
     @Test
     void everySchemaKeyHasTheDescriptionOfItsParam() throws IOException {
-        Map<String, String> docs = new LinkedHashMap<>();
-        ValuesDoc.params(VALUES).forEach(p -> docs.put(p.key(), p.description()));
         @SuppressWarnings("unchecked")
         Map<String, Object> schema = JsonMapper.shared().readValue(Files.readString(SCHEMA), LinkedHashMap.class);
         List<String> missing = new ArrayList<>();
         List<String> differing = new ArrayList<>();
         List<String> keys = new ArrayList<>();
-        ValuesDoc.forEachKey(schema, (path, property) -> {
+        SchemaDescriptions.forEachKey(schema, (path, property) -> {
             keys.add(path);
             Object description = property.get("description");
             if (!docs.containsKey(path)) {
@@ -52,7 +57,7 @@ class SchemaDescriptionsTest {
     @Test
     void theSchemaFileIsWhatTheGeneratorWrites() throws IOException {
         String schema = Files.readString(SCHEMA);
-        assertThat(ValuesDoc.describedSchema(schema, VALUES)).as("values.schema.json is stale: run ci/readme-parameters.sh")
+        assertThat(SchemaDescriptions.describedSchema(schema, docs)).as("values.schema.json is stale: run ci/readme-parameters.sh")
                 .isEqualTo(schema);
     }
 
@@ -61,7 +66,7 @@ class SchemaDescriptionsTest {
         String schema = Files.readString(SCHEMA).replaceFirst("\"properties\": \\{\n    \"image\": \\{",
                 "\"properties\": {\n    \"undocumentedKey\": {\"type\": \"string\"},\n    \"image\": {");
         assertThat(schema).contains("undocumentedKey");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ValuesDoc.describedSchema(schema, VALUES))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SchemaDescriptions.describedSchema(schema, docs))
                 .hasMessageContaining("[undocumentedKey]");
     }
 }

@@ -1,128 +1,117 @@
 package dev.nimchart.values;
 
-import dev.nimchart.objects.KubeObject;
+import dev.nimchart.cluster.CiScript;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The documentation generated from the {@code ## @section}, {@code ## @param key description} and
- * {@code ## @extra key description} comments of values.yaml: the parameters tables of the READMEs (each default read
- * from the YAML itself) and the {@code description} of every key of values.schema.json, so docs, defaults and schema
- * cannot drift. {@code @param} documents a key values.yaml sets; {@code @extra} one it does not (a list item's key such
- * as {@code ingress.hosts[].host}, an optional key such as {@code resources.requests}, an upstream nim-deploy key).
- * {@code main --write README.md [--write ...] [--schema values.schema.json]} rewrites them; {@code --check} with the
- * same arguments fails when one is stale.
+ * The documentation of values.yaml, made by readme-generator-for-helm (npm, pinned in ci/tools/readme-generator,
+ * installed by ci/install-node-tools.sh) from its {@code ## @section}, {@code ## @param} and {@code ## @extra}
+ * comments: the generator writes the parameters tables of the READMEs, and its own parser (ci/tools/readme-generator/
+ * metadata.js, after the generator's consistency check) gives the {@code description} this class writes into every key
+ * of the hand-written values.schema.json. {@code main --write|--check README.md... --schema values.schema.json}.
  */
-public final class ValuesDoc {
+public final class SchemaDescriptions {
 
-    public static final String BEGIN = "<!-- parameters:begin (generated from charts/nim-llm/values.yaml by ci/readme-parameters.sh) -->";
-    public static final String END = "<!-- parameters:end -->";
-    private static final Pattern SECTION = Pattern.compile("^## @section (.+)$");
-    private static final Pattern PARAM = Pattern.compile("^## @(param|extra) (\\S+) (.+)$");
     private static final String DEFS = "#/$defs/";
 
-    /** One documented key; {@code extra} when values.yaml does not set it (no default). */
-    public record Param(String section, String key, String description, boolean extra) {
+    /** One documented key as the generator reads it; {@code extra}: an intermediate object or a key values.yaml does not set. */
+    public record Param(String name, String section, String description, boolean extra, List<String> modifiers) {
     }
 
-    private ValuesDoc() {
+    private SchemaDescriptions() {
     }
 
-    /** The documented keys of values.yaml, in file order. */
-    public static List<Param> params(Path valuesYaml) {
+    /** The generator's install directory (ci/install-node-tools.sh: cached, or installed from npm). */
+    public static Path generatorDir() {
+        String out = CiScript.run("install-node-tools.sh", List.of("--print-path", "readme-generator"), line -> { });
+        return Path.of(out.lines().map(String::strip).filter(l -> !l.isEmpty()).reduce((a, b) -> b).orElseThrow(
+                () -> new IllegalStateException("ci/install-node-tools.sh printed no directory")));
+    }
+
+    /** Every {@code @param} and {@code @extra} of values.yaml in file order; throws with the generator's errors when it refuses the file. */
+    @SuppressWarnings("unchecked")
+    public static List<Param> read(Path generatorDir, Path valuesYaml) {
+        String json = run(List.of("node", generatorDir.resolve("metadata.js").toString(), valuesYaml.toString()), "read the metadata of " + valuesYaml);
         List<Param> params = new ArrayList<>();
-        String section = "";
-        for (String line : read(valuesYaml).split("\n")) {
-            Matcher s = SECTION.matcher(line);
-            Matcher p = PARAM.matcher(line);
-            if (s.matches()) {
-                section = s.group(1).trim();
-            } else if (p.matches()) {
-                params.add(new Param(section, p.group(2), p.group(3).trim(), p.group(1).equals("extra")));
-            }
+        for (Object o : JsonMapper.shared().readValue(json, List.class)) {
+            Map<String, Object> p = (Map<String, Object>) o;
+            params.add(new Param((String) p.get("name"), (String) p.get("section"), (String) p.get("description"),
+                    Boolean.TRUE.equals(p.get("extra")), (List<String>) p.get("modifiers")));
         }
         return params;
     }
 
-    /** The markdown tables, one per section. */
-    public static String table(Path valuesYaml) {
-        KubeObject values = new KubeObject(ValuesMerger.loadYaml(valuesYaml));
-        Map<String, List<Param>> bySection = new LinkedHashMap<>();
-        params(valuesYaml).forEach(p -> bySection.computeIfAbsent(p.section(), k -> new ArrayList<>()).add(p));
-        StringBuilder out = new StringBuilder();
-        bySection.forEach((section, params) -> {
-            out.append("\n### ").append(section).append("\n\n| Key | Description | Default |\n|---|---|---|\n");
-            for (Param p : params) {
-                out.append("| `").append(p.key()).append("` | ").append(p.description().replace("|", "\\|"))
-                        .append(" | ").append(defaultColumn(p, values, params)).append(" |\n");
-            }
-        });
-        return out.toString();
+    /** Key to description, as {@link #describedSchema} takes them. */
+    public static Map<String, String> descriptions(List<Param> params) {
+        Map<String, String> docs = new LinkedHashMap<>();
+        params.forEach(p -> docs.put(p.name(), p.description()));
+        return docs;
     }
 
-    /** The default: none for an @extra key, the keys below for a block whose keys have their own rows. */
-    private static String defaultColumn(Param p, KubeObject values, List<Param> params) {
-        if (p.extra()) {
-            return "(not set)";
-        }
-        Object value = values.at(keyPath(p.key()));
-        if (value instanceof Map && params.stream().anyMatch(other -> other.key().startsWith(p.key() + "."))) {
-            return "(the keys below)";
-        }
-        return "`" + render(value) + "`";
-    }
-
-    /** The README text with its parameters section replaced by the current table. */
-    public static String updatedReadme(String readme, Path valuesYaml) {
-        int begin = readme.indexOf(BEGIN);
-        int end = readme.indexOf(END);
-        if (begin < 0 || end < begin) {
-            throw new IllegalStateException("README.md has no parameters section between " + BEGIN + " and " + END);
-        }
-        return readme.substring(0, begin + BEGIN.length()) + "\n" + table(valuesYaml) + "\n" + readme.substring(end);
-    }
-
-    /** values.yaml keys such as resources.limits.nvidia.com/gpu as harness paths. */
-    public static String keyPath(String key) {
-        return key.replace("nvidia.com/gpu", "[nvidia.com/gpu]").replace(".[", "[");
-    }
-
-    private static String render(Object value) {
-        if (value == null) {
-            return "null";
-        }
-        if (value instanceof String s) {
-            return "\"" + s + "\"";
-        }
-        return value instanceof Map || value instanceof List ? JsonMapper.shared().writeValueAsString(value) : value.toString();
-    }
-
-    private static String read(Path file) {
+    /** The README as the generator writes it: its {@code ## Parameters} section made from values.yaml (the file is left alone). */
+    public static String generatedReadme(Path generatorDir, Path readme, Path valuesYaml) {
         try {
-            return Files.readString(file);
+            Path copy = Files.createTempFile("readme", ".md");
+            try {
+                Files.copy(readme, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                run(List.of(generatorDir.resolve("node_modules/.bin/readme-generator").toString(), "--values", valuesYaml.toString(),
+                        "--readme", copy.toString()), "generate the parameters of " + readme);
+                return Files.readString(copy);
+            } finally {
+                Files.deleteIfExists(copy);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    private static String run(List<String> command, String what) {
+        try {
+            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+            java.util.concurrent.CompletableFuture<String> err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    return "";
+                }
+            });
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("cannot " + what + ": readme-generator-for-helm did not finish in 120 s");
+            }
+            if (p.exitValue() != 0) {
+                String errors = (out + "\n" + err.join()).lines().filter(l -> l.startsWith("ERROR")).reduce((a, b) -> a + "\n" + b)
+                        .orElse(err.join().strip());
+                throw new IllegalStateException("cannot " + what + ": readme-generator-for-helm refuses it:\n" + errors);
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot " + what + " (is node on PATH?)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /**
-     * values.schema.json with the {@code description} of every key set to its {@code @param} or {@code @extra} text.
+     * values.schema.json with the {@code description} of every key set to its {@code @param} or {@code @extra} text
+     * ({@code docs}: key to description, as {@link #read} gives them).
      * A key is a property reachable from the root through {@code properties}, {@code items} ({@code key[]}),
      * {@code oneOf}/{@code anyOf}/{@code allOf} and {@code $ref}; the properties of a {@code $defs} entry are described
      * by the values path that reaches them first. Throws, listing them, when keys have no {@code @param}/{@code @extra}.
      */
-    public static String describedSchema(String schemaJson, Path valuesYaml) {
-        Map<String, String> docs = new LinkedHashMap<>();
-        params(valuesYaml).forEach(p -> docs.put(p.key(), p.description()));
+    public static String describedSchema(String schemaJson, Map<String, String> docs) {
         Map<String, Object> schema = JsonMapper.shared().readValue(schemaJson, LinkedHashMap.class);
         List<String> missing = new ArrayList<>();
         forEachKey(schema, (path, property) -> {
@@ -215,16 +204,18 @@ public final class ValuesDoc {
     }
 
     /**
-     * {@code --write|--check} with {@code README.md} files (their parameters tables) and {@code --schema
+     * {@code --write|--check} with {@code README.md} files (their parameters tables, by the generator) and {@code --schema
      * values.schema.json} (its descriptions), each from values.yaml of the chart directory.
      */
     public static void main(String[] args) throws IOException {
         if (args.length < 2 || !List.of("--write", "--check").contains(args[0])) {
-            System.err.println("usage: ValuesDoc --write|--check [--readme] README.md... [--schema values.schema.json]");
+            System.err.println("usage: SchemaDescriptions --write|--check [--readme] README.md... [--schema values.schema.json]");
             System.exit(2);
         }
         boolean write = args[0].equals("--write");
         Path values = HarnessPaths.fromSystemProperties().chartDir().resolve("values.yaml");
+        Path generator = generatorDir();
+        Map<String, String> docs = descriptions(read(generator, values));
         List<String> stale = new ArrayList<>();
         boolean schema = false;
         for (String arg : List.of(args).subList(1, args.length)) {
@@ -234,7 +225,7 @@ public final class ValuesDoc {
             }
             Path file = Path.of(arg);
             String current = Files.readString(file);
-            String updated = schema ? describedSchema(current, values) : updatedReadme(current, values);
+            String updated = schema ? describedSchema(current, docs) : generatedReadme(generator, file, values);
             if (updated.equals(current)) {
                 continue;
             }
