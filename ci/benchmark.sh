@@ -4,7 +4,7 @@
 # from starting a multi-node group's processes to its serving pod's readiness (min/median/max per example; needs root
 # and ip netns, else the report says why it was not measured). Prints the figures and writes
 # chart-tools/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
-# run measured replaces the recorded one) and regenerates README.md's measured table from that record.
+# run measured replaces the recorded one) and regenerates docs/benchmarks.md's measured table from that record.
 #
 #   ci/benchmark.sh [--offline] [--verify] [--cold] [-Dnim.bench.runs=N ...]
 #

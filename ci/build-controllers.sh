@@ -32,7 +32,7 @@
 # `go mod download` and built read-only inside its module directory, with the
 # module's own go.sum.
 #
-# Cost (2 cores, Go 1.26): see README "Measured"; cold roughly 10 min in all,
+# Cost (2 cores, Go 1.26): see docs/benchmarks.md; cold roughly 10 min in all,
 # after the control plane (which shares most of the Kubernetes build cache).
 set -euo pipefail
 

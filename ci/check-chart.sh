@@ -8,7 +8,7 @@
 #
 #   --chart DIR            the chart (holds Chart.yaml, values.yaml, values.schema.json)
 #   --values DIR,...       values directories: their *.yaml files must install, their invalid/*.yaml files must be
-#                          refused with the text of their first line, "# expect-error: <text>" (rules: README.md,
+#                          refused with the text of their first line, "# expect-error: <text>" (rules: docs/downstream.md,
 #                          "For downstream teams")
 #   --tier T               offline (default): render, schema, strict object checks, refusals, fuzz; no cluster.
 #                          api: helm install into a real kube-apiserver. controllers: reconciled by real controllers

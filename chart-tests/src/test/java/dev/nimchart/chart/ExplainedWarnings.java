@@ -3,7 +3,7 @@ package dev.nimchart.chart;
 import java.util.List;
 
 /**
- * The only Warning events the controller tier accepts, each with why it says nothing about the chart (README, "What
+ * The only Warning events the controller tier accepts, each with why it says nothing about the chart (docs/tiers.md, "What
  * the controller tier does not prove"). All are transient: a state they would leave behind (a pod never scheduled, a
  * claim never bound) still fails the example's desired state. Any other Warning event of a release fails its example.
  */

@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The documented exceptions to the restricted Pod Security level (README, "Pod Security"): which checks a pod fails
+ * The documented exceptions to the restricted Pod Security level (docs/tiers.md, "Pod Security"): which checks a pod fails
  * because a feature the values enable needs it. Everything else must pass restricted. The names are the server's.
  */
 final class PodSecurityExceptions {

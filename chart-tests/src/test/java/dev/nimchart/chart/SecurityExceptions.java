@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The documented exceptions to the chart's secure defaults, in one place. The README's "Security" section and the
+ * The documented exceptions to the chart's secure defaults, in one place. docs/security.md and the
  * chart's NOTES name each of them; {@link SecureDefaultsTest} allows exactly these and nothing else.
  *
  * <p>Secure defaults of every container of every pod: not root, no privilege escalation, seccomp RuntimeDefault,

@@ -60,7 +60,7 @@ public final class Benchmark {
         if (!record.isBlank()) {
             b.report.record(Path.of(record).toAbsolutePath().normalize());
             System.out.println("recorded in " + Path.of(record).toAbsolutePath().normalize().resolve("benchmarks/figures.tsv")
-                    + "; README.md's measured table regenerated");
+                    + "; docs/benchmarks.md's measured table regenerated");
         }
         System.out.println("\nreport: " + OUT.toAbsolutePath().resolve("report.md"));
         System.exit(0);

@@ -44,7 +44,7 @@ final class Report {
             Figures updated = (Files.isRegularFile(record) ? Figures.read(record) : new Figures(List.of()))
                     .updatedWith(new Figures(figures));
             updated.write(record);
-            Path readme = repoRoot.resolve("README.md");
+            Path readme = repoRoot.resolve("docs").resolve("benchmarks.md");
             Files.writeString(readme, ReadmeFigures.updatedReadme(Files.readString(readme), updated));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -20,9 +20,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README cannot go stale: its measured table is what the last benchmark run recorded (benchmarks/figures.tsv),
- * no time or size in its prose stands without a link to a recorded figure, and every count of files it states is
- * the repository's. Markers, invisible on GitHub, tie a number to its source: {@code <!--fig:SECTION/MEASURE-->} after
+ * The README and the documents under docs/ cannot go stale: the measured table (docs/benchmarks.md) is what the last
+ * benchmark run recorded (benchmarks/figures.tsv), no time or size in their prose stands without a link to a recorded
+ * figure, every count of files they state is the repository's, every relative link and anchor leads somewhere, every
+ * document is one click from a README that stays short. Markers, invisible on GitHub, tie a number to its source: {@code <!--fig:SECTION/MEASURE-->} after
  * a recorded figure, {@code <!--count:KEY-->} after a count, {@code <!--not-a-measurement-->} after a setting or a
  * target (a timeout, a limit) that nothing measures.
  */
@@ -30,6 +31,9 @@ class ReadmeFactsTest {
 
     private static final Path REPO = ChartUnderTest.chartDir().resolve("../..").normalize();
     private static final Path README = REPO.resolve("README.md");
+    private static final Path BENCHMARKS = REPO.resolve("docs").resolve("benchmarks.md");
+    /** The README's length a newcomer reads before "Read on". */
+    private static final int README_MAX_LINES = 150;
     private static final Path RECORD = REPO.resolve("benchmarks").resolve("figures.tsv");
 
     /** A number with a unit of time or size, not inside a word (k8s, k3s) or a version. */
@@ -40,9 +44,9 @@ class ReadmeFactsTest {
 
     @Test
     void theMeasuredTableIsWhatTheLastBenchmarkRecorded() throws IOException {
-        String readme = Files.readString(README);
+        String readme = Files.readString(BENCHMARKS);
         assertThat(ReadmeFigures.updatedReadme(readme, Figures.read(RECORD)))
-                .as("README.md's measured table is not what benchmarks/figures.tsv says: run ci/benchmark.sh (it"
+                .as("docs/benchmarks.md's measured table is not what benchmarks/figures.tsv says: run ci/benchmark.sh (it"
                         + " regenerates both), and never edit either by hand")
                 .isEqualTo(readme);
     }
@@ -59,16 +63,18 @@ class ReadmeFactsTest {
     @Test
     void noTimeOrSizeInTheProseStandsWithoutItsSource() throws IOException {
         List<String> loose = new ArrayList<>();
-        List<String> lines = proseLines();
-        for (int i = 0; i < lines.size(); i++) {
-            Matcher m = MEASURE.matcher(lines.get(i));
-            while (m.find()) {
-                if (!MARKER.matcher(lines.get(i).substring(m.end())).find()) {
-                    loose.add("README.md line " + (i + 1) + ": " + m.group());
+        for (Path doc : documents()) {
+            List<String> lines = proseLines(doc);
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher m = MEASURE.matcher(lines.get(i));
+                while (m.find()) {
+                    if (!MARKER.matcher(lines.get(i).substring(m.end())).find()) {
+                        loose.add(REPO.relativize(doc) + " line " + (i + 1) + ": " + m.group());
+                    }
                 }
             }
         }
-        assertThat(loose).as("a time or size in README.md's prose must be in the generated table, or carry"
+        assertThat(loose).as("a time or size in the documents' prose must be in the generated table, or carry"
                 + " <!--fig:SECTION/MEASURE--> (checked against benchmarks/figures.tsv) or <!--not-a-measurement-->")
                 .isEmpty();
     }
@@ -77,7 +83,7 @@ class ReadmeFactsTest {
     void everyLinkedFigureAgreesWithTheRecord() throws IOException {
         Figures record = Figures.read(RECORD);
         Pattern linked = Pattern.compile("(\\d[\\d,]*(?:\\.\\d+)?)\\s?(ms|s|min|h|GB|GiB|kB|MB)?\\**\\)?\\s?<!--fig:([^/>]+)/([^>]+)-->");
-        Matcher m = linked.matcher(Files.readString(README));
+        Matcher m = linked.matcher(allDocuments());
         while (m.find()) {
             List<Figures.Figure> found = record.select(m.group(3), m.group(4));
             assertThat(found).as("README.md links %s to %s/%s, which benchmarks/figures.tsv does not record", m.group(),
@@ -98,24 +104,96 @@ class ReadmeFactsTest {
                 "upstream-refusals", files(REPO.resolve("values-examples/invalid"), n -> n.startsWith("upstream-") && n.endsWith(".yaml")),
                 "fake-nodes", fakeNodes(),
                 "fuzz-documents", fuzzDocumentsByDefault());
-        Matcher m = COUNT.matcher(Files.readString(README));
+        Matcher m = COUNT.matcher(allDocuments());
         List<String> seen = new ArrayList<>();
         while (m.find()) {
             String key = m.group(2);
-            assertThat(actual).as("README.md counts %s, which this test does not know", key).containsKey(key);
-            assertThat(Integer.parseInt(m.group(1).replace(",", ""))).as("README.md: %s", m.group())
+            assertThat(actual).as("the documents count %s, which this test does not know", key).containsKey(key);
+            assertThat(Integer.parseInt(m.group(1).replace(",", ""))).as("the documents: %s", m.group())
                     .isEqualTo(actual.get(key));
             seen.add(key);
         }
-        assertThat(seen).as("the README states the corpus counts").contains("upstream-refusals", "fake-nodes");
+        assertThat(seen).as("the documents state the corpus counts").contains("upstream-refusals", "fake-nodes");
     }
 
-    /** README.md without its generated blocks (their own tests check them). */
-    private static List<String> proseLines() throws IOException {
+    @Test
+    void theReadmeIsShortAndLinksEveryDocument() throws IOException {
+        List<String> readme = Files.readAllLines(README);
+        assertThat(readme.size()).as("README.md lines (the reference belongs under docs/)").isLessThanOrEqualTo(README_MAX_LINES);
+        String text = String.join("\n", readme);
+        for (Path doc : documents()) {
+            if (!doc.equals(README)) {
+                assertThat(text).as("README.md links %s", REPO.relativize(doc)).contains("](" + REPO.relativize(doc) + ")");
+            }
+        }
+    }
+
+    @Test
+    void everyRelativeLinkAndAnchorLeadsSomewhere() throws IOException {
+        List<Path> docs = new ArrayList<>(documents());
+        docs.add(REPO.resolve("charts/nim-llm/README.md"));
+        Pattern link = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
+        List<String> broken = new ArrayList<>();
+        for (Path doc : docs) {
+            Matcher m = link.matcher(withoutCode(Files.readString(doc)));
+            while (m.find()) {
+                String target = m.group(1);
+                if (target.matches("^[a-z]+:.*")) {
+                    continue; // https:, mailto:
+                }
+                String path = target.contains("#") ? target.substring(0, target.indexOf('#')) : target;
+                String anchor = target.contains("#") ? target.substring(target.indexOf('#') + 1) : null;
+                Path file = path.isEmpty() ? doc : doc.getParent().resolve(path).normalize();
+                if (!Files.exists(file)) {
+                    broken.add(REPO.relativize(doc) + ": " + target + " (no such file)");
+                } else if (anchor != null && file.toString().endsWith(".md") && !anchors(file).contains(anchor)) {
+                    broken.add(REPO.relativize(doc) + ": " + target + " (no such heading)");
+                }
+            }
+        }
+        assertThat(broken).as("links in README.md, docs/ and the chart README").isEmpty();
+    }
+
+    /** README.md and every document under docs/. */
+    private static List<Path> documents() throws IOException {
+        List<Path> docs = new ArrayList<>(List.of(README));
+        try (Stream<Path> list = Files.list(REPO.resolve("docs"))) {
+            list.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        return docs;
+    }
+
+    private static String allDocuments() throws IOException {
+        StringBuilder all = new StringBuilder();
+        for (Path doc : documents()) {
+            all.append(Files.readString(doc)).append('\n');
+        }
+        return all.toString();
+    }
+
+    /** GitHub's anchors of a markdown file's headings. */
+    private static java.util.Set<String> anchors(Path file) throws IOException {
+        java.util.Set<String> anchors = new java.util.HashSet<>();
+        for (String line : withoutCode(Files.readString(file)).split("\n")) {
+            if (line.startsWith("#")) {
+                anchors.add(line.replaceFirst("^#+\\s*", "").strip().toLowerCase(java.util.Locale.ROOT)
+                        .replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-'));
+            }
+        }
+        return anchors;
+    }
+
+    /** The text without fenced code blocks (a shell comment there is not a heading, a bracket not a link). */
+    private static String withoutCode(String text) {
+        return text.replaceAll("(?s)```.*?```", "");
+    }
+
+    /** A document without its generated blocks (their own tests check them). */
+    private static List<String> proseLines(Path doc) throws IOException {
         List<String> out = new ArrayList<>();
         boolean generated = false;
         boolean parameters = false; // readme-generator-for-helm writes the whole "## Parameters" section
-        for (String line : Files.readAllLines(README)) {
+        for (String line : Files.readAllLines(doc)) {
             if (line.startsWith("<!-- figures:begin")) {
                 generated = true;
             } else if (line.startsWith("<!-- figures:end")) {

@@ -14,14 +14,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Both READMEs' parameters tables are what readme-generator-for-helm writes from values.yaml today, and the generator
+ * The parameters tables of docs/parameters.md and of the chart's README are what readme-generator-for-helm writes from values.yaml today, and the generator
  * holds values.yaml to its rules: a key without an {@code @param} (or a parent with a modifier) and an {@code @param}
  * for no key are refused.
  */
 class ReadmeParametersTest {
 
     private static final Path VALUES = ChartUnderTest.chartDir().resolve("values.yaml");
-    private static final Path README = ChartUnderTest.chartDir().resolve("../../README.md").normalize();
+    private static final Path README = ChartUnderTest.chartDir().resolve("../../docs/parameters.md").normalize();
     /** What {@code helm show readme} and Artifact Hub show. */
     private static final Path CHART_README = ChartUnderTest.chartDir().resolve("README.md");
 
