@@ -77,6 +77,9 @@ public final class CiScript {
 
     /** The path of a tool ci/build-tools.sh builds, or finds cached: "helm" or "kubeconform". */
     public static Path builtTool(String tool, Consumer<String> progress) {
+        if (BinaryAssets.dir().isPresent()) {
+            return BinaryAssets.require(BinaryAssets.dir().get(), tool + "/" + tool);
+        }
         String out = run("build-tools.sh", List.of("--print-path", tool), progress);
         return out.lines().map(String::strip).filter(l -> !l.isEmpty()).map(Path::of).filter(Files::isRegularFile)
                 .reduce((a, b) -> b)
@@ -85,6 +88,9 @@ public final class CiScript {
 
     /** The path of a Python tool ci/install-python-tools.sh installs into its own environment, or finds cached: "checkov". */
     public static Path pythonTool(String tool, Consumer<String> progress) {
+        if (BinaryAssets.dir().isPresent()) {
+            return BinaryAssets.require(BinaryAssets.dir().get(), tool + "/bin/" + tool);
+        }
         String out = run("install-python-tools.sh", List.of("--print-path", tool), progress);
         return out.lines().map(String::strip).filter(l -> !l.isEmpty()).map(Path::of).filter(Files::isRegularFile)
                 .reduce((a, b) -> b)

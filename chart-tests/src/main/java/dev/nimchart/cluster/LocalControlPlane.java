@@ -52,8 +52,14 @@ public final class LocalControlPlane implements TestCluster {
     public static LocalControlPlane start(Consumer<String> progress) {
         String version = version();
         progress.accept("local control plane " + version + ": checking the binaries (the first run builds them from Go modules: 6-8 min on 2 cores)");
-        CiScript.run("build-control-plane.sh", List.of(version), line -> progress.accept("  " + line));
-        Path binaries = binaryDir(version);
+        Path binaries;
+        if (BinaryAssets.dir().isPresent()) {
+            binaries = BinaryAssets.require(BinaryAssets.dir().get(), "control-plane/kube-apiserver").getParent();
+            BinaryAssets.require(BinaryAssets.dir().get(), "control-plane/etcd");
+        } else {
+            CiScript.run("build-control-plane.sh", List.of(version), line -> progress.accept("  " + line));
+            binaries = binaryDir(version);
+        }
         long started = System.nanoTime();
         try {
             Path runDir = Files.createTempDirectory("nim-api-server-tier-");

@@ -16,6 +16,9 @@ import java.util.function.Consumer;
  */
 public final class ControllerBinaries {
 
+    /** The programs besides etcd and kube-apiserver, each in a directory of its own with the data files of its version. */
+    static final List<String> CONTROLLERS = List.of("kube-controller-manager", "kube-scheduler", "kwok", "lws", "mpi-operator");
+
     private final Path controlPlane;
     private final Map<String, Path> dirs;
 
@@ -24,7 +27,13 @@ public final class ControllerBinaries {
         this.dirs = dirs;
     }
 
+    /** Every program of the tier, executable, from {@code -Dnim.binaries.dir} when given, else built or found by the ci/ scripts. */
     public static ControllerBinaries ensureBuilt(Consumer<String> progress) {
+        if (dev.nimchart.cluster.BinaryAssets.dir().isPresent()) {
+            Path dir = dev.nimchart.cluster.BinaryAssets.dir().get();
+            progress.accept("binaries from " + dir + " (-D" + dev.nimchart.cluster.BinaryAssets.PROPERTY + ")");
+            return fromDirectory(dir);
+        }
         String version = LocalControlPlane.version();
         progress.accept("control plane " + version + ": checking the binaries (a fresh machine builds them from Go modules)");
         CiScript.run("build-control-plane.sh", List.of(version), line -> progress.accept("  " + line));
@@ -43,6 +52,17 @@ public final class ControllerBinaries {
             }
         }
         return binaries;
+    }
+
+    /** The programs of a binaries directory ({@link dev.nimchart.cluster.BinaryAssets}); a missing one fails naming it. */
+    public static ControllerBinaries fromDirectory(Path dir) {
+        Map<String, Path> dirs = new HashMap<>();
+        for (String name : CONTROLLERS) {
+            dirs.put(name, dev.nimchart.cluster.BinaryAssets.require(dir, name + "/" + name).getParent());
+        }
+        Path controlPlane = dev.nimchart.cluster.BinaryAssets.require(dir, "control-plane/kube-apiserver").getParent();
+        dev.nimchart.cluster.BinaryAssets.require(dir, "control-plane/etcd");
+        return new ControllerBinaries(controlPlane, dirs);
     }
 
     /** The executable of etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, lws or mpi-operator. */
