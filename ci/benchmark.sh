@@ -9,7 +9,7 @@
 #   ci/benchmark.sh [--offline] [--verify] [--cold] [-Dnim.bench.runs=N ...]
 #
 #   --offline only the offline side by side (the other sections keep their recorded figures)
-#   --verify  also time a whole `mvn -B verify` with warm caches (about a minute)
+#   --verify  also time a whole `mvn -B verify` with warm caches (every tier: minutes on 2 cores)
 #   --cold    also time `mvn -B verify` on a fresh clone with empty Maven, Go, control-plane, controller and tool
 #             caches, as a fresh CI machine runs it (about 20 min on 2 cores; needs the network to Maven Central
 #             and the Go module proxy); the report also gives each build script's own time from that run's log

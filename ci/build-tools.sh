@@ -33,19 +33,13 @@ script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tools_dir="${script_dir}/tools"
 cache="${NIM_TOOLS_DIR:-${HOME}/.cache/nim-llm-chart/tools}"
 
-print_path=false
-if [[ "${1:-}" == "--print-path" ]]; then
-  print_path=true
-  shift
-fi
-tools=("$@")
-((${#tools[@]} > 0)) || tools=(helm kubeconform kube-score registry ct)
-
 die() {
   echo "build-tools: ERROR: $*" >&2
   exit 1
 }
-log() { printf '[%4ss] %s\n' "${SECONDS}" "$*" >&2; }
+# shellcheck source=lib/steps.sh
+source "${script_dir}/lib/steps.sh"
+parse_tool_args helm kubeconform kube-score registry ct -- "$@"
 
 # tool -> module of its main package; its version is the go.mod pin.
 declare -A main_pkg=(

@@ -24,15 +24,9 @@ die() {
   echo "install-node-tools: ERROR: $*" >&2
   exit 1
 }
-log() { printf '[%4ss] %s\n' "${SECONDS}" "$*" >&2; }
-
-print_path=false
-if [[ "${1:-}" == "--print-path" ]]; then
-  print_path=true
-  shift
-fi
-tools=("$@")
-((${#tools[@]} > 0)) || tools=(readme-generator)
+# shellcheck source=lib/steps.sh
+source "${script_dir}/lib/steps.sh"
+parse_tool_args readme-generator -- "$@"
 
 command -v npm >/dev/null 2>&1 || die "npm is not on PATH (Debian: apt-get install nodejs npm)"
 

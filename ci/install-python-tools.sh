@@ -26,15 +26,9 @@ die() {
   echo "install-python-tools: ERROR: $*" >&2
   exit 1
 }
-log() { printf '[%4ss] %s\n' "${SECONDS}" "$*" >&2; }
-
-print_path=false
-if [[ "${1:-}" == "--print-path" ]]; then
-  print_path=true
-  shift
-fi
-tools=("$@")
-((${#tools[@]} > 0)) || tools=(checkov yamllint yamale)
+# shellcheck source=lib/steps.sh
+source "${script_dir}/lib/steps.sh"
+parse_tool_args checkov yamllint yamale -- "$@"
 
 command -v python3 >/dev/null 2>&1 || die "python3 is not on PATH (Debian: apt-get install python3 python3-venv)"
 

@@ -59,3 +59,19 @@ go_mod_download_json() {
   fi
   rmdir "${dir}"
 }
+
+# parse_tool_args DEFAULT_TOOLS... -- ARGS...: the arguments of the tool installers (build-tools.sh,
+# install-python-tools.sh, install-node-tools.sh): "[--print-path] [TOOL...]". Sets print_path (true|false) and the
+# array tools (the TOOLs given, else the defaults).
+parse_tool_args() {
+  local defaults=()
+  while [[ $# -gt 0 && "$1" != "--" ]]; do defaults+=("$1"); shift; done
+  shift
+  print_path=false
+  if [[ "${1:-}" == "--print-path" ]]; then
+    print_path=true
+    shift
+  fi
+  tools=("$@")
+  ((${#tools[@]} > 0)) || tools=("${defaults[@]}")
+}
