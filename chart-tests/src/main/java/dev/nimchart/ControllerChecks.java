@@ -86,7 +86,11 @@ final class ControllerChecks {
                 throw new AssertionError("workloads left after uninstall: " + after.workloads());
             }
         } finally {
-            TierNamespaces.delete(api, namespace, env::requireAllRunning, env.settleTimeout());
+            if (env.startedByHarness()) {
+                TierNamespaces.delete(api, namespace, env::requireAllRunning, env.settleTimeout());
+            } else {
+                TierNamespaces.deleteAndAwaitGone(api, namespace, env::requireAllRunning, env.settleTimeout());
+            }
         }
     }
 
@@ -99,7 +103,7 @@ final class ControllerChecks {
             try {
                 refusedIn(file, release, namespace);
             } finally {
-                TierNamespaces.delete(api, namespace, env::requireAllRunning, env.settleTimeout());
+                TierNamespaces.deleteAndAwaitGone(api, namespace, env::requireAllRunning, env.settleTimeout());
             }
             return;
         }

@@ -68,6 +68,23 @@ public final class TierNamespaces {
         ClusterPreconditions.cleanUp(api, name);
     }
 
+    /**
+     * As {@link #delete(KubeApi, String, Runnable, java.time.Duration)}, then waits until the namespace itself is gone
+     * (its claims and everything else deleted), as checks on a cluster they did not start do before the next file: a
+     * claim of a terminating namespace could otherwise still bind a volume meant for the next one.
+     */
+    public static void deleteAndAwaitGone(KubeApi api, String name, Runnable alive, java.time.Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        delete(api, name, alive, timeout);
+        while (api.get("/api/v1/namespaces/" + name).code() != 404) {
+            alive.run();
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the namespace " + name + " was not gone within " + timeout.toSeconds() + " s");
+            }
+            sleep(200);
+        }
+    }
+
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);

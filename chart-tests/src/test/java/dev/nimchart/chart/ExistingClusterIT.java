@@ -49,11 +49,12 @@ class ExistingClusterIT {
         Path values = Files.createDirectories(dir.resolve("values"));
         for (String name : List.of("single-node-minimal.yaml", "single-node-llama-70b-8gpu-pvc.yaml",
                 "multi-node-llama-3.1-405b-lws.yaml", "multi-node-llama-3.1-405b-mpijob.yaml")) {
-            Files.copy(Examples.named(name), values.resolve(name));
+            // "ec-": releases and namespaces of their own, apart from ReconciledExampleIT's (whose namespaces may still be going)
+            Files.copy(Examples.named(name), values.resolve("ec-" + name));
         }
         Path invalid = Files.createDirectories(values.resolve("invalid"));
         Path refused = ExampleValuesFiles.fromHarnessPaths().invalid().get(0);
-        Files.copy(refused, invalid.resolve(refused.getFileName()));
+        Files.copy(refused, invalid.resolve("ec-" + refused.getFileName()));
         List<String> namespacesBefore = madeByTheChecks(session.environment().api());
         ChartCheck check = onlyThese(values).existingCluster(kubeconfig(session), ExistingCluster.Writes.CLUSTER).reconcileTimeout(WAIT);
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
