@@ -101,6 +101,7 @@ public final class FakeGpuNodes {
             }
             LocalProcess.sleep(50);
         }
+        FakeResourceSlices.restore(api, node);
     }
 
     /** The Node objects of the pools file, as {@link #create} makes them. */

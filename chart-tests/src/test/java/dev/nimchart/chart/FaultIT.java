@@ -34,7 +34,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -63,50 +62,53 @@ class FaultIT {
     static final Duration NODE_LIMIT = Duration.ofSeconds(120);
     private static final String MARKER = "nim-chart-tests/fault-marker";
 
-    static Stream<Arguments> podDeletions() {
-        return Stream.of(Arguments.of("worker pod deleted", LWS_MPI), Arguments.of("worker pod deleted", LWS_NATIVE),
-                Arguments.of("worker pod deleted", LWS_RAY), Arguments.of("worker pod deleted", MPIJOB),
-                Arguments.of("worker pod deleted", STATEFUL),
-                Arguments.of("leader pod deleted", LWS_MPI), Arguments.of("leader pod deleted", LWS_NATIVE),
-                Arguments.of("leader pod deleted", LWS_RAY), Arguments.of("leader pod deleted", MPIJOB));
+    static Stream<Path> podDeletions() {
+        return Stream.of(LWS_MPI, LWS_NATIVE, LWS_RAY, MPIJOB, STATEFUL);
     }
 
     /**
-     * A pod deleted (a worker drawn by the seed, or the serving pod: the LWS leader, the MPIJob's worker 0; the
-     * StatefulSet's one pod): the controllers replace it; a LeaderWorkerSet group is recreated whole
-     * (RecreateGroupOnPodRestart) and the other groups are left alone.
+     * Pods deleted, one after the other in one release: a worker drawn by the seed (the StatefulSet's pod), then, in a
+     * multi-node release, the serving pod (the LWS leader, the MPIJob's worker 0). The controllers replace each; a
+     * LeaderWorkerSet group is recreated whole (RecreateGroupOnPodRestart) and the other groups are left alone.
      */
     @Order(1)
-    @ParameterizedTest(name = "{0}: {1}")
+    @ParameterizedTest(name = "{0}")
     @MethodSource("podDeletions")
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void aDeletedPodIsReplacedItsGroupReformedAndNothingIsLost(String fault, Path file, ControllerSession session) {
-        Release r = Release.installed(session, file, fault.startsWith("leader") ? "lead" : "work", Map.of());
+    void aDeletedPodIsReplacedItsGroupReformedAndNothingIsLost(Path file, ControllerSession session) {
+        Release r = Release.installed(session, file, "pod", Map.of());
         try {
-            NamespaceState before = r.await(LIMIT);
-            Reconciled reconciled = new Reconciled(r.example, r.release, before);
-            List<KubeObject> candidates = fault.startsWith("leader") ? reconciled.servingPods()
-                    : r.example.multiNode() ? reconciled.gpuPods().stream().filter(p -> !reconciled.servingPods().contains(p)).toList()
-                    : reconciled.gpuPods();
-            KubeObject victim = pick(candidates);
-            String group = Reconciled.groupKey(victim);
-            ReleaseKeepsakes kept = ReleaseKeepsakes.of(before);
-            NamespaceState after = FaultLog.inject(fault, r.example.name(), () -> r.deletePod(victim.name()),
-                    () -> r.awaitWithout(Set.of(uid(victim)), LIMIT));
-            assertThat(after.livePodUids()).as("%s: %s (uid %s) replaced", r.example.name(), victim.name(), uid(victim))
-                    .doesNotContain(uid(victim));
-            if (r.example.mode().equals("leaderworkerset")) {
-                Map<String, List<KubeObject>> groupsBefore = reconciled.groups();
-                Map<String, List<KubeObject>> groupsAfter = new Reconciled(r.example, r.release, after).groups();
-                assertThat(uids(groupsAfter.get(group))).as("%s: group %s re-formed: every pod new", r.example.name(), group)
-                        .doesNotContainAnyElementsOf(uids(groupsBefore.get(group)));
-                groupsBefore.keySet().stream().filter(g -> !g.equals(group)).forEach(g -> assertThat(uids(groupsAfter.get(g)))
-                        .as("%s: group %s, not hit, keeps its pods", r.example.name(), g).isEqualTo(uids(groupsBefore.get(g))));
+            NamespaceState state = r.await(LIMIT);
+            for (String fault : r.example.multiNode() ? List.of("worker pod deleted", "leader pod deleted") : List.of("worker pod deleted")) {
+                state = deletePodAndRecover(r, fault, state);
             }
-            assertThat(ReleaseKeepsakes.of(after)).as("%s: cache claims and SSH key after %s", r.example.name(), fault).isEqualTo(kept);
         } finally {
             r.remove();
         }
+    }
+
+    private static NamespaceState deletePodAndRecover(Release r, String fault, NamespaceState before) {
+        Reconciled reconciled = new Reconciled(r.example, r.release, before);
+        List<KubeObject> candidates = fault.startsWith("leader") ? reconciled.servingPods()
+                : r.example.multiNode() ? reconciled.gpuPods().stream().filter(p -> !reconciled.servingPods().contains(p)).toList()
+                : reconciled.gpuPods();
+        KubeObject victim = pick(candidates);
+        String group = Reconciled.groupKey(victim);
+        ReleaseKeepsakes kept = ReleaseKeepsakes.of(before);
+        NamespaceState after = FaultLog.inject(fault, r.example.name(), () -> r.deletePod(victim.name()),
+                () -> r.awaitWithout(Set.of(uid(victim)), LIMIT));
+        assertThat(after.livePodUids()).as("%s: %s (uid %s) replaced", r.example.name(), victim.name(), uid(victim))
+                .doesNotContain(uid(victim));
+        if (r.example.mode().equals("leaderworkerset")) {
+            Map<String, List<KubeObject>> groupsBefore = reconciled.groups();
+            Map<String, List<KubeObject>> groupsAfter = new Reconciled(r.example, r.release, after).groups();
+            assertThat(uids(groupsAfter.get(group))).as("%s, %s: group %s re-formed: every pod new", r.example.name(), fault, group)
+                    .doesNotContainAnyElementsOf(uids(groupsBefore.get(group)));
+            groupsBefore.keySet().stream().filter(g -> !g.equals(group)).forEach(g -> assertThat(uids(groupsAfter.get(g)))
+                    .as("%s, %s: group %s, not hit, keeps its pods", r.example.name(), fault, g).isEqualTo(uids(groupsBefore.get(g))));
+        }
+        assertThat(ReleaseKeepsakes.of(after)).as("%s: cache claims and SSH key after %s", r.example.name(), fault).isEqualTo(kept);
+        return after;
     }
 
     /**
