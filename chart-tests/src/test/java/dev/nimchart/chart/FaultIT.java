@@ -67,18 +67,26 @@ class FaultIT {
     }
 
     /**
-     * Pods deleted, one after the other in one release: a worker drawn by the seed (the StatefulSet's pod), then, in a
-     * multi-node release, the serving pod (the LWS leader, the MPIJob's worker 0). The controllers replace each; a
-     * LeaderWorkerSet group is recreated whole (RecreateGroupOnPodRestart) and the other groups are left alone.
+     * One release per example, its faults one after the other. {@code helm upgrade} right after {@code helm install},
+     * while the pods are still being made: every pod ends on the new revision, with the key and the claims of the
+     * install. Then pods deleted: a worker drawn by the seed (the StatefulSet's pod), then, in a multi-node release,
+     * the serving pod (the LWS leader, the MPIJob's worker 0). The controllers replace each; a LeaderWorkerSet group
+     * is recreated whole (RecreateGroupOnPodRestart) and the other groups are left alone.
      */
     @Order(1)
     @ParameterizedTest(name = "{0}")
     @MethodSource("podDeletions")
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void aDeletedPodIsReplacedItsGroupReformedAndNothingIsLost(Path file, ControllerSession session) {
+    void anUpgradeWhileStartingWinsAndADeletedPodIsReplacedItsGroupReformedAndNothingIsLost(Path file, ControllerSession session) {
         Release r = Release.installed(session, file, "pod", Map.of());
         try {
-            NamespaceState state = r.await(LIMIT);
+            NamespaceState starting = NamespaceState.read(session.environment().api(), r.namespace);
+            Object key = ReleaseKeepsakes.sshKey(starting);
+            Set<String> claims = claimNamesAndUids(starting);
+            NamespaceState state = FaultLog.inject("helm upgrade while starting", r.example.name(),
+                    () -> r.upgrade(Map.of(markerKey(), "upgraded")), () -> r.awaitMarked("upgraded", LIMIT));
+            assertThat(ReleaseKeepsakes.sshKey(state)).as("%s: the SSH key after the upgrade", r.example.name()).isEqualTo(key);
+            assertThat(claimNamesAndUids(state)).as("%s: the cache claims after the upgrade", r.example.name()).containsAll(claims);
             for (String fault : r.example.multiNode() ? List.of("worker pod deleted", "leader pod deleted") : List.of("worker pod deleted")) {
                 state = deletePodAndRecover(r, fault, state);
             }
@@ -145,31 +153,6 @@ class FaultIT {
             if (node != null) {
                 FakeGpuNodes.restore(env.api(), node);
             }
-        }
-    }
-
-    static Stream<Path> startingReleases() {
-        return Stream.of(LWS_MPI, LWS_RAY, MPIJOB, STATEFUL);
-    }
-
-    /** {@code helm upgrade} right after {@code helm install}, while the group is still being made: the new revision wins. */
-    @Order(3)
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("startingReleases")
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void anUpgradeWhileTheGroupIsStartingEndsInTheNewRevision(Path file, ControllerSession session) {
-        Release r = Release.installed(session, file, "upst", Map.of());
-        try {
-            NamespaceState starting = NamespaceState.read(session.environment().api(), r.namespace);
-            Object key = ReleaseKeepsakes.sshKey(starting);
-            Set<String> claims = claimNamesAndUids(starting);
-            NamespaceState after = FaultLog.inject("helm upgrade while starting", r.example.name(),
-                    () -> r.upgrade(Map.of(markerKey(), "upgraded")),
-                    () -> r.awaitMarked("upgraded", LIMIT));
-            assertThat(ReleaseKeepsakes.sshKey(after)).as("%s: the SSH key after the upgrade", r.example.name()).isEqualTo(key);
-            assertThat(claimNamesAndUids(after)).as("%s: the cache claims after the upgrade", r.example.name()).containsAll(claims);
-        } finally {
-            r.remove();
         }
     }
 
@@ -336,7 +319,7 @@ class FaultIT {
                 assertThat(ReleaseKeepsakes.of(after.get(i))).as("%s: cache claims and SSH key after the control-plane restart", r.example.name())
                         .isEqualTo(ReleaseKeepsakes.of(before.get(r)));
             }
-            Release fresh = Release.installed(session, LWS_RAY, "cpnew", Map.of());
+            Release fresh = Release.installed(session, LWS_NATIVE, "cpnew", Map.of());
             releases.add(fresh);
             fresh.await(LIMIT);
         } finally {
@@ -443,7 +426,13 @@ class FaultIT {
             KubeApi.require(api().delete("/api/v1/namespaces/" + namespace + "/pods/" + name), "delete the pod " + name);
         }
 
+        /**
+         * Deletes the namespace; its pods, which a terminating namespace's controllers can no longer replace, are deleted
+         * at once (grace period 0) rather than after the namespace controller's graceful pass: cleaning up, not a fault.
+         */
         void remove() {
+            api().delete("/api/v1/namespaces/" + namespace);
+            api().delete("/api/v1/namespaces/" + namespace + "/pods?gracePeriodSeconds=0");
             TierNamespaces.delete(api(), namespace, alive());
         }
     }
