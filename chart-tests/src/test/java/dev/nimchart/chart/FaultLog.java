@@ -35,7 +35,7 @@ final class FaultLog {
             return recovered;
         } catch (RuntimeException | AssertionError e) {
             write(fault, example, "failed", Duration.ofNanos(System.nanoTime() - started));
-            throw e;
+            throw new AssertionError(fault + " on " + example + " (seed " + SEED + ", -Dnim.faults.seed): " + e.getMessage(), e);
         }
     }
 

@@ -6,7 +6,6 @@ import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.TierNamespaces;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
