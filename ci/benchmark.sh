@@ -6,13 +6,16 @@
 # chart-tools/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
 # run measured replaces the recorded one) and regenerates docs/benchmarks.md's measured table from that record.
 #
-#   ci/benchmark.sh [--offline] [--verify] [--cold] [-Dnim.bench.runs=N ...]
+#   ci/benchmark.sh [--offline] [--verify] [--cold] [--faults] [-Dnim.bench.runs=N ...]
 #
 #   --offline only the offline side by side (the other sections keep their recorded figures)
 #   --verify  also time a whole `mvn -B verify` with warm caches (every tier: minutes on 2 cores)
 #   --cold    also time `mvn -B verify` on a fresh clone with empty Maven, Go, control-plane, controller and tool
 #             caches, as a fresh CI machine runs it (about 20 min on 2 cores; needs the network to Maven Central
 #             and the Go module proxy); the report also gives each build script's own time from that run's log
+#   --faults  also run the fault suite (chart-tests' FaultIT: every fault injected once with the fixed seed, about
+#             3 min on 2 cores) and report faults injected, faults survived and the time to recover per fault
+#             (median and worst), from that run's record (chart-tests/target/faults/faults.tsv)
 # Other arguments go to Maven (e.g. -Dnim.bench.runs=9, -Dnim.cluster=local, -Dnim.bench.only=startup to measure only
 # the start-up section: offline, cluster, controllers, startup, verify; the record keeps what this run did not measure).
 set -euo pipefail
@@ -20,12 +23,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out="$root/chart-tools/target/benchmark"
 verify=false
 cold=false
+faults=false
 maven_args=()
 for a in "$@"; do
   case "$a" in
     --offline) maven_args+=(-Dnim.bench.only=offline) ;;
     --verify) verify=true ;;
     --cold) cold=true ;;
+    --faults) faults=true ;;
     *) maven_args+=("$a") ;;
   esac
 done
@@ -65,6 +70,21 @@ if [[ -s "$verify_figures.new" ]]; then
 else
   # Not measured in this run: no figure of an older run may pass for this one's.
   rm -f "$verify_figures.new" "$verify_figures"
+fi
+
+rm -f "$out/faults.tsv" "$out/faults-suite.tsv"
+if $faults; then
+  # Only the fault suite: no unit tests, failsafe's FaultIT alone. A fault that is not survived is a figure (survived <
+  # injected), reported below, not a reason to stop; the suite's log says what failed.
+  rm -f "$root/chart-tests/target/faults/faults.tsv"
+  echo "running the fault suite (FaultIT), log in $out/fault-suite.log" >&2
+  start=$(date +%s%N)
+  mvn -B -f "$root/pom.xml" -pl chart-tests -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=FaultIT \
+    >"$out/fault-suite.log" 2>&1 || echo "the fault suite failed; see $out/fault-suite.log" >&2
+  echo $((($(date +%s%N) - start) / 1000000)) >"$out/faults-suite.tsv"
+  if [[ -f "$root/chart-tests/target/faults/faults.tsv" ]]; then
+    cp "$root/chart-tests/target/faults/faults.tsv" "$out/faults.tsv"
+  fi
 fi
 
 exec mvn -q -B -Dstyle.color=never -f "$root/pom.xml" -pl chart-tools -am generate-test-resources exec:exec@benchmark "${maven_args[@]}"

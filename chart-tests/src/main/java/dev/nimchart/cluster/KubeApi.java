@@ -78,6 +78,12 @@ public final class KubeApi {
         return call(new Request.Builder().url(base + path).post(RequestBody.create(JsonMapper.shared().writeValueAsBytes(body), JSON)));
     }
 
+    /** A JSON merge patch (RFC 7386) of the object at path (a status subresource path patches the status). */
+    public Response mergePatch(String path, Object patch) {
+        return call(new Request.Builder().url(base + path).patch(RequestBody.create(JsonMapper.shared().writeValueAsBytes(patch),
+                MediaType.get("application/merge-patch+json"))));
+    }
+
     public Response delete(String path) {
         return call(new Request.Builder().url(base + path).delete());
     }

@@ -35,11 +35,18 @@ public final class LocalProcess implements AutoCloseable {
             """;
 
     private final String name;
-    private final Process process;
+    private final List<String> command;
+    private final Map<String, String> env;
     private final Path log;
+    private volatile Process process;
+    /** The last readiness check {@link #awaitReady} passed, so that {@link #restart} awaits the same one. */
+    private String readyWhat;
+    private BooleanSupplier readyCheck;
 
-    private LocalProcess(String name, Process process, Path log) {
+    private LocalProcess(String name, List<String> command, Map<String, String> env, Process process, Path log) {
         this.name = name;
+        this.command = List.copyOf(command);
+        this.env = Map.copyOf(env);
         this.process = process;
         this.log = log;
     }
@@ -49,17 +56,39 @@ public final class LocalProcess implements AutoCloseable {
         Path log = logDir.resolve(name + ".log");
         try {
             Files.createDirectories(logDir);
-            List<String> watched = new ArrayList<>(List.of("bash", "-c", WATCHDOG, "watchdog", Long.toString(ProcessHandle.current().pid())));
-            watched.addAll(command);
-            ProcessBuilder builder = new ProcessBuilder(watched).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
-            // Never a kubeconfig of the calling JVM (Maven points KUBECONFIG at the lookup stub): only what the caller passes.
-            builder.environment().remove("KUBECONFIG");
-            builder.environment().putAll(env);
-            return new LocalProcess(name, builder.start(), log);
+            return new LocalProcess(name, command, env, launch(command, env, log, false), log);
         } catch (IOException e) {
             throw new ClusterUnavailableException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
         }
+    }
+
+    /** The command under the watchdog, its output to the log (appended on a restart). */
+    private static Process launch(List<String> command, Map<String, String> env, Path log, boolean append) throws IOException {
+        List<String> watched = new ArrayList<>(List.of("bash", "-c", WATCHDOG, "watchdog", Long.toString(ProcessHandle.current().pid())));
+        watched.addAll(command);
+        ProcessBuilder builder = new ProcessBuilder(watched).redirectErrorStream(true)
+                .redirectOutput(append ? ProcessBuilder.Redirect.appendTo(log.toFile()) : ProcessBuilder.Redirect.to(log.toFile()));
+        // Never a kubeconfig of the calling JVM (Maven points KUBECONFIG at the lookup stub): only what the caller passes.
+        builder.environment().remove("KUBECONFIG");
+        builder.environment().putAll(env);
+        return builder.start();
+    }
+
+    /**
+     * Starts the same command again (stopping it first if it runs), its output appended to the same log,
+     * and waits for the readiness check it last passed; returns how long that took.
+     */
+    public Duration restart(Duration timeout) {
+        if (process.isAlive()) {
+            close();
+        }
+        try {
+            Files.writeString(log, "\n--- restarted by the harness ---\n", java.nio.file.StandardOpenOption.APPEND);
+            process = launch(command, env, log, true);
+        } catch (IOException e) {
+            throw new ClusterUnavailableException("cannot restart " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
+        }
+        return readyCheck == null ? Duration.ZERO : awaitReady(readyWhat, readyCheck, timeout);
     }
 
     public String name() {
@@ -80,6 +109,8 @@ public final class LocalProcess implements AutoCloseable {
 
     /** Polls {@code ready} until it holds; fails with the log tail when the process exits or the time runs out. */
     public Duration awaitReady(String what, BooleanSupplier ready, Duration timeout) {
+        readyWhat = what;
+        readyCheck = ready;
         long started = System.nanoTime();
         long deadline = started + timeout.toNanos();
         while (true) {

@@ -184,6 +184,55 @@ public final class ControllerEnvironment implements AutoCloseable {
         return processes;
     }
 
+    /**
+     * Stops kube-apiserver and etcd (in that order, as a control-plane node's restart does) and starts them again on
+     * the same ports and data, while the controllers, kwok and the webhooks keep running; returns from the stop until
+     * /readyz answers again. Only on the tier's own environment.
+     */
+    public Duration restartControlPlane() {
+        requireStartedByHarness("restarting kube-apiserver and etcd");
+        LocalProcess etcd = process("etcd");
+        LocalProcess apiServer = process("kube-apiserver");
+        long started = System.nanoTime();
+        apiServer.close();
+        etcd.close();
+        etcd.restart(Duration.ofSeconds(30));
+        apiServer.restart(Duration.ofSeconds(60));
+        awaitCustomResourcesServed(Duration.ofSeconds(60));
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    /**
+     * Until every established CRD's objects can be listed: a restarted API server answers /readyz before the storage of
+     * its custom resources is initialized ("storage is (re)initializing").
+     */
+    @SuppressWarnings("unchecked")
+    private void awaitCustomResourcesServed(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<Object> crds = (List<Object>) KubeApi.require(api.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"),
+                "list the CRDs").getOrDefault("items", List.of());
+        for (Object item : crds) {
+            KubeObject crd = new KubeObject((Map<String, Object>) item);
+            String version = crd.list("spec.versions").stream().filter(v -> Boolean.TRUE.equals(v.at("storage")))
+                    .map(v -> String.valueOf(v.at("name"))).findFirst().orElseThrow();
+            String path = "/apis/" + crd.at("spec.group") + "/" + version + "/" + crd.at("spec.names.plural") + "?limit=1";
+            KubeApi.Response r = api.get(path);
+            while (!r.ok()) {
+                if (System.nanoTime() > deadline) {
+                    throw new ControllerTierException("the restarted API server did not serve " + path + " within "
+                            + timeout.toSeconds() + " s: " + r.message());
+                }
+                LocalProcess.sleep(100);
+                r = api.get(path);
+            }
+        }
+    }
+
+    private LocalProcess process(String name) {
+        return processes.stream().filter(p -> p.name().equals(name)).findFirst()
+                .orElseThrow(() -> new ControllerTierException("the controller tier runs no " + name));
+    }
+
     @Override
     public void close() {
         if (existing != null) {

@@ -60,6 +60,20 @@ public final class DesiredState {
                 missing.add(w + ": " + reason);
             }
         }
+        missing.addAll(endpointsDiffer(state));
+        if (state.workloads().isEmpty()) {
+            missing.add("no workload in the namespace");
+        }
+        return missing;
+    }
+
+    /**
+     * Services whose EndpointSlices do not list exactly the pods they select that are Ready (all selected pods with
+     * publishNotReadyAddresses): traffic to a pod that is not Ready, or none to one that is. Empty when they agree.
+     */
+    public static List<String> endpointsDiffer(NamespaceState state) {
+        List<String> missing = new ArrayList<>();
+        List<KubeObject> pods = state.livePods();
         for (KubeObject service : state.all("Service")) {
             Object selector = service.at("spec.selector");
             if (selector == null) {
@@ -75,9 +89,6 @@ public final class DesiredState {
             if (!selected.equals(published)) {
                 missing.add("the EndpointSlices of " + service + " list " + published + ", not yet the pods it selects " + selected);
             }
-        }
-        if (state.workloads().isEmpty()) {
-            missing.add("no workload in the namespace");
         }
         return missing;
     }
@@ -132,6 +143,13 @@ public final class DesiredState {
         out.append("warning events:\n");
         state.warnings().forEach(w -> out.append("  ").append(w).append('\n'));
         return out.toString();
+    }
+
+    /** Polls until {@code done} holds for the namespace; on timeout fails naming {@code what}, with the namespace described. */
+    public static NamespaceState awaitUntil(KubeApi api, String namespace, java.util.function.Predicate<NamespaceState> done, String what,
+            Duration timeout, Runnable alive) {
+        return poll(api, namespace, timeout, alive, state -> done.test(state) ? List.of() : List.of(what),
+                (state, missing) -> "no " + what + " in " + namespace + " within " + timeout.toSeconds() + " s:\n" + describe(state));
     }
 
     /** Waits until the namespace has no pods left (after an uninstall). */

@@ -46,6 +46,64 @@ public final class FakeGpuNodes {
         return names;
     }
 
+    /**
+     * A node failing as a machine does: kwok stops managing it (its annotation removed, so no heartbeat and no pod
+     * updates from it), and its kubelet's last reports arrive: the node's Ready condition False, and every pod on it
+     * with its Ready and ContainersReady conditions False (the node lifecycle controller itself marks pods not Ready
+     * only once a silent node's lease has expired, 40 s or more, which the suite does not wait for).
+     */
+    @SuppressWarnings("unchecked")
+    public static void turnNotReady(KubeApi api, String name) {
+        Map<String, Object> annotations = new LinkedHashMap<>();
+        annotations.put(KwokProcess.NODE_ANNOTATION, null);
+        KubeApi.require(api.mergePatch("/api/v1/nodes/" + name, Map.of("metadata", Map.of("annotations", annotations))),
+                "take the fake node " + name + " from kwok");
+        Map<String, Object> notReady = Map.of("type", "Ready", "status", "False", "reason", "KubeletNotReady",
+                "message", "turned NotReady by the fault suite", "lastHeartbeatTime", java.time.Instant.now().toString(),
+                "lastTransitionTime", java.time.Instant.now().toString());
+        KubeApi.require(api.mergePatch("/api/v1/nodes/" + name + "/status", Map.of("status", Map.of("conditions", List.of(notReady)))),
+                "turn the fake node " + name + " NotReady");
+        Map<String, Object> pods = KubeApi.require(api.get("/api/v1/pods?fieldSelector=spec.nodeName%3D" + name), "list the pods on " + name);
+        for (Object item : (List<Object>) pods.getOrDefault("items", List.of())) {
+            KubeObject pod = new KubeObject((Map<String, Object>) item);
+            List<Map<String, Object>> conditions = new ArrayList<>();
+            for (KubeObject c : pod.list("status.conditions")) {
+                Map<String, Object> condition = new LinkedHashMap<>(c.raw());
+                if ("Ready".equals(c.at("type")) || "ContainersReady".equals(c.at("type"))) {
+                    condition.put("status", "False");
+                    condition.put("reason", "NodeNotReady");
+                    condition.put("lastTransitionTime", java.time.Instant.now().toString());
+                }
+                conditions.add(condition);
+            }
+            KubeApi.require(api.mergePatch("/api/v1/namespaces/" + pod.namespace() + "/pods/" + pod.name() + "/status",
+                    Map.of("status", Map.of("conditions", conditions))), "mark the pod " + pod.name() + " on " + name + " not Ready");
+        }
+    }
+
+    /** Creates a node of the pools file again (after a test deleted it) and waits until kwok reports it Ready. */
+    public static void restore(KubeApi api, String name) {
+        Map<String, Object> node = nodes(readPools()).stream().filter(n -> name(n).equals(name)).findFirst()
+                .orElseThrow(() -> new ControllerTierException("the node pools define no node " + name));
+        KubeApi.Response existing = api.get("/api/v1/nodes/" + name);
+        if (existing.code() != 404) {
+            KubeApi.require(api.delete("/api/v1/nodes/" + name), "delete the node " + name + " before restoring it");
+            long gone = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (api.get("/api/v1/nodes/" + name).code() != 404 && System.nanoTime() < gone) {
+                LocalProcess.sleep(50);
+            }
+        }
+        KubeApi.require(api.post("/api/v1/nodes?fieldValidation=Strict", node), "create the fake node " + name + " again");
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!ready(api, name)) {
+            if (System.nanoTime() > deadline) {
+                throw new ControllerTierException("kwok did not make the restored node " + name + " Ready within 60 s");
+            }
+            LocalProcess.sleep(50);
+        }
+        FakeResourceSlices.restore(api, node);
+    }
+
     /** The Node objects of the pools file, as {@link #create} makes them. */
     static List<Map<String, Object>> nodeObjects() {
         return nodes(readPools());

@@ -40,6 +40,16 @@ public final class FakeResourceSlices {
         return slices.size();
     }
 
+    /** The slices of one node again (after the node was deleted and created anew); slices still there are kept. */
+    static void restore(KubeApi api, Map<String, Object> node) {
+        for (Map<String, Object> slice : slices(read(), List.of(node))) {
+            KubeApi.Response r = api.post(API + "/resourceslices?fieldValidation=Strict", slice);
+            if (r.code() != 409) {
+                KubeApi.require(r, "create a ResourceSlice again " + slice.get("metadata"));
+            }
+        }
+    }
+
     static Map<String, Object> deviceClass(Map<String, Object> c) {
         return Map.of("apiVersion", "resource.k8s.io/v1", "kind", "DeviceClass",
                 "metadata", Map.of("name", c.get("name")),

@@ -94,6 +94,11 @@ public final class NamespaceState {
         return pods().stream().filter(p -> p.at("metadata.deletionTimestamp") == null).toList();
     }
 
+    /** The UIDs of the pods not being deleted. */
+    public java.util.Set<String> livePodUids() {
+        return livePods().stream().map(p -> String.valueOf(p.at("metadata.uid"))).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    }
+
     public List<KubeObject> workloads() {
         return WORKLOAD_KINDS.stream().flatMap(k -> all(k).stream()).toList();
     }

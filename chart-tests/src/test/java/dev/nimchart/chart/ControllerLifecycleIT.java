@@ -21,9 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,7 +57,7 @@ class ControllerLifecycleIT {
             ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
             session.releases().install(release, namespace, List.of(file), Map.of());
             NamespaceState first = await(e, env, namespace, pods(e, replicas, workers));
-            Object sshKey = sshKeyData(first);
+            Object sshKey = ReleaseKeepsakes.sshKey(first);
             assertMarker(e, first, false);
 
             // Reshape: one more worker per group (multi-node), a changed environment everywhere.
@@ -70,15 +67,15 @@ class ControllerLifecycleIT {
             int reshapedWorkers = workers + (e.multiNode() ? 1 : 0);
             NamespaceState reshaped = await(e, env, namespace, pods(e, replicas, reshapedWorkers));
             assertMarker(e, reshaped, true);
-            assertThat(uids(reshaped)).as("%s: every pod was replaced by the reshaping upgrade", e.name()).doesNotContainAnyElementsOf(uids(first));
-            assertThat(sshKeyData(reshaped)).as("%s: the SSH key after the upgrade", e.name()).isEqualTo(sshKey);
+            assertThat(reshaped.livePodUids()).as("%s: every pod was replaced by the reshaping upgrade", e.name()).doesNotContainAnyElementsOf(first.livePodUids());
+            assertThat(ReleaseKeepsakes.sshKey(reshaped)).as("%s: the SSH key after the upgrade", e.name()).isEqualTo(sshKey);
 
             // Scale: one more replica adds a whole group; the running groups stay as they are.
             Path scale = values(tmp, "scale.yaml", reshapeValues(e, reshapedWorkers, replicas + 1));
             ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file, scale).objects());
             session.releases().upgrade(release, namespace, List.of(file, scale), Map.of());
             NamespaceState scaled = await(e, env, namespace, pods(e, replicas + 1, reshapedWorkers));
-            assertThat(uids(scaled)).as("%s: adding a replica keeps the running pods", e.name()).containsAll(uids(reshaped));
+            assertThat(scaled.livePodUids()).as("%s: adding a replica keeps the running pods", e.name()).containsAll(reshaped.livePodUids());
             if (e.multiNode()) {
                 assertThat(new Reconciled(e, release, scaled).groups()).as("%s: groups after scaling", e.name()).hasSize(replicas + 1)
                         .allSatisfy((group, pods) -> assertThat(pods.stream().filter(p -> !"launcher".equals(Reconciled.label(p, Reconciled.MPI_ROLE))))
@@ -89,7 +86,7 @@ class ControllerLifecycleIT {
             session.releases().rollback(release, namespace, 1);
             NamespaceState rolledBack = await(e, env, namespace, pods(e, replicas, workers));
             assertMarker(e, rolledBack, false);
-            assertThat(sshKeyData(rolledBack)).as("%s: the SSH key after the rollback", e.name()).isEqualTo(sshKey);
+            assertThat(ReleaseKeepsakes.sshKey(rolledBack)).as("%s: the SSH key after the rollback", e.name()).isEqualTo(sshKey);
             assertThat(rolledBack.warnings()).as("%s: Warning events through the lifecycle", e.name())
                     .filteredOn(w -> !ExplainedWarnings.explains(w)).isEmpty();
 
@@ -144,13 +141,4 @@ class ControllerLifecycleIT {
         }
     }
 
-    private static Set<String> uids(NamespaceState state) {
-        return state.livePods().stream().map(p -> p.at("metadata.uid").toString()).collect(Collectors.toCollection(TreeSet::new));
-    }
-
-    /** The data of the chart's SSH key Secret, or null when the release has none. */
-    private static Object sshKeyData(NamespaceState state) {
-        return state.all("Secret").stream().filter(s -> s.name().endsWith("-ssh") && s.labels().containsKey("app.kubernetes.io/instance"))
-                .findFirst().map(s -> s.at("data")).orElse(null);
-    }
 }

@@ -6,7 +6,6 @@ import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.TierNamespaces;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
@@ -192,16 +191,6 @@ class PlacementIT {
     }
 
     private static NamespaceState awaitState(KubeApi api, String namespace, Predicate<NamespaceState> done, ControllerEnvironment env, String what) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        NamespaceState state = NamespaceState.read(api, namespace);
-        while (!done.test(state)) {
-            env.requireAllRunning();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no " + what + " within " + WAIT.toSeconds() + " s:\n" + DesiredState.describe(state));
-            }
-            LocalProcess.sleep(200);
-            state = NamespaceState.read(api, namespace);
-        }
-        return state;
+        return DesiredState.awaitUntil(api, namespace, done, what, WAIT, env::requireAllRunning);
     }
 }

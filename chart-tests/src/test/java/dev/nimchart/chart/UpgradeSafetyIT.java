@@ -19,14 +19,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,7 +54,7 @@ class UpgradeSafetyIT {
         try {
             install(session, release, namespace, List.of(STATEFUL));
             NamespaceState first = await(env, namespace, 1);
-            Map<String, String> claims = claims(first);
+            Map<String, String> claims = ReleaseKeepsakes.claims(first);
             assertThat(claims).as("the per-pod cache claim, bound").hasSize(1).allSatisfy((name, volume) -> assertThat(volume).isNotEmpty());
 
             refused(session, tmp, STATEFUL, release, namespace, Map.of("persistence", Map.of("size", "400Gi")), "persistence.size is 400Gi",
@@ -82,10 +79,10 @@ class UpgradeSafetyIT {
             Path changed = values(tmp, "env.yaml", Map.of("env", List.of(Map.of("name", "NIM_CHART_UPGRADE_MARKER", "value", "1"))));
             session.releases().upgrade(release, namespace, List.of(STATEFUL, changed), Map.of());
             NamespaceState upgraded = awaitReplaced(env, namespace, 1, first);
-            assertThat(claims(upgraded)).as("the cache claims after an upgrade that replaced the pods").isEqualTo(claims);
+            assertThat(ReleaseKeepsakes.claims(upgraded)).as("the cache claims after an upgrade that replaced the pods").isEqualTo(claims);
             session.releases().rollback(release, namespace, 1);
             NamespaceState rolledBack = awaitReplaced(env, namespace, 1, upgraded);
-            assertThat(claims(rolledBack)).as("the cache claims after the rollback").isEqualTo(claims);
+            assertThat(ReleaseKeepsakes.claims(rolledBack)).as("the cache claims after the rollback").isEqualTo(claims);
 
             // Said explicitly, the switch to a Deployment goes ahead; the old claims stay (Retain), unused.
             Path optIn = values(tmp, "opt-in.yaml", Map.of("statefulSet", Map.of("enabled", false),
@@ -95,7 +92,7 @@ class UpgradeSafetyIT {
             NamespaceState switched = await(env, namespace, 1);
             assertThat(switched.all("StatefulSet")).as("StatefulSets after the explicit switch").isEmpty();
             assertThat(switched.all("Deployment")).as("the Deployment after the explicit switch").hasSize(1);
-            assertThat(claims(switched)).as("the old per-pod claims stay, with their volumes").containsAllEntriesOf(claims);
+            assertThat(ReleaseKeepsakes.claims(switched)).as("the old per-pod claims stay, with their volumes").containsAllEntriesOf(claims);
         } finally {
             TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
@@ -112,8 +109,8 @@ class UpgradeSafetyIT {
         try {
             install(session, release, namespace, List.of(LWS));
             NamespaceState first = await(env, namespace, pods);
-            Map<String, String> claims = claims(first);
-            Object key = sshKey(first);
+            Map<String, String> claims = ReleaseKeepsakes.claims(first);
+            Object key = ReleaseKeepsakes.sshKey(first);
             assertThat(key).as("the generated SSH key").isNotNull();
             assertThat(claims).as("the shared cache claim, bound").hasSize(1);
 
@@ -131,26 +128,26 @@ class UpgradeSafetyIT {
 
             // Revision 3 uses a key of the user's: the generated key stays, unchanged; revision 4 uses it again.
             KubeApi.require(api.post("/api/v1/namespaces/" + namespace + "/secrets", Map.of("apiVersion", "v1", "kind", "Secret",
-                    "metadata", Map.of("name", "team-mpi-key"), "data", Map.of("private.key", key.toString()))), "create the user's key");
+                    "metadata", Map.of("name", "team-mpi-key"), "data", key)), "create the user's key");
             Path own = values(tmp, "own-key.yaml", Map.of("multiNode", Map.of("existingSSHSecret", "team-mpi-key")));
             session.releases().upgrade(release, namespace, List.of(LWS, own), Map.of());
             NamespaceState ownKey = awaitReplaced(env, namespace, pods, first);
-            assertThat(sshKey(ownKey)).as("the generated key while a revision uses another").isEqualTo(key);
+            assertThat(ReleaseKeepsakes.sshKey(ownKey)).as("the generated key while a revision uses another").isEqualTo(key);
             session.releases().upgrade(release, namespace, List.of(LWS), Map.of());
             NamespaceState back = awaitReplaced(env, namespace, pods, ownKey);
-            assertThat(sshKey(back)).as("the generated key when a revision uses it again").isEqualTo(key);
+            assertThat(ReleaseKeepsakes.sshKey(back)).as("the generated key when a revision uses it again").isEqualTo(key);
             session.releases().rollback(release, namespace, 3);
             NamespaceState rolledBack = awaitReplaced(env, namespace, pods, back);
-            assertThat(sshKey(rolledBack)).as("the key after rolling back to revision 3").isEqualTo(key);
+            assertThat(ReleaseKeepsakes.sshKey(rolledBack)).as("the key after rolling back to revision 3").isEqualTo(key);
             session.releases().rollback(release, namespace, 1);
             NamespaceState firstAgain = awaitReplaced(env, namespace, pods, rolledBack);
-            assertThat(sshKey(firstAgain)).as("the key after rolling back to revision 1").isEqualTo(key);
-            assertThat(claims(firstAgain)).as("the shared cache claim through upgrades and rollbacks").isEqualTo(claims);
+            assertThat(ReleaseKeepsakes.sshKey(firstAgain)).as("the key after rolling back to revision 1").isEqualTo(key);
+            assertThat(ReleaseKeepsakes.claims(firstAgain)).as("the shared cache claim through upgrades and rollbacks").isEqualTo(claims);
 
             session.releases().uninstall(release, namespace);
             NamespaceState after = DesiredState.awaitNoPods(api, namespace, Duration.ofSeconds(60), env::requireAllRunning);
-            assertThat(sshKey(after)).as("the SSH key after uninstall").isNull();
-            assertThat(claims(after)).as("the claim annotated helm.sh/resource-policy: keep after uninstall").isEqualTo(claims);
+            assertThat(ReleaseKeepsakes.sshKey(after)).as("the SSH key after uninstall").isNull();
+            assertThat(ReleaseKeepsakes.claims(after)).as("the claim annotated helm.sh/resource-policy: keep after uninstall").isEqualTo(claims);
         } finally {
             TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
@@ -207,7 +204,7 @@ class UpgradeSafetyIT {
             NamespaceState stuck = NamespaceState.read(api, namespace);
             assertThat(stuck.pods().stream().filter(p -> "Pending".equals(p.at("status.phase"))).toList())
                     .as("with a surge, the new pod waits for GPUs no node has free").hasSize(1);
-            assertThat(uids(stuck.livePods())).as("and no old pod was replaced").containsAll(uids(rolled.livePods()));
+            assertThat(stuck.livePodUids()).as("and no old pod was replaced").containsAll(rolled.livePodUids());
         } finally {
             TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
@@ -278,7 +275,7 @@ class UpgradeSafetyIT {
     private static NamespaceState assertNoPodReplaced(ControllerEnvironment env, String namespace, NamespaceState before, String what) {
         sleep(STEADY);
         NamespaceState after = NamespaceState.read(env.api(), namespace);
-        assertThat(uids(after.livePods())).as("pod UIDs after %s", what).isEqualTo(uids(before.livePods()));
+        assertThat(after.livePodUids()).as("pod UIDs after %s", what).isEqualTo(before.livePodUids());
         assertThat(after.workloads().stream().filter(w -> w.list("metadata.ownerReferences").isEmpty()).toList())
                 .as("the release's workloads after %s", what).isNotEmpty()
                 .allSatisfy(w -> assertThat(String.valueOf(w.labels().get("helm.sh/chart"))).as("%s applied to %s", what, w.name()).endsWith("-bump.1"));
@@ -291,11 +288,11 @@ class UpgradeSafetyIT {
 
     /** Waits until the namespace has the desired pods and none of the given state's pods is among them. */
     private static NamespaceState awaitReplaced(ControllerEnvironment env, String namespace, int pods, NamespaceState before) {
-        Set<String> old = uids(before.livePods());
+        Set<String> old = before.livePodUids();
         long deadline = System.nanoTime() + ReconciledExampleIT.RECONCILE_TIMEOUT.toNanos();
         while (true) {
             NamespaceState state = await(env, namespace, pods);
-            if (uids(state.livePods()).stream().noneMatch(old::contains)) {
+            if (state.livePodUids().stream().noneMatch(old::contains)) {
                 return state;
             }
             if (System.nanoTime() > deadline) {
@@ -304,22 +301,6 @@ class UpgradeSafetyIT {
             }
             sleep(Duration.ofMillis(500));
         }
-    }
-
-    /** Cache claims of the namespace (name to bound volume), the release's and kept ones alike. */
-    private static Map<String, String> claims(NamespaceState state) {
-        return state.all("PersistentVolumeClaim").stream().filter(c -> c.name().startsWith("model-store-") || c.name().endsWith("-cache"))
-                .collect(Collectors.toMap(c -> c.name() + " (uid " + c.at("metadata.uid") + ")", c -> String.valueOf(c.at("spec.volumeName")),
-                        (a, b) -> a, TreeMap::new));
-    }
-
-    private static Object sshKey(NamespaceState state) {
-        return state.all("Secret").stream().filter(s -> "ssh-key".equals(s.annotations().get("nim-llm/generated")))
-                .findFirst().map(s -> s.at("data[private.key]")).orElse(null);
-    }
-
-    private static Set<String> uids(List<KubeObject> pods) {
-        return pods.stream().map(p -> String.valueOf(p.at("metadata.uid"))).collect(Collectors.toCollection(TreeSet::new));
     }
 
     private static Path values(Path dir, String name, Map<String, Object> values) throws IOException {
