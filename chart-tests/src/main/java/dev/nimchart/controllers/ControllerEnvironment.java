@@ -199,7 +199,34 @@ public final class ControllerEnvironment implements AutoCloseable {
         etcd.restart(Duration.ofSeconds(30));
         apiServer.restart(Duration.ofSeconds(60));
         awaitCustomResourcesServed(Duration.ofSeconds(60));
+        restartControllersThatLostTheirLease(started);
         return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    /**
+     * Longest a controller keeps running without renewing its leader lease: client-go's default renew deadline (10 s)
+     * and two retry periods (2 s each), with a second to spare.
+     */
+    private static final Duration LEADER_RENEW_GRACE = Duration.ofSeconds(15);
+
+    /**
+     * A controller that cannot renew its leader lease while the API server is down exits once its renew deadline has
+     * passed (mpi-operator, the LWS controller, kube-controller-manager and kube-scheduler all do), and in a real cluster
+     * the kubelet then restarts its container. The harness does the same: it waits out the renew deadline counted from
+     * the start of the outage, starts again every controller that exited, and waits for the readiness it had.
+     */
+    private void restartControllersThatLostTheirLease(long outageStarted) {
+        long graceEnds = outageStarted + LEADER_RENEW_GRACE.toNanos();
+        while (System.nanoTime() < graceEnds) {
+            LocalProcess.sleep(200);
+        }
+        for (LocalProcess p : processes) {
+            if (!p.alive() && !List.of("etcd", "kube-apiserver").contains(p.name())) {
+                System.out.println("controller tier: " + p.name() + " exited during the control-plane restart (lost its leader"
+                        + " lease); restarted as the kubelet restarts a container (" + p.log() + ")");
+                p.restart(Duration.ofSeconds(60));
+            }
+        }
     }
 
     /**

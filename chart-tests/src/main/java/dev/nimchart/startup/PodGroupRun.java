@@ -398,23 +398,57 @@ public final class PodGroupRun implements AutoCloseable {
         return StartupHost.run(full, timeoutSeconds);
     }
 
-    /** What every rank the stand-in ran as recorded (from the claims' shared directories). */
+    /**
+     * What every rank the stand-in ran as recorded (from the claims' shared directories: .nim-standin/<group>/*.json under the cache path, wherever a claim holds it).
+     * The stand-in writes each record to a temporary name and renames it, so only the directories are listed, by name, and a
+     * record is read only once it has its final name; a temporary file that vanishes while listed is no record yet.
+     */
     public List<Map<String, Object>> records() {
         List<Map<String, Object>> out = new ArrayList<>();
-        Path claims = workDir.resolve("claims");
-        if (!Files.isDirectory(claims)) {
-            return out;
-        }
-        try (Stream<Path> files = Files.walk(claims)) {
-            for (Path f : files.filter(p -> p.getParent().getParent().getFileName().toString().equals(".nim-standin") && p.toString().endsWith(".json")).toList()) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> record = JSON.readValue(Files.readString(f), Map.class);
-                out.add(record);
+        List<Path> standins = new ArrayList<>();
+        standinDirectories(workDir.resolve("claims"), standins);
+        for (Path standin : standins) {
+            for (Path pod : entries(standin, "*")) {
+                for (Path f : entries(pod, "*.json")) {
+                    try {
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> record = JSON.readValue(Files.readString(f), Map.class);
+                        out.add(record);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("cannot read the stand-in's record " + f, e);
+                    }
+                }
             }
+        }
+        return out;
+    }
+
+    /** Every directory named .nim-standin under dir (the cache path may be a sub-directory of a claim). */
+    private static void standinDirectories(Path dir, List<Path> found) {
+        for (Path entry : entries(dir, "*")) {
+            if (entry.getFileName().toString().equals(".nim-standin")) {
+                found.add(entry);
+            } else if (Files.isDirectory(entry, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                standinDirectories(entry, found);
+            }
+        }
+    }
+
+    /** The entries of a directory whose names match the glob, none when it does not exist (yet). */
+    private static List<Path> entries(Path dir, String glob) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (java.nio.file.DirectoryStream<Path> stream = Files.newDirectoryStream(dir, glob)) {
+            List<Path> out = new ArrayList<>();
+            stream.forEach(out::add);
+            out.sort(null);
+            return out;
+        } catch (java.nio.file.NoSuchFileException e) {
+            return List.of();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out;
     }
 
     /** HTTP status of GET path on the pod's IP and port, asked from inside the pod's network namespace (0: no answer). */
