@@ -1,0 +1,101 @@
+package dev.nimchart.chart.controllers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.chart.repository.Example;
+import dev.nimchart.chart.repository.Examples;
+import dev.nimchart.chart.repository.PodSecurityExceptions;
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.controllers.ClusterPreconditions;
+import dev.nimchart.controllers.ControllerEnvironment;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.render.ChartUnderTest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Where a user sees that an example needs more than the restricted Pod Security level (the README's Pod Security
+ * section), installed with the Helm CLI into a namespace that enforces and warns at restricted: for a Deployment or
+ * StatefulSet the API server checks the pod template, so `helm install` prints the warning; for a LeaderWorkerSet or
+ * MPIJob it checks nothing at install (custom resources carry no pod the admission knows), and the refusal shows only
+ * when the controllers create the pods: no pod runs, and a Warning event names the checks.
+ */
+@ExtendWith(ControllerTier.class)
+class PodSecurityWhereSeenIT {
+
+    private static final Set<String> CHECKED_AT_INSTALL = Set.of("Deployment", "StatefulSet");
+
+    static Stream<Path> examplesNeedingMoreThanRestricted() {
+        return Examples.all().filter(f -> !PodSecurityExceptions.expectedChecks(Example.of(f)).isEmpty());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("examplesNeedingMoreThanRestricted")
+    void theRefusalShowsWhereTheReadmeSays(Path file, ControllerSession session) {
+        Example e = Example.of(file);
+        ControllerEnvironment env = session.environment();
+        KubeApi api = env.api();
+        String release = ChartUnderTest.releaseName(file);
+        String namespace = TierNamespaces.create(api, "restricted-" + release, "restricted");
+        RenderedManifest rendered = ChartUnderTest.renderIn(namespace, file);
+        ClusterPreconditions.prepare(api, namespace, rendered.objects());
+        try {
+            String output = session.releases().helmCli(List.of("install", release, ChartUnderTest.chartDir().toString(),
+                    "--namespace", namespace, "--values", file.toString()));
+            boolean builtIn = rendered.objects().stream().anyMatch(o -> CHECKED_AT_INSTALL.contains(o.kind()));
+            if (builtIn) {
+                assertThat(output).as("%s: helm install warns about the pod template", e.name())
+                        .contains("would violate PodSecurity", "restricted:latest")
+                        .contains(PodSecurityExceptions.expectedChecks(e));
+            } else {
+                assertThat(output).as("%s: helm install of a custom resource shows no Pod Security warning", e.name())
+                        .doesNotContain("PodSecurity");
+            }
+            String refusal = awaitPodSecurityEvent(api, namespace, env);
+            for (String check : PodSecurityExceptions.expectedChecks(e)) {
+                assertThat(refusal).as("%s: the event names the check", e.name()).contains(check);
+            }
+            assertThat(NamespaceState.read(api, namespace).pods()).as("%s: no GPU pod is admitted", e.name())
+                    .noneMatch(p -> p.list("spec.containers").stream().anyMatch(c -> PodTemplate.limit(c, "nvidia.com/gpu") > 0));
+        } finally {
+            try {
+                session.releases().uninstall(release, namespace);
+            } finally {
+                TierNamespaces.delete(api, namespace, env::requireAllRunning);
+            }
+        }
+    }
+
+    private static String awaitPodSecurityEvent(KubeApi api, String namespace, ControllerEnvironment env) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            List<String> warnings = NamespaceState.read(api, namespace).warnings();
+            for (String w : warnings) {
+                if (w.contains("violates PodSecurity")) {
+                    return w;
+                }
+            }
+            env.requireAllRunning();
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no Warning event says a pod violates PodSecurity within 60 s; events: " + warnings);
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", ex);
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package dev.nimchart.chart.offline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.chart.repository.Example;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.render.ChartUnderTest;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The optional NetworkPolicies: the inference port of the serving pods open to networkPolicy.ingressFrom (and the
+ * helm test pod) only; in multi-node one policy per group, all ports, from pods of that group only. Every example is
+ * checked as written and again with {@code networkPolicy.enabled=true}; the groups' pod labels are the ones the
+ * LeaderWorkerSet and MPI operators add.
+ */
+class NetworkPolicyTest {
+
+    private static final String ALL = "dev.nimchart.chart.repository.Examples#all";
+    private static final Map<String, String> ENABLED = Map.of("networkPolicy.enabled", "true");
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(ALL)
+    void policiesExistOnlyWhenTheValuesEnableThem(Path file) {
+        Example e = Example.of(file);
+        List<KubeObject> policies = e.manifest.ofKind("NetworkPolicy");
+        if (e.flag("networkPolicy.enabled")) {
+            assertThat(policies).as(e.name()).isNotEmpty();
+        } else {
+            assertThat(policies).as(e.name()).isEmpty();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(ALL)
+    void theInferencePortIsOpenToTheChosenClientsOnly(Path file) {
+        Example e = Example.of(file);
+        RenderedManifest m = ChartUnderTest.render(file, ENABLED);
+        List<KubeObject> inference = m.ofKind("NetworkPolicy").stream().filter(p -> !p.list("spec.ingress").isEmpty()
+                && p.at("spec.ingress[0].ports") != null).toList();
+        assertThat(inference).as("%s: one policy for the inference port", e.name()).hasSize(1);
+        KubeObject policy = inference.get(0);
+        assertThat(policy.at("spec.policyTypes")).as(e.name()).isEqualTo(List.of("Ingress"));
+        assertThat(policy.list("spec.ingress")).as(e.name()).hasSize(1);
+        assertThat(policy.at("spec.ingress[0].ports")).as(e.name())
+                .isEqualTo(List.of(Map.of("port", "http-openai", "protocol", "TCP")));
+        Map<?, ?> selector = (Map<?, ?>) policy.at("spec.podSelector.matchLabels");
+        for (PodTemplate t : PodTemplate.of(m)) {
+            boolean serves = List.of("server", "leader", "mpi-worker").contains(t.role());
+            assertThat(t.selectedBy(selector)).as("%s: %s selects %s", e.name(), policy, t).isEqualTo(serves);
+            if (serves) {
+                assertThat(t.nim().list("ports")).as("%s: %s names the port", e.name(), t)
+                        .anyMatch(p -> "http-openai".equals(p.at("name")));
+            }
+        }
+        List<?> clients = e.values.at("networkPolicy.ingressFrom") instanceof List<?> l ? l : List.of();
+        if (clients.isEmpty()) {
+            assertThat(policy.at("spec.ingress[0].from")).as("%s: open to any client", e.name()).isNull();
+        } else {
+            List<Object> expected = new ArrayList<>(clients);
+            expected.add(Map.of("podSelector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", dev.nimchart.render.ChartUnderTest.chart().name(),
+                    "app.kubernetes.io/instance", ChartUnderTest.releaseName(file), "app.kubernetes.io/component", "test"))));
+            assertThat(policy.at("spec.ingress[0].from")).as("%s: the chosen clients and the helm test pod", e.name())
+                    .isEqualTo(expected);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(ALL)
+    void eachGroupTalksOnlyWithinItself(Path file) {
+        Example e = Example.of(file);
+        RenderedManifest m = ChartUnderTest.render(file, ENABLED);
+        List<KubeObject> groupPolicies = m.ofKind("NetworkPolicy").stream()
+                .filter(p -> p.at("spec.ingress[0].ports") == null).toList();
+        List<List<Map<String, Object>>> groups = groupPods(e, m);
+        assertThat(groupPolicies).as("%s: one policy per group", e.name()).hasSize(groups.size());
+        for (int i = 0; i < groupPolicies.size(); i++) {
+            KubeObject policy = groupPolicies.get(i);
+            Object selector = policy.at("spec.podSelector");
+            assertThat(policy.at("spec.ingress")).as("%s: %s allows all ports from its own group only", e.name(), policy)
+                    .isEqualTo(List.of(Map.of("from", List.of(Map.of("podSelector", selector)))));
+            Map<?, ?> labels = (Map<?, ?>) policy.at("spec.podSelector.matchLabels");
+            for (int g = 0; g < groups.size(); g++) {
+                for (Map<String, Object> pod : groups.get(g)) {
+                    assertThat(pod.entrySet().containsAll(labels.entrySet()))
+                            .as("%s: %s selects the pods of group %d", e.name(), policy, g).isEqualTo(g == i);
+                }
+            }
+        }
+    }
+
+    /**
+     * The labels of the pods of each group: the template's, plus what the operator adds (LeaderWorkerSet group i:
+     * leaderworkerset.sigs.k8s.io/name and group-index; each MPIJob: training.kubeflow.org/job-name). The autoscaler
+     * may create up to autoscaling.maxReplicas LeaderWorkerSet groups.
+     */
+    private static List<List<Map<String, Object>>> groupPods(Example e, RenderedManifest m) {
+        List<List<Map<String, Object>>> groups = new ArrayList<>();
+        for (KubeObject lws : m.ofKind("LeaderWorkerSet")) {
+            int count = e.flag("autoscaling.enabled") ? e.integer("autoscaling.maxReplicas") : e.integer("replicaCount");
+            for (int i = 0; i < count; i++) {
+                groups.add(podLabels(PodTemplate.of(lws), Map.of("leaderworkerset.sigs.k8s.io/name", lws.name(),
+                        "leaderworkerset.sigs.k8s.io/group-index", String.valueOf(i))));
+            }
+        }
+        for (KubeObject job : m.ofKind("MPIJob")) {
+            groups.add(podLabels(PodTemplate.of(job), Map.of("training.kubeflow.org/job-name", job.name())));
+        }
+        return groups;
+    }
+
+    private static List<Map<String, Object>> podLabels(List<PodTemplate> templates, Map<String, String> operatorLabels) {
+        return templates.stream().map(t -> {
+            Map<String, Object> labels = new HashMap<>(t.labels());
+            labels.putAll(operatorLabels);
+            return labels;
+        }).toList();
+    }
+}

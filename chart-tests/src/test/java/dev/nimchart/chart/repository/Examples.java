@@ -1,0 +1,51 @@
+package dev.nimchart.chart.repository;
+
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.values.ExampleValuesFiles;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * Method sources for parameterized tests: every example values file (values-examples/ and the nim.values.dirs of a
+ * downstream team), filtered by what its merged values ask for. Only values are read here; rendering happens inside
+ * each test, so one broken example fails its own tests and no others.
+ */
+public final class Examples {
+
+    private Examples() {
+    }
+
+    public static Stream<Path> all() {
+        return ExampleValuesFiles.validExamples();
+    }
+
+    public static Stream<Path> multiNode() {
+        return all().filter(f -> Boolean.TRUE.equals(values(f).at("multiNode.enabled")));
+    }
+
+    /** Multi-node examples whose groups form a Ray cluster (NIM 2.x and 3.x). */
+    public static Stream<Path> multiNodeWithRay() {
+        return multiNode().filter(f -> Example.launchMode(values(f)).equals("ray"));
+    }
+
+    /** Multi-node examples whose groups start with mpirun or natively (NIM 1.x). */
+    static Stream<Path> multiNodeWithoutRay() {
+        return multiNode().filter(f -> !Example.launchMode(values(f)).equals("ray"));
+    }
+
+    static Stream<Path> withNetworking() {
+        return all().filter(f -> Example.networkingProvider(values(f)) != null);
+    }
+
+    /** The example of values-examples/ with this file name. */
+    public static Path named(String fileName) {
+        return ExampleValuesFiles.fromHarnessPaths().valid().stream()
+                .filter(p -> p.getFileName().toString().equals(fileName)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no example named " + fileName));
+    }
+
+    private static KubeObject values(Path file) {
+        return new KubeObject(ChartUnderTest.values(file));
+    }
+}

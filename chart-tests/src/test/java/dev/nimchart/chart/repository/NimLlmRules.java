@@ -1,0 +1,48 @@
+package dev.nimchart.chart.repository;
+
+import dev.nimchart.ChartRules;
+import dev.nimchart.Tier;
+import dev.nimchart.chart.apiserver.ExampleInstallIT;
+import dev.nimchart.chart.controllers.ReconciledExampleIT;
+import dev.nimchart.controllers.ExpectedPods;
+import dev.nimchart.objects.RenderedManifest;
+import java.nio.file.Path;
+
+/**
+ * nim-llm's own rules on the cluster tiers, switched on by this repository's tests: the Pod Security level the README
+ * gives each example and its documented exceptions, the pod count its values ask for, the stored shape of the
+ * release ({@link ExampleInstallIT}) and what the controllers must make of it ({@link ReconciledExampleIT}).
+ */
+public final class NimLlmRules implements ChartRules {
+
+    @Override
+    public String podSecurityLevel(Path valuesFile, Tier tier) {
+        return tier == Tier.API ? "restricted" : PodSecurityExceptions.level(Example.of(valuesFile));
+    }
+
+    @Override
+    public boolean explainsWarning(Path valuesFile, String warning) {
+        return PodSecurityExceptions.documents(Example.of(valuesFile), warning);
+    }
+
+    @Override
+    public int expectedPods(Path valuesFile, RenderedManifest rendered) {
+        return ExpectedPods.of(Example.of(valuesFile).values.raw());
+    }
+
+    /** The multi-node examples: their pods' programs are the chart's scripts, sshd and mpirun, and NIM's stand-in. */
+    @Override
+    public boolean startsUp(Path valuesFile) {
+        return Example.of(valuesFile).multiNode();
+    }
+
+    @Override
+    public void installed(Installed release) {
+        ExampleInstallIT.assertStoredRelease(release);
+    }
+
+    @Override
+    public void reconciled(Reconciled release) {
+        ReconciledExampleIT.assertReconciled(release);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.nimchart.chart.repository;
+
+import dev.nimchart.controllers.ExpectedPods;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.objects.KubeObject;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * An example's release as the controllers reconciled it, with the pods sorted by what the controllers (not the chart)
+ * labelled them: the serving pods, the multi-node groups, the GPU pods. Reading roles from the operators' own labels
+ * keeps the checks independent of the chart's labels.
+ */
+public record Reconciled(Example example, String release, NamespaceState state) {
+
+    static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
+    public static final String LWS_GROUP = "leaderworkerset.sigs.k8s.io/group-index";
+    public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+    static final String MPI_JOB = "training.kubeflow.org/job-name";
+    public static final String MPI_ROLE = "training.kubeflow.org/job-role";
+    public static final String MPI_INDEX = "training.kubeflow.org/replica-index";
+
+    public List<KubeObject> pods() {
+        return state.livePods().stream().sorted(Comparator.comparing(KubeObject::name)).toList();
+    }
+
+    /** Pods that serve the API: every single-node pod, each LWS group's leader, each MPIJob's worker 0. */
+    public List<KubeObject> servingPods() {
+        return pods().stream().filter(p -> switch (example.mode()) {
+            case "leaderworkerset" -> "0".equals(label(p, LWS_WORKER_INDEX));
+            case "mpijob" -> "worker".equals(label(p, MPI_ROLE)) && "0".equals(label(p, MPI_INDEX));
+            default -> true;
+        }).toList();
+    }
+
+    /** Pods that run the model (all but the MPI launcher). */
+    public List<KubeObject> gpuPods() {
+        return pods().stream().filter(p -> !"launcher".equals(label(p, MPI_ROLE))).toList();
+    }
+
+    public List<KubeObject> launchers() {
+        return pods().stream().filter(p -> "launcher".equals(label(p, MPI_ROLE))).toList();
+    }
+
+    /** Multi-node groups by the operator's labels (LWS name + group index, or MPIJob name), each with its pods. */
+    public Map<String, List<KubeObject>> groups() {
+        return pods().stream().filter(p -> groupKey(p) != null)
+                .collect(Collectors.groupingBy(Reconciled::groupKey, TreeMap::new, Collectors.toList()));
+    }
+
+    public static String groupKey(KubeObject pod) {
+        if (label(pod, LWS_GROUP) != null) {
+            return label(pod, LWS_NAME) + "/" + label(pod, LWS_GROUP);
+        }
+        return label(pod, MPI_JOB);
+    }
+
+    public static String label(KubeObject o, String key) {
+        Object v = o.labels().get(key);
+        return v == null ? null : v.toString();
+    }
+
+    /** The number of pods the values ask for (see {@link ExpectedPods}). */
+    public static int expectedPods(Example e) {
+        return ExpectedPods.of(e.values.raw());
+    }
+
+    public static List<String> names(List<KubeObject> objects) {
+        return objects.stream().map(KubeObject::name).sorted().toList();
+    }
+}
