@@ -18,6 +18,7 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- include "nim-llm.preflight.placement.subGroupPolicy" . -}}
 {{- include "nim-llm.preflight.placement.lwsObjectMetadata" . -}}
 {{- include "nim-llm.preflight.placement.kueueTopology" . -}}
+{{- include "nim-llm.preflight.placement.kueueGroupLabel" . -}}
 {{- end -}}
 
 {{- /* DRA GPUs: the claim asks for resources.limits.nvidia.com/gpu devices, so that count must be there. */ -}}
@@ -147,5 +148,34 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- end -}}
 {{- if and (or $K.requiredTopology $K.preferredTopology) (not $K.queueName) -}}
 {{- include "nim-llm.fail" "kueue.requiredTopology or kueue.preferredTopology is set but kueue.queueName is empty, so Kueue would never see the workload and the topology would be ignored: set kueue.queueName to a LocalQueue of the namespace (whose ClusterQueue has a ResourceFlavor with a Topology), or clear the topology." -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Kueue labels every pod of a group kueue.x-k8s.io/pod-group-name: <its Workload's name>, which Kueue v0.15.0 makes
+"leaderworkerset-<LeaderWorkerSet>-<group index>-<5-character hash>" for a LeaderWorkerSet group and
+"statefulset-<StatefulSet>-<hash>" for a StatefulSet. A label value has at most 63 characters: a longer one and the
+pods are refused by the API server as Kueue's controller or webhook labels them, so no pod of the group ever runs
+(found by the controller tier with a real Kueue: the LeaderWorkerSet was admitted and stayed without pods). */ -}}
+{{- define "nim-llm.preflight.placement.kueueGroupLabel" -}}
+{{- if .Values.kueue.queueName -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $workload := "" -}}
+{{- $value := "" -}}
+{{- if eq $mode "leaderworkerset" -}}
+{{- $groups := int .Values.replicaCount -}}
+{{- if .Values.autoscaling.enabled -}}{{- $groups = max $groups (int .Values.autoscaling.maxReplicas) -}}{{- end -}}
+{{- $workload = printf "LeaderWorkerSet %s" (include "nim-llm.lwsName" .) -}}
+{{- $value = printf "leaderworkerset-%s-%d-xxxxx" (include "nim-llm.lwsName" .) (sub (max $groups 1) 1) -}}
+{{- else if eq $mode "statefulset" -}}
+{{- $workload = printf "StatefulSet %s" (include "nim-llm.fullname" .) -}}
+{{- $value = printf "statefulset-%s-xxxxx" (include "nim-llm.fullname" .) -}}
+{{- end -}}
+{{- if gt (len $value) 63 -}}
+{{- $message := print
+  "kueue.queueName is set, and Kueue labels every pod of the %s kueue.x-k8s.io/pod-group-name: %s (%d characters, "
+  "xxxxx standing for Kueue's hash), over the 63 characters of a label value, so no pod of it would ever be created: "
+  "shorten fullnameOverride (or the release name and nameOverride) by %d characters." -}}
+{{- include "nim-llm.fail" (printf $message $workload $value (len $value) (sub (len $value) 63)) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
