@@ -7,6 +7,7 @@ import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.ExpectedPods;
+import dev.nimchart.controllers.Kueue;
 import dev.nimchart.controllers.ReleaseInstall;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,10 +35,15 @@ final class ControllerTierBench {
         report.line("");
         List<Long> ready = new ArrayList<>();
         Map<String, Duration> lastSteps = Map.of();
+        List<Long> kueue = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
             try (ControllerEnvironment env = start()) {
                 ready.add(env.startTimes().get("all ready").toNanos());
                 lastSteps = env.startTimes();
+                long started = System.nanoTime();
+                try (Kueue k = Kueue.start(env)) {
+                    kueue.add(System.nanoTime() - started);
+                }
             }
         }
         report.line("etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok with the fake GPU nodes, the LWS"
@@ -48,6 +54,9 @@ final class ControllerTierBench {
         report.line("| start to all ready | " + Stats.seconds(Stats.median(ready)) + " | "
                 + String.join(", ", ready.stream().map(Stats::seconds).toList()) + " |");
         report.figure("controllers", "start-to-all-ready-median", Stats.median(ready) / 1e9, "s");
+        report.line("| Kueue added (CRDs, process, webhooks answering) | " + Stats.seconds(Stats.median(kueue)) + " | "
+                + String.join(", ", kueue.stream().map(Stats::seconds).toList()) + " |");
+        report.figure("controllers", "kueue-start-median", Stats.median(kueue) / 1e9, "s");
         report.line("");
         report.line("Steps of the last start: " + String.join(", ", lastSteps.entrySet().stream()
                 .filter(e -> !e.getKey().equals("all ready")).map(e -> e.getKey() + " " + Stats.ms(e.getValue().toNanos())).toList()) + ".");

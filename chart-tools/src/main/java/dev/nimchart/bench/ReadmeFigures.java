@@ -39,6 +39,8 @@ public final class ReadmeFigures {
                     "cluster-install", "*", Shape.RANGE_AND_TOTAL, "s", 1),
             new Row("Controller tier: start to all ready (7 processes, fake nodes Ready, LWS webhooks answering; median of 3)",
                     "controllers", "start-to-all-ready-median", Shape.ONE, "s", 1),
+            new Row("... Kueue added for the tests that need it: its CRDs, process and webhooks answering (median of 3)",
+                    "controllers", "kueue-start-median", Shape.ONE, "s", 1),
             new Row("Controller tier: `helm install` to every pod scheduled and Ready, per example",
                     "controllers-install-to-ready", "*", Shape.RANGE_AND_TOTAL, "s", 1),
             new Row("Start-up tier: the group's processes started to the serving pod Ready, per multi-node example (median of each)",
