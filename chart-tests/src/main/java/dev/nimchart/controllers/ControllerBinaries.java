@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 public final class ControllerBinaries {
 
     /** The programs besides etcd and kube-apiserver, each in a directory of its own with the data files of its version. */
-    static final List<String> CONTROLLERS = List.of("kube-controller-manager", "kube-scheduler", "kwok", "lws", "mpi-operator");
+    static final List<String> CONTROLLERS = List.of("kube-controller-manager", "kube-scheduler", "kwok", "lws", "mpi-operator", "kueue");
 
     private final Path controlPlane;
     private final Map<String, Path> dirs;
