@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -141,19 +140,13 @@ public final class Kueue implements AutoCloseable {
                     if (!ownKind && !workload) {
                         continue;
                     }
-                    Map<String, Object> w = new LinkedHashMap<>(webhook.raw());
-                    Map<String, Object> service = (Map<String, Object>) ((Map<String, Object>) w.get("clientConfig")).get("service");
-                    w.put("clientConfig", Map.of("url", "https://127.0.0.1:" + port + service.get("path"), "caBundle", caBundle));
+                    Map<String, Object> w = WebhooksByUrl.local(webhook.raw(), port, caBundle);
                     if (workload) {
                         w.put("namespaceSelector", Map.of("matchLabels", Map.of(KueueProcess.MANAGED_LABEL, KueueProcess.MANAGED_VALUE)));
                     }
                     webhooks.add(w);
                 }
-                String collection = "/apis/admissionregistration.k8s.io/v1/" + config.kind().toLowerCase() + "s";
-                String name = "nim-chart-tests-kueue-" + config.name();
-                KubeApi.require(api.post(collection + "?fieldValidation=Strict", Map.of("apiVersion", config.apiVersion(),
-                        "kind", config.kind(), "metadata", Map.of("name", name), "webhooks", webhooks)), "register Kueue's " + config.kind());
-                paths.add(collection + "/" + name);
+                paths.add(WebhooksByUrl.register(api, config, webhooks, "nim-chart-tests-kueue-"));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read Kueue's webhook manifests " + manifests, e);

@@ -34,17 +34,9 @@ final class LwsWebhooks {
             for (KubeObject config : RenderedManifest.parse(Files.readString(dir.resolve("manifests.yaml"))).objects()) {
                 List<Map<String, Object>> webhooks = new ArrayList<>();
                 for (KubeObject webhook : config.list("webhooks")) {
-                    Map<String, Object> w = new LinkedHashMap<>(patched.getOrDefault(webhook.at("name").toString(), webhook.raw()));
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> service = (Map<String, Object>) ((Map<String, Object>) w.get("clientConfig")).get("service");
-                    w.put("clientConfig", Map.of("url", "https://127.0.0.1:" + port + service.get("path"), "caBundle", pki.caBundle()));
-                    webhooks.add(w);
+                    webhooks.add(WebhooksByUrl.local(patched.getOrDefault(webhook.at("name").toString(), webhook.raw()), port, pki.caBundle()));
                 }
-                String collection = "/apis/admissionregistration.k8s.io/v1/" + config.kind().toLowerCase() + "s";
-                String name = "nim-chart-tests-lws-" + config.name();
-                KubeApi.require(api.post(collection + "?fieldValidation=Strict", Map.of("apiVersion", config.apiVersion(),
-                        "kind", config.kind(), "metadata", Map.of("name", name), "webhooks", webhooks)), "register " + config.kind());
-                paths.add(collection + "/" + name);
+                paths.add(WebhooksByUrl.register(api, config, webhooks, "nim-chart-tests-lws-"));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the LWS webhook manifests in " + dir, e);
