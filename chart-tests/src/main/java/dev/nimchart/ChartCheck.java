@@ -53,8 +53,10 @@ import org.junit.jupiter.api.DynamicTest;
  * cluster tiers),
  * Helm renders them, the manifest prints no {@code <no value>} and no number in exponent form, every object passes the
  * strict model check (Kubernetes' own API models for built-in kinds, the CRD schemas for LeaderWorkerSet, MPIJob and
- * ServiceMonitor: unknown fields, wrong types, invalid names are errors), and every object carries the standard labels
- * ({@code app.kubernetes.io/name} is the chart's name from Chart.yaml, or {@code nameOverride}).
+ * ServiceMonitor: unknown fields, wrong types, invalid names are errors), and, when the chart's rules ask for it
+ * ({@link ChartRules#standardLabels()}), every object carries the standard labels ({@code app.kubernetes.io/name} is the
+ * chart's name from Chart.yaml, or {@code nameOverride}). A chart without values.schema.json is rendered as Helm renders
+ * it, with no schema check.
  *
  * <h2>The {@code expect-error} rules</h2>
  * Files in a values directory's {@code invalid/} subdirectory must be refused. Each starts with the line
@@ -76,8 +78,8 @@ import org.junit.jupiter.api.DynamicTest;
  * </ol>
  *
  * <h2>Fuzz</h2>
- * {@link #fuzz(int, long)} documents generated from values.schema.json (default 200, seed 20260601) each render
- * valid objects or are refused clearly; failing documents are kept under {@code <work dir>/fuzz-failures/}.
+ * {@link #fuzz(int, long)} documents generated from values.schema.json (default 200, seed 20260601; none for a chart
+ * without one, its fuzz test aborted with that reason) each render valid objects or are refused clearly; failing documents are kept under {@code <work dir>/fuzz-failures/}.
  *
  * <h2>The cluster tiers</h2>
  * {@link #apiServerTests()} and {@link #controllerTests()} (or {@link #verdicts(Tier)}) check the same files on a real
@@ -240,6 +242,11 @@ public final class ChartCheck {
         return files().invalid();
     }
 
+    /** Whether the chart has a values.schema.json, which the fuzz documents are drawn from (without one there are none). */
+    private boolean hasValuesSchema() {
+        return java.nio.file.Files.isRegularFile(chartDir.resolve("values.schema.json"));
+    }
+
     /** The name of the fuzz row in tables and of its dynamic test. */
     public String fuzzSubject() {
         return "fuzz (" + fuzzCount + " documents, seed " + fuzzSeed + ")";
@@ -249,7 +256,7 @@ public final class ChartCheck {
     public List<Verdict> offline() {
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
-        ValuesJudge judge = new ValuesJudge(chartDir);
+        ValuesJudge judge = new ValuesJudge(chartDir, rules.standardLabels());
         List<Verdict> verdicts = new ArrayList<>();
         List<Optional<String>> installs = judge.mustInstallEach(valid);
         List<Optional<String>> refusals = judge.mustBeRefusedEach(invalid);
@@ -265,7 +272,7 @@ public final class ChartCheck {
         for (int i = 0; i < invalid.size(); i++) {
             verdicts.add(verdict(invalid.get(i), refusals.get(i)));
         }
-        if (fuzzCount > 0) {
+        if (fuzzCount > 0 && hasValuesSchema()) {
             verdicts.add(fuzzVerdict(judge));
         }
         return verdicts;
@@ -285,7 +292,7 @@ public final class ChartCheck {
         java.util.function.Supplier<ValuesJudge> lazyJudge = () -> {
             synchronized (judge) {
                 if (judge[0] == null) {
-                    judge[0] = new ValuesJudge(chartDir);
+                    judge[0] = new ValuesJudge(chartDir, rules.standardLabels());
                 }
                 return judge[0];
             }
@@ -319,9 +326,10 @@ public final class ChartCheck {
                     }
                 }))
                 : Stream.empty();
-        Stream<DynamicNode> fuzzTest = fuzzCount > 0
+        Stream<DynamicNode> fuzzTest = fuzzCount == 0 ? Stream.empty() : hasValuesSchema()
                 ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(lazyJudge.get()))))
-                : Stream.empty();
+                : Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> org.junit.jupiter.api.Assumptions.abort(
+                        "no fuzz documents: the chart has no values.schema.json to draw them from")));
         return Stream.of(validTests, invalidTests, lintTest, fuzzTest).flatMap(s -> s);
     }
 

@@ -17,6 +17,15 @@ public interface ChartRules {
     ChartRules NONE = new ChartRules() {
     };
 
+    /**
+     * Offline tier: whether every rendered object must carry the standard labels of a Helm chart
+     * ({@code app.kubernetes.io/name} the chart's name or nameOverride, {@code app.kubernetes.io/instance} the release,
+     * {@code app.kubernetes.io/managed-by: Helm}, {@code helm.sh/chart}). Default: no, a chart opts in.
+     */
+    default boolean standardLabels() {
+        return false;
+    }
+
     /** The Pod Security level (enforced, and warned at) of the namespace a values file is installed into on a tier. */
     default String podSecurityLevel(Path valuesFile, Tier tier) {
         return "restricted";

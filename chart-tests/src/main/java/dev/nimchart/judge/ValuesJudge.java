@@ -70,8 +70,16 @@ public final class ValuesJudge {
     private final ChartRenderer rendererWithoutSchema;
     private final ValuesSchemaValidator schema;
     private final StrictModelCheck strict;
+    private final boolean standardLabels;
 
+    /** The judge of any chart: no rule of a particular chart. */
     public ValuesJudge(Path chartDir) {
+        this(chartDir, false);
+    }
+
+    /** With {@code standardLabels}, a values file must also render every object with the standard labels. */
+    public ValuesJudge(Path chartDir, boolean standardLabels) {
+        this.standardLabels = standardLabels;
         this.chartDir = chartDir;
         this.chart = ChartYaml.read(chartDir);
         this.renderer = new ChartRenderer(chartDir);
@@ -177,17 +185,30 @@ public final class ValuesJudge {
         if (j.problem() != null) {
             return Optional.of(j.problem().lines().findFirst().orElse(j.problem()));
         }
-        return standardLabels(file, j.manifest(), j.values());
+        return standardLabels ? standardLabels(file, j.manifest(), j.values()) : Optional.empty();
     }
 
     /** {@link #mustInstall(Path)} of each file, judged in parallel on every core; in the files' order. */
     public List<Optional<String>> mustInstallEach(List<Path> files) {
-        return files.parallelStream().map(this::mustInstall).toList();
+        return files.parallelStream().map(f -> unbroken(f, this::mustInstall)).toList();
+    }
+
+    /**
+     * A file that breaks the harness itself (an exception where a verdict was due) is that file's failure, named with
+     * what broke, and the other files are still judged.
+     */
+    private static Optional<String> unbroken(Path file, java.util.function.Function<Path, Optional<String>> check) {
+        try {
+            return check.apply(file);
+        } catch (RuntimeException e) {
+            return Optional.of("the harness could not judge it (" + e.getClass().getSimpleName() + ": " + firstLine(String.valueOf(e.getMessage()))
+                    + "); please report it with this values file");
+        }
     }
 
     /** {@link #mustBeRefused(Path)} of each file, judged in parallel on every core; in the files' order. */
     public List<Optional<String>> mustBeRefusedEach(List<Path> files) {
-        return files.parallelStream().map(this::mustBeRefused).toList();
+        return files.parallelStream().map(f -> unbroken(f, this::mustBeRefused)).toList();
     }
 
     /** This chart's objects carry the standard labels (app.kubernetes.io/name is the chart's name, or nameOverride). */

@@ -147,8 +147,16 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
         return new KubeObject((Map<String, Object>) value);
     }
 
+    /** The integer at the path; the fallback when absent or not an integer (the strict model check reports the type). */
     private static int intAt(KubeObject o, String path, int fallback) {
         Object value = o.at(path);
-        return value == null ? fallback : Integer.parseInt(value.toString());
+        if (value instanceof Integer i) {
+            return i;
+        }
+        try {
+            return value == null ? fallback : Integer.parseInt(value.toString());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
     }
 }

@@ -15,6 +15,12 @@ import java.nio.file.Path;
  */
 public final class NimLlmRules implements ChartRules {
 
+    /** nim-llm's objects all carry the standard labels. */
+    @Override
+    public boolean standardLabels() {
+        return true;
+    }
+
     @Override
     public String podSecurityLevel(Path valuesFile, Tier tier) {
         return tier == Tier.API ? "restricted" : PodSecurityExceptions.level(Example.of(valuesFile));
