@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -56,15 +57,21 @@ public final class StrictModelCheck {
     private static final String SERVICE_MONITOR = "monitoring.coreos.com/v1/ServiceMonitor";
     private static final String COMPUTE_DOMAIN = "resource.nvidia.com/v1beta1/ComputeDomain";
 
+    private static final java.util.Set<String> PINNED_CUSTOM_KINDS = java.util.Set.of(LEADER_WORKER_SET, MPI_JOB,
+            SERVICE_MONITOR, COMPUTE_DOMAIN);
+
     private final Function<KubeObject, List<String>> customResourceValidator;
+    private final BiPredicate<String, String> customResource;
 
     /** A check whose custom-resource validator finds no problems. */
     public StrictModelCheck() {
-        this(object -> List.of());
+        this(object -> List.of(), (apiVersion, kind) -> false);
     }
 
-    private StrictModelCheck(Function<KubeObject, List<String>> customResourceValidator) {
+    private StrictModelCheck(Function<KubeObject, List<String>> customResourceValidator,
+            BiPredicate<String, String> customResource) {
         this.customResourceValidator = customResourceValidator;
+        this.customResource = customResource;
     }
 
     /**
@@ -72,21 +79,56 @@ public final class StrictModelCheck {
      * ServiceMonitor and ComputeDomain objects; it returns the problems it finds, empty when the object is valid.
      */
     public StrictModelCheck withCustomResourceValidator(Function<KubeObject, List<String>> validator) {
-        return new StrictModelCheck(Objects.requireNonNull(validator));
+        return new StrictModelCheck(Objects.requireNonNull(validator), (apiVersion, kind) -> false);
+    }
+
+    /**
+     * A copy that runs {@code validator} on every object whose apiVersion and kind {@code isCustomResource} accepts (the
+     * CRDs of the chart's {@code crds/} and the harness's pins), besides the four custom kinds of the pins.
+     */
+    public StrictModelCheck withCustomResources(BiPredicate<String, String> isCustomResource,
+            Function<KubeObject, List<String>> validator) {
+        return new StrictModelCheck(Objects.requireNonNull(validator), Objects.requireNonNull(isCustomResource));
+    }
+
+    /**
+     * The client-java model of a built-in kind: every kind of the API server's OpenAPI that client-java is generated
+     * from (DaemonSet, Job, CronJob, ClusterRole, IngressClass, webhook configurations, ...), found by its group, version
+     * and kind; empty for a kind it does not model.
+     */
+    static java.util.Optional<Class<?>> builtInModel(String apiVersion, String kind) {
+        Class<?> known = MODELS.get(apiVersion + "/" + kind);
+        if (known != null) {
+            return java.util.Optional.of(known);
+        }
+        Class<?> found;
+        try {
+            found = io.kubernetes.client.util.ModelMapper.getApiTypeClass(apiVersion, kind);
+        } catch (RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+        if (found == null || !found.getPackageName().equals(V1Pod.class.getPackageName())) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(found);
     }
 
     /** @throws ModelViolation naming the object and every problem found */
     public void check(KubeObject object) {
         String type = object.apiVersion() + "/" + object.kind();
         List<String> problems = new ArrayList<>();
+        java.util.Optional<Class<?>> model;
         if (MODELS.containsKey(type)) {
             problems.addAll(modelProblems(object.raw(), MODELS.get(type), ""));
-        } else if (type.equals(LEADER_WORKER_SET) || type.equals(MPI_JOB) || type.equals(SERVICE_MONITOR) || type.equals(COMPUTE_DOMAIN)) {
+        } else if (PINNED_CUSTOM_KINDS.contains(type) || customResource.test(object.apiVersion(), object.kind())) {
             podTemplates(object).forEach((path, template) ->
                     problems.addAll(modelProblems(template, V1PodTemplateSpec.class, path)));
             problems.addAll(customResourceValidator.apply(object));
+        } else if ((model = builtInModel(object.apiVersion(), object.kind())).isPresent()) {
+            problems.addAll(modelProblems(object.raw(), model.get(), ""));
         } else {
-            problems.add("no model for " + type);
+            problems.add("no model for " + type + ": neither a kind the Kubernetes API serves (client-java's models)"
+                    + " nor a CRD of the chart's crds/ or the harness's pinned CRDs");
         }
         problems.addAll(ObjectMetaCheck.problems(object));
         problems.addAll(PodSpecCheck.problems(object));

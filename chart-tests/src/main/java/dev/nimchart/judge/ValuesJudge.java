@@ -85,7 +85,33 @@ public final class ValuesJudge {
         this.renderer = new ChartRenderer(chartDir);
         this.rendererWithoutSchema = ChartRenderer.withoutValuesSchema(chartDir);
         this.schema = new ValuesSchemaValidator(chartDir);
-        this.strict = new StrictModelCheck().withCustomResourceValidator(CrdSchemaValidator.load()::validate);
+        this.strict = strictCheck(chartDir);
+    }
+
+    /**
+     * The strict check with the custom resources of the harness's pinned CRDs and of the CRDs the chart installs
+     * itself (its {@code crds/} directory, and its vendored subcharts'): a chart's own CRD wins over a pinned one.
+     */
+    private static StrictModelCheck strictCheck(Path chartDir) {
+        CrdSchemaValidator pinned = CrdSchemaValidator.load();
+        List<CrdSchemaValidator> own = new java.util.ArrayList<>();
+        List<Path> crdDirs = new java.util.ArrayList<>(List.of(chartDir.resolve("crds")));
+        try (java.util.stream.Stream<Path> subcharts = java.nio.file.Files.isDirectory(chartDir.resolve("charts"))
+                ? java.nio.file.Files.list(chartDir.resolve("charts")) : java.util.stream.Stream.empty()) {
+            subcharts.sorted().map(sub -> sub.resolve("crds")).forEach(crdDirs::add);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot list " + chartDir.resolve("charts"), e);
+        }
+        for (Path dir : crdDirs) {
+            if (java.nio.file.Files.isDirectory(dir)) {
+                own.add(CrdSchemaValidator.load(dir));
+            }
+        }
+        return new StrictModelCheck().withCustomResources(
+                (apiVersion, kind) -> own.stream().anyMatch(v -> v.supports(apiVersion, kind))
+                        || pinned.supports(apiVersion, kind),
+                object -> own.stream().filter(v -> v.supports(object.apiVersion(), object.kind())).findFirst()
+                        .orElse(pinned).validate(object));
     }
 
     public Path chartDir() {

@@ -50,6 +50,34 @@ class AnyChartTest {
         assertThat(reasons.get("not-yaml-values.yaml")).as("a values file that is not YAML").contains("not a values file Helm can read");
     }
 
+    static Path nodeBatch() {
+        return plainWeb().resolveSibling("node-batch");
+    }
+
+    @Test
+    void builtInKindsBeyondTheFixedListAndTheChartsOwnCrdsAreChecked() {
+        Path chart = nodeBatch();
+        List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).offline();
+        assertThat(verdicts).as("a DaemonSet, Job, CronJob, ClusterRole and a custom resource of the chart's crds/")
+                .hasSize(2).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
+    }
+
+    @Test
+    void aCustomResourceIsJudgedByTheCrdTheChartInstalls(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("zero-days-values.yaml"), "sweep:\n  retentionDays: 0\n");
+        List<Verdict> verdicts = ChartCheck.of(nodeBatch()).values(dir).offline();
+        assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject())
+                .contains("Sweep").contains("spec.retentionDays"));
+    }
+
+    @Test
+    void aBuiltInKindIsCheckedStrictlyByItsOwnModel(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("backoff-word-values.yaml"), "backoffLimit: twice\n");
+        List<Verdict> verdicts = ChartCheck.of(nodeBatch()).values(dir).offline();
+        assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject())
+                .contains("Job").contains("backoffLimit"));
+    }
+
     @Test
     void theStandardLabelRuleAppliesOnlyWhereTheChartsRulesAskForIt() {
         Path chart = plainWeb();
