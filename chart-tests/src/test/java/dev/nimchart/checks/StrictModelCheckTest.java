@@ -124,7 +124,15 @@ class StrictModelCheckTest {
     @Test
     void unknownKindHasNoModel() {
         assertThatThrownBy(() -> check.check(object("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}")))
-                .hasMessage("Widget/w: no model for example.com/v1/Widget");
+                .hasMessageStartingWith("Widget/w: no model for example.com/v1/Widget: neither a kind the Kubernetes API serves");
+    }
+
+    @Test
+    void aBuiltInKindOutsideTheFixedListIsCheckedByItsModel() {
+        check.check(object("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: r}\nrules: []"));
+        assertThatThrownBy(() -> check.check(object(
+                "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: i}\nspec: {controler: x}")))
+                .hasMessageContaining("IngressClass/i").hasMessageContaining("controler");
     }
 
     @Test
