@@ -101,6 +101,9 @@ public final class StrictModelCheck {
         if (known != null) {
             return java.util.Optional.of(known);
         }
+        if (!served(apiVersion, kind)) {
+            return java.util.Optional.empty();
+        }
         Class<?> found;
         try {
             found = io.kubernetes.client.util.ModelMapper.getApiTypeClass(apiVersion, kind);
@@ -111,6 +114,36 @@ public final class StrictModelCheck {
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(found);
+    }
+
+    /**
+     * Whether the group and version of {@code apiVersion} serve {@code kind}, read from client-java's API class of that
+     * group and version (generated from the same OpenAPI: {@code AppsV1Api} for apps/v1, {@code CoreV1Api} for v1,
+     * {@code RbacAuthorizationV1Api} for rbac.authorization.k8s.io/v1), which has a create method for every kind it
+     * serves. ModelMapper alone ignores the group ({@code v1 Deployment} and {@code apps/v1 ClusterRole} resolve), so an
+     * object the API server refuses would pass without this.
+     */
+    static boolean served(String apiVersion, String kind) {
+        int slash = apiVersion.indexOf('/');
+        String group = slash < 0 ? "core" : apiVersion.substring(0, slash);
+        String version = apiVersion.substring(slash + 1);
+        if (group.isEmpty() || version.isEmpty() || kind == null || kind.isEmpty()) {
+            return false;
+        }
+        StringBuilder api = new StringBuilder("io.kubernetes.client.openapi.apis.");
+        for (String part : group.replaceAll("\\.k8s\\.io$", "").split("\\.")) {
+            if (part.isEmpty()) {
+                return false;
+            }
+            api.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+        }
+        api.append(Character.toUpperCase(version.charAt(0))).append(version.substring(1)).append("Api");
+        try {
+            return java.util.Arrays.stream(Class.forName(api.toString()).getMethods())
+                    .anyMatch(m -> m.getName().equals("create" + kind) || m.getName().equals("createNamespaced" + kind));
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /** @throws ModelViolation naming the object and every problem found */

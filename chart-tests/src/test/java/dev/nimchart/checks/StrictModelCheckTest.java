@@ -136,6 +136,15 @@ class StrictModelCheckTest {
     }
 
     @Test
+    void aKindUnderAGroupThatDoesNotServeItHasNoModel() {
+        assertThatThrownBy(() -> check.check(object("apiVersion: apps/v1\nkind: ClusterRole\nmetadata: {name: r}\nrules: []")))
+                .hasMessageContaining("no model for apps/v1/ClusterRole");
+        assertThatThrownBy(() -> check.check(object(
+                "apiVersion: v1\nkind: Deployment\nmetadata: {name: d}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}}}")))
+                .hasMessageContaining("no model for v1/Deployment");
+    }
+
+    @Test
     void leaderWorkerSetPodTemplatesAreCheckedStrictly() {
         String lws = """
                 apiVersion: leaderworkerset.x-k8s.io/v1
