@@ -71,8 +71,10 @@ class RayStartupIT {
                         Reconciled.names(leaders), limit, StartupIT.logs(run)).isTrue();
                 SoftAssertions soft = new SoftAssertions();
                 for (PodRun w : run.pods().stream().filter(p -> workers.contains(p.pod())).toList()) {
-                    soft.assertThat(run.probePasses(w, "startupProbe")).as("%s: the startup probe of %s once it joined; log:%n%s", e.name(),
-                            w.pod().name(), w.logText()).isTrue();
+                    // As the kubelet: a startup probe succeeds once it passes within its failure threshold; one slow
+                    // `ray status` (a CI run on a loaded machine) is a failed attempt, not a failed probe.
+                    soft.assertThat(passesWithinAttempts(run, w, 3)).as("%s: the startup probe of %s once it joined (3 attempts, 1 s apart); log:%n%s",
+                            e.name(), w.pod().name(), w.logText()).isTrue();
                 }
                 for (Map.Entry<String, List<KubeObject>> group : r.groups().entrySet()) {
                     PodRun head = run.pods().stream().filter(p -> group.getValue().contains(p.pod()) && leaders.contains(p.pod())).findFirst()
@@ -180,5 +182,15 @@ class RayStartupIT {
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> nodes = JSON.readValue(json, List.class);
         return nodes;
+    }
+
+    private static boolean passesWithinAttempts(PodGroupRun run, PodRun pod, int attempts) {
+        for (int i = 0; i < attempts; i++) {
+            if (run.probePasses(pod, "startupProbe")) {
+                return true;
+            }
+            dev.nimchart.cluster.LocalProcess.sleep(1000);
+        }
+        return false;
     }
 }
