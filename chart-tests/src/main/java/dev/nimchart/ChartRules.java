@@ -26,6 +26,25 @@ public interface ChartRules {
         return false;
     }
 
+    /** The Pod Security levels a namespace can enforce. */
+    java.util.List<String> POD_SECURITY_LEVELS = java.util.List.of("privileged", "baseline", "restricted");
+
+    /**
+     * No rules beyond the generic checks, every values file's namespace on the cluster tiers at this Pod Security level
+     * ({@code privileged}, {@code baseline} or {@code restricted}) instead of {@code restricted}.
+     */
+    static ChartRules podSecurity(String level) {
+        if (!POD_SECURITY_LEVELS.contains(level)) {
+            throw new IllegalArgumentException("unknown Pod Security level '" + level + "': choose one of " + POD_SECURITY_LEVELS);
+        }
+        return new ChartRules() {
+            @Override
+            public String podSecurityLevel(Path valuesFile, Tier tier) {
+                return level;
+            }
+        };
+    }
+
     /** The Pod Security level (enforced, and warned at) of the namespace a values file is installed into on a tier. */
     default String podSecurityLevel(Path valuesFile, Tier tier) {
         return "restricted";

@@ -95,17 +95,8 @@ public final class ValuesJudge {
     private static StrictModelCheck strictCheck(Path chartDir) {
         CrdSchemaValidator pinned = CrdSchemaValidator.load();
         List<CrdSchemaValidator> own = new java.util.ArrayList<>();
-        List<Path> crdDirs = new java.util.ArrayList<>(List.of(chartDir.resolve("crds")));
-        try (java.util.stream.Stream<Path> subcharts = java.nio.file.Files.isDirectory(chartDir.resolve("charts"))
-                ? java.nio.file.Files.list(chartDir.resolve("charts")) : java.util.stream.Stream.empty()) {
-            subcharts.sorted().map(sub -> sub.resolve("crds")).forEach(crdDirs::add);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot list " + chartDir.resolve("charts"), e);
-        }
-        for (Path dir : crdDirs) {
-            if (java.nio.file.Files.isDirectory(dir)) {
-                own.add(CrdSchemaValidator.load(dir));
-            }
+        for (Path dir : dev.nimchart.render.ChartLayout.crdDirs(chartDir)) {
+            own.add(CrdSchemaValidator.load(dir));
         }
         return new StrictModelCheck().withCustomResources(
                 (apiVersion, kind) -> own.stream().anyMatch(v -> v.supports(apiVersion, kind))

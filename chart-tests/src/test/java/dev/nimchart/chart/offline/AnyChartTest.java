@@ -59,7 +59,7 @@ class AnyChartTest {
         Path chart = nodeBatch();
         List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).offline();
         assertThat(verdicts).as("a DaemonSet, Job, CronJob, ClusterRole and a custom resource of the chart's crds/")
-                .hasSize(2).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
+                .hasSize(3).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }
 
     @Test
