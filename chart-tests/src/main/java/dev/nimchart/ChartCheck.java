@@ -80,6 +80,8 @@ import org.junit.jupiter.api.DynamicTest;
  * <h2>Fuzz</h2>
  * {@link #fuzz(int, long)} documents generated from values.schema.json (default 200, seed 20260601; none for a chart
  * without one, its fuzz test aborted with that reason) each render valid objects or are refused clearly; failing documents are kept under {@code <work dir>/fuzz-failures/}.
+ * A document holds keys of the chart's schema only (and the one mistake of a near-valid document): it starts empty,
+ * unless the chart's rules start it from a scenario of their own ({@link ChartRules#fuzzScenario(java.util.Random)}).
  *
  * <h2>The cluster tiers</h2>
  * {@link #apiServerTests()} and {@link #controllerTests()} (or {@link #verdicts(Tier)}) check the same files on a real
@@ -509,7 +511,7 @@ public final class ChartCheck {
     }
 
     private Verdict fuzzVerdict(ValuesJudge tier) {
-        FuzzRun.Result result = new FuzzRun(tier, workDir).run(fuzzSeed, fuzzCount);
+        FuzzRun.Result result = new FuzzRun(tier, workDir, rules::fuzzScenario).run(fuzzSeed, fuzzCount);
         if (result.failures().isEmpty()) {
             return Verdict.passed(fuzzSubject(), Tier.OFFLINE);
         }

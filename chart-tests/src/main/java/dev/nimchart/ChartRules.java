@@ -3,8 +3,10 @@ package dev.nimchart;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.fuzz.FuzzScenario;
 import dev.nimchart.objects.RenderedManifest;
 import java.nio.file.Path;
+import java.util.Random;
 
 /**
  * A chart's own rules, on top of the checks every chart gets: switched on with {@link ChartCheck#rules(ChartRules)}.
@@ -24,6 +26,17 @@ public interface ChartRules {
      */
     default boolean standardLabels() {
         return false;
+    }
+
+    /**
+     * Offline tier, the fuzz run: what fuzz document {@code n} starts from, before random keys of the schema and a
+     * mistake are added, drawn from that document's own random stream (so the same seed gives the same documents): a
+     * coherent deployment of the chart that random keys alone would rarely reach, and the traits the run counts among
+     * the documents that rendered. Default: {@link FuzzScenario#NONE}, an empty document (the chart's values.yaml as it
+     * is), nothing drawn; the documents then hold only keys of the chart's values.schema.json.
+     */
+    default FuzzScenario fuzzScenario(Random random) {
+        return FuzzScenario.NONE;
     }
 
     /** The Pod Security level (enforced, and warned at) of the namespace a values file is installed into on a tier. */

@@ -8,7 +8,7 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * One generated values document and how it was made.
  *
- * @param scenario the coherent deployment it started from
+ * @param scenario what it started from (the chart's own scenario, or {@link FuzzScenario#NONE})
  * @param overlays the key paths then set to random values the schema accepts
  * @param mutation the one mistake of a near-valid document ({@code KIND at path: value}), or null
  * @param values   the document, as a user's values file holds it
@@ -44,18 +44,6 @@ public record FuzzDocument(long seed, int index, FuzzScenario scenario, List<Str
         return overlays.stream().anyMatch(o -> o.endsWith(ValuesFuzzer.FROM_KUBERNETES_SCHEMA));
     }
 
-    public String workload() {
-        return scenario.workload();
-    }
-
-    public String cache() {
-        return scenario.cache();
-    }
-
-    public String provider() {
-        return scenario.provider();
-    }
-
     /** The document as a values file, with a header that says how it was made and how to make it again. */
     public String toYaml() {
         DumperOptions options = new DumperOptions();
@@ -63,7 +51,7 @@ public record FuzzDocument(long seed, int index, FuzzScenario scenario, List<Str
         options.setWidth(200);
         String header = String.join("\n",
                 "# values fuzz document " + index + " of seed " + seed + " (-Dnim.fuzz.seed=" + seed + ")",
-                "# scenario: " + scenario.workload() + ", cache " + scenario.cache() + ", networking " + scenario.provider(),
+                "# scenario: " + scenario.description(),
                 "# random keys: " + (overlays.isEmpty() ? "none" : String.join(", ", overlays)),
                 "# mutation: " + (mutation == null ? "none" : mutation.replace("\n", "\\n")),
                 "");

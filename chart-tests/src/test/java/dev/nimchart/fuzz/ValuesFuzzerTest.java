@@ -2,6 +2,7 @@ package dev.nimchart.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.chart.repository.NimLlmFuzzScenarios;
 import dev.nimchart.values.ValuesMerger;
 import dev.nimchart.values.ValuesSchemaValidator;
 import dev.nimchart.render.ChartUnderTest;
@@ -12,15 +13,15 @@ import org.junit.jupiter.api.Test;
 
 class ValuesFuzzerTest {
 
-    private static final ValuesFuzzer FUZZER = new ValuesFuzzer(ChartUnderTest.chartDir(), 42);
+    private static final ValuesFuzzer FUZZER = new ValuesFuzzer(ChartUnderTest.chartDir(), 42, new NimLlmFuzzScenarios());
 
     @Test
     void aSeedAndAnIndexAlwaysGiveTheSameDocument() {
-        FuzzDocument again = new ValuesFuzzer(ChartUnderTest.chartDir(), 42).document(7);
+        FuzzDocument again = new ValuesFuzzer(ChartUnderTest.chartDir(), 42, new NimLlmFuzzScenarios()).document(7);
 
         assertThat(again.toYaml()).isEqualTo(FUZZER.document(7).toYaml());
         assertThat(FUZZER.document(8).toYaml()).isNotEqualTo(again.toYaml());
-        assertThat(new ValuesFuzzer(ChartUnderTest.chartDir(), 43).document(7).toYaml()).isNotEqualTo(again.toYaml());
+        assertThat(new ValuesFuzzer(ChartUnderTest.chartDir(), 43, new NimLlmFuzzScenarios()).document(7).toYaml()).isNotEqualTo(again.toYaml());
     }
 
     @Test
@@ -30,7 +31,7 @@ class ValuesFuzzerTest {
         Set<String> workloads = new TreeSet<>();
         for (int i = 0; i < 300; i++) {
             FuzzDocument doc = FUZZER.document(i);
-            workloads.add(doc.workload() + "/" + doc.cache() + "/" + doc.provider());
+            workloads.add(doc.scenario().description());
             if (doc.nearValid()) {
                 kinds.add(ValuesMutator.Kind.valueOf(doc.mutation().substring(0, doc.mutation().indexOf(' '))));
             } else {

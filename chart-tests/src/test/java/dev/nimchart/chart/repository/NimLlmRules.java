@@ -6,19 +6,29 @@ import dev.nimchart.chart.apiserver.ExampleInstallIT;
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.fuzz.FuzzScenario;
 import java.nio.file.Path;
+import java.util.Random;
 
 /**
  * nim-llm's own rules on the cluster tiers, switched on by this repository's tests: the Pod Security level the README
- * gives each example and its documented exceptions, the pod count its values ask for, the stored shape of the
+ * gives each example and its documented exceptions, the scenarios its fuzz documents start from, the pod count its values ask for, the stored shape of the
  * release ({@link ExampleInstallIT}) and what the controllers must make of it ({@link ReconciledExampleIT}).
  */
 public final class NimLlmRules implements ChartRules {
+
+    private static final NimLlmFuzzScenarios SCENARIOS = new NimLlmFuzzScenarios();
 
     /** nim-llm's objects all carry the standard labels. */
     @Override
     public boolean standardLabels() {
         return true;
+    }
+
+    /** Fuzz documents start from a coherent nim-llm deployment ({@link NimLlmFuzzScenarios}). */
+    @Override
+    public FuzzScenario fuzzScenario(Random random) {
+        return SCENARIOS.draw(random);
     }
 
     @Override
