@@ -6,6 +6,7 @@ import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.fuzz.FuzzScenario;
 import dev.nimchart.objects.RenderedManifest;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -26,6 +27,16 @@ public interface ChartRules {
      */
     default boolean standardLabels() {
         return false;
+    }
+
+    /**
+     * Every tier, the {@code expect-error} rule: the template (its path under templates/, e.g.
+     * {@code validate/preflight.yaml}) that every refusal by a rule of the chart must come from, so that a refusal is
+     * the first and only error a user sees and the chart's rules are all in one place. Default: none, a {@code fail} or
+     * {@code required} in any template or helper of the chart refuses as well.
+     */
+    default Optional<String> preflightTemplate() {
+        return Optional.empty();
     }
 
     /**

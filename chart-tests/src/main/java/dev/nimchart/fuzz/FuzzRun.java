@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 /**
  * Renders {@code count} values documents of a {@link ValuesFuzzer} seed with a chart and judges each: it renders
  * objects the strict model check accepts, or it is refused clearly (a schema error where the independent schema
- * validator finds one too, else a preflight rule naming a key; never a template crash). A failing document is kept as
+ * validator finds one too, else a rule of the chart naming a key; never a template crash). A failing document is kept as
  * {@code <workDir>/fuzz-failures/<n>.yaml} with a header saying what went wrong.
  */
 public final class FuzzRun {
@@ -116,18 +116,18 @@ public final class FuzzRun {
                     record(tally, "refused by the schema: a mistake inside a pass-through object");
                 }
             }
-            case REFUSED_BY_PREFLIGHT -> {
+            case REFUSED_BY_CHART_RULE -> {
                 if (!j.schemaProblems().isEmpty()) {
                     return "the schema refuses these values " + j.schemaProblems() + " but Helm refused them otherwise: " + j.message();
                 }
                 if (mustBeRefused) {
-                    return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + "); the preflight refused it: "
+                    return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + "); a rule of the chart refused it: "
                             + j.message();
                 }
-                record(tally, "refused by the preflight");
+                record(tally, "refused by a rule of the chart");
             }
             default -> {
-                return "refused by neither the schema nor the preflight: " + j.message();
+                return "refused by neither the schema nor a rule of the chart: " + j.message();
             }
         }
         return null;

@@ -43,7 +43,7 @@ class AnyChartFuzzTest {
         Path work = Path.of("target", "any-chart-fuzz").toAbsolutePath();
         List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(COUNT, SEED).workDir(work).offline();
 
-        assertThat(verdicts).as("one verdict per ci/ values file and the fuzz row").hasSize(4)
+        assertThat(verdicts).as("one verdict per ci/ values file (4, and 2 in ci/invalid/) and the fuzz row").hasSize(7)
                 .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
         List<Path> documents = fuzzDocuments(work);
         assertThat(documents).as("the run's documents").hasSize(COUNT);
@@ -57,12 +57,15 @@ class AnyChartFuzzTest {
     }
 
     @Test
-    void theRunRendersAndRefusesDocumentsOfThatChart() {
+    void theRunRendersAndRefusesDocumentsOfThatChartByItsSchemaAndByItsTemplatesRules() {
         FuzzRun.Result result = new FuzzRun(new ValuesJudge(schemaWeb()), Path.of("target", "any-chart-fuzz-run")).run(SEED, COUNT);
 
         assertThat(result.failures()).as(result.summary()).isEmpty();
         assertThat(result.count("rendered")).as("documents that rendered: %s", result.summary()).isGreaterThanOrEqualTo(COUNT / 4);
         assertThat(result.count("refused by the schema")).as("schema refusals: %s", result.summary()).isPositive();
+        assertThat(result.count("refused by a rule of the chart"))
+                .as("refusals by the required and the fail of its templates (tls.enabled without tls.secretName, a nodePort on"
+                        + " a ClusterIP Service): %s", result.summary()).isPositive();
     }
 
     /** The key check above fails when a key of nim-llm's gets into a document: here through a scenario of the rules. */
@@ -80,7 +83,7 @@ class AnyChartFuzzTest {
         List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).rules(gpuScenario).fuzz(10, SEED).workDir(work)
                 .offline();
 
-        assertThat(verdicts).as("the ci/ files and the fuzz row").hasSize(4);
+        assertThat(verdicts).as("the ci/ files and the fuzz row").hasSize(7);
         ValuesSchema schema = ValuesSchema.load(chart);
         assertThat(fuzzDocuments(work)).hasSize(10).allSatisfy(document -> {
             assertThat(read(document)).contains("# scenario: one GPU");

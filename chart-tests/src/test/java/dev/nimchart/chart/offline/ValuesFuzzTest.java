@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.chart.repository.NimLlmFuzzScenarios;
+import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.render.ChartUnderTest;
 import java.nio.file.Path;
@@ -26,8 +27,9 @@ class ValuesFuzzTest {
 
     @Test
     void everyGeneratedDocumentRendersValidObjectsOrIsRefusedClearly() {
-        FuzzRun.Result result = new FuzzRun(new ValuesJudge(ChartUnderTest.chartDir(), true), Path.of("target"),
-                new NimLlmFuzzScenarios()).run(SEED, COUNT);
+        NimLlmRules rules = new NimLlmRules();
+        ValuesJudge judge = new ValuesJudge(ChartUnderTest.chartDir(), rules.standardLabels(), rules.preflightTemplate());
+        FuzzRun.Result result = new FuzzRun(judge, Path.of("target"), new NimLlmFuzzScenarios()).run(SEED, COUNT);
         System.out.println("values fuzz: " + result.summary());
 
         assertThat(result.failures()).as("%d documents crashed a template, rendered an invalid object or were refused unclearly"
@@ -35,7 +37,8 @@ class ValuesFuzzTest {
                 String.join("\n", result.failures().subList(0, Math.min(15, result.failures().size())))).isEmpty();
         assertThat(result.count("near-valid")).as("near-valid documents").isGreaterThanOrEqualTo(COUNT / 4);
         assertThat(result.count("refused by the schema")).as("schema refusals").isPositive();
-        assertThat(result.count("refused by the preflight")).as("preflight refusals").isPositive();
+        assertThat(result.count("refused by a rule of the chart")).as("preflight refusals (all from templates/validate/preflight.yaml)")
+                .isPositive();
         assertThat(result.count("refused by the schema: a mistake inside a pass-through object"))
                 .as("mistakes inside pass-through Kubernetes objects refused by the schema").isGreaterThanOrEqualTo(COUNT / 100);
         assertThat(result.count("rendered a pass-through object made from its Kubernetes schema"))
