@@ -33,6 +33,7 @@ public final class ValuesFuzzer {
     private final ValuesSchemaValidator validator;
     private final FuzzScenarios scenarios;
     private final List<List<String>> ruledKeys;
+    private final OpaqueSamples opaque;
 
     /** Documents that start empty (no scenario of the chart). */
     public ValuesFuzzer(Path chartDir, long seed) {
@@ -46,7 +47,8 @@ public final class ValuesFuzzer {
         this.schema = ValuesSchema.load(chartDir);
         this.defaults = ValuesMerger.loadYaml(chartDir.resolve("values.yaml"));
         this.entries = schema.entries();
-        this.passThrough = entries.stream().filter(e -> OpaqueSamples.holdsPassThrough(e.path())).toList();
+        this.opaque = OpaqueSamples.of(schema);
+        this.passThrough = entries.stream().filter(e -> opaque.holdsPassThrough(e.path())).toList();
         this.validator = new ValuesSchemaValidator(chartDir);
         this.ruledKeys = ValuesMutator.ruledKeys(schema);
     }
@@ -54,7 +56,7 @@ public final class ValuesFuzzer {
     /** Document number {@code index} of this fuzzer's seed. */
     public FuzzDocument document(int index) {
         Random random = new Random(mix(seed, index));
-        SchemaSampler sampler = new SchemaSampler(schema, random);
+        SchemaSampler sampler = new SchemaSampler(schema, opaque, random);
         FuzzScenario scenario = scenarios.draw(random);
         Map<String, Object> values = ValuesMerger.copy(scenario.values());
         List<String> overlays = new ArrayList<>();
@@ -70,7 +72,7 @@ public final class ValuesFuzzer {
             overlay(values, entry.keys(), value);
             // A field of a pass-through object set alone can break a rule of Kubernetes' validation code together with
             // the chart's defaults (privileged: true under allowPrivilegeEscalation: false): such an overlay is dropped.
-            if (OpaqueSamples.holdsPassThrough(entry.path())
+            if (opaque.holdsPassThrough(entry.path())
                     && !validator.validate(ValuesMerger.merge(defaults, values)).isEmpty()) {
                 values = before;
                 continue;
@@ -79,9 +81,10 @@ public final class ValuesFuzzer {
         }
         String mutation = null;
         if (random.nextInt(100) < NEAR_VALID_PERCENT) {
-            mutation = new ValuesMutator(schema, ruledKeys, sampler, defaults, random).mutate(values);
+            mutation = new ValuesMutator(schema, ruledKeys, opaque, sampler, defaults, random).mutate(values);
         }
-        return new FuzzDocument(seed, index, scenario, overlays, mutation, values);
+        boolean insidePassThrough = mutation != null && opaque.passesThrough(FuzzDocument.pathOf(mutation));
+        return new FuzzDocument(seed, index, scenario, overlays, mutation, insidePassThrough, values);
     }
 
     /** Sets a value at a key path; a map merges into a map already there (the new keys win). */

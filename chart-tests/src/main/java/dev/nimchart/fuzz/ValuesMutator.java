@@ -41,12 +41,14 @@ final class ValuesMutator {
     private final Map<String, Object> defaults;
     private final Random random;
     private final List<List<String>> ruledKeys;
+    private final OpaqueSamples opaque;
 
-    /** @param ruledKeys the chart's {@link #ruledKeys(ValuesSchema)} */
-    ValuesMutator(ValuesSchema schema, List<List<String>> ruledKeys, SchemaSampler sampler, Map<String, Object> defaults,
-                  Random random) {
+    /** @param ruledKeys the chart's {@link #ruledKeys(ValuesSchema)}; {@code opaque} its {@link OpaqueSamples#of(ValuesSchema)} */
+    ValuesMutator(ValuesSchema schema, List<List<String>> ruledKeys, OpaqueSamples opaque, SchemaSampler sampler,
+                  Map<String, Object> defaults, Random random) {
         this.schema = schema;
         this.ruledKeys = ruledKeys;
+        this.opaque = opaque;
         this.sampler = sampler;
         this.defaults = defaults;
         this.random = random;
@@ -82,7 +84,7 @@ final class ValuesMutator {
     /** Applies one mistake to {@code doc} and describes it ("WRONG_TYPE at multiNode.workers: \"three\""). */
     String mutate(Map<String, Object> doc) {
         List<ValuesTarget> all = ValuesTarget.all(schema, doc);
-        List<ValuesTarget> insidePassThrough = all.stream().filter(t -> OpaqueSamples.passesThrough(t.path())).toList();
+        List<ValuesTarget> insidePassThrough = all.stream().filter(t -> opaque.passesThrough(t.path())).toList();
         // Where the document holds pass-through Kubernetes objects, one mistake in two is made inside them.
         List<ValuesTarget> targets = !insidePassThrough.isEmpty() && random.nextBoolean() ? insidePassThrough : all;
         for (int attempt = 0; attempt < 50; attempt++) {
