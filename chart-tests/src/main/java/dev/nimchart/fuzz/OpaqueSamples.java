@@ -133,10 +133,14 @@ final class OpaqueSamples {
         return copy(samples.get(random.nextInt(samples.size())));
     }
 
-    private static Object copy(Object value) {
+    /**
+     * A mutable copy, each map's keys in sorted order: a {@code Map.of}'s own order differs from JVM to JVM, and a
+     * document's key order decides where its mistake goes, so that the same seed gives the same documents in any run.
+     */
+    static Object copy(Object value) {
         if (value instanceof Map<?, ?> map) {
             Map<String, Object> out = new java.util.LinkedHashMap<>();
-            map.forEach((k, v) -> out.put(String.valueOf(k), copy(v)));
+            new java.util.TreeMap<>(map).forEach((k, v) -> out.put(String.valueOf(k), copy(v)));
             return out;
         }
         if (value instanceof List<?> list) {

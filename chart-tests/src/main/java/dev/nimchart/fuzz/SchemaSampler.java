@@ -90,7 +90,7 @@ final class SchemaSampler {
             }
         }
         // No draw kept the rules: a known instance, else the last draw (an overlay the schema refuses is dropped).
-        return RULED_FALLBACK.containsKey(ruled) ? RULED_FALLBACK.get(ruled) : draw(node, path);
+        return RULED_FALLBACK.containsKey(ruled) ? OpaqueSamples.copy(RULED_FALLBACK.get(ruled)) : draw(node, path);
     }
 
     /**
