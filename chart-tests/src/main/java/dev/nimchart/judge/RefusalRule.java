@@ -43,19 +43,11 @@ public final class RefusalRule {
 
     /** Why Helm's refusal of an {@code invalid/} file does not pass the expect-error rule, or empty. */
     public Optional<String> problem(Path file, String message) {
-        Optional<String> expected = expectedError(file);
-        if (expected.isEmpty() || !RefusalMessage.NAMES_A_KEY.matcher(expected.get()).find()) {
-            return expectedErrorProblem(file);
+        Optional<String> text = textProblem(file, message);
+        if (text.isPresent()) {
+            return text;
         }
-        if (!message.contains(expected.get())) {
-            return Optional.of("Helm refused it, but not with the expect-error text. Expected: " + expected.get()
-                    + " | Helm said: " + ValuesJudge.helmMessage(message));
-        }
-        List<String> crash = RefusalMessage.crashMarkers(message);
-        if (!crash.isEmpty()) {
-            return Optional.of("a template crash reached the user " + crash + ": " + ValuesJudge.helmMessage(message));
-        }
-        if (expected.get().startsWith("at '")) {
+        if (ExampleValuesFiles.expectedError(file).startsWith("at '")) {
             return RefusalMessage.fromSchema(message) ? Optional.empty()
                     : Optional.of("expect-error names a schema error (at '...'), but the refusal did not come from"
                             + " values.schema.json: " + ValuesJudge.helmMessage(message));
@@ -68,6 +60,26 @@ public final class RefusalRule {
                 : Optional.of("expect-error names a rule of the chart, but the refusal did not come from " + ruleSource()
                         + (preflightTemplate != null ? " (the chart's rules hold every refusal to it: move the rule there)" : "")
                         + ": " + ValuesJudge.helmMessage(message));
+    }
+
+    /**
+     * The part of the rule that needs no chart: the expect-error line is there and names a key, the refusal holds its
+     * text exactly, and no template crash text reaches the user.
+     */
+    static Optional<String> textProblem(Path file, String message) {
+        Optional<String> expected = expectedError(file);
+        if (expected.isEmpty() || !RefusalMessage.NAMES_A_KEY.matcher(expected.get()).find()) {
+            return expectedErrorProblem(file);
+        }
+        if (!message.contains(expected.get())) {
+            return Optional.of("Helm refused it, but not with the expect-error text. Expected: " + expected.get()
+                    + " | Helm said: " + ValuesJudge.helmMessage(message));
+        }
+        List<String> crash = RefusalMessage.crashMarkers(message);
+        if (!crash.isEmpty()) {
+            return Optional.of("a template crash reached the user " + crash + ": " + ValuesJudge.helmMessage(message));
+        }
+        return Optional.empty();
     }
 
     static Optional<String> expectedError(Path file) {

@@ -301,6 +301,15 @@ public final class ValuesJudge {
         return Optional.ofNullable(j.problem());
     }
 
+    /**
+     * The part of the expect-error rule that needs no chart (the expect-error line is there and names a key, the
+     * refusal holds its text exactly, no template crash text); {@link RefusalRule#problem(Path, String)} is the whole
+     * rule, where the refusal came from included, which every tier applies.
+     */
+    public static Optional<String> refusalProblem(Path file, String message) {
+        return RefusalRule.textProblem(file, message);
+    }
+
     private static RenderedManifest render(ChartRenderer renderer, List<Path> files) {
         LookupStub.shared();
         return renderer.render(ChartRenderer.releaseName(files.get(0)), NAMESPACE, files, Map.of());
