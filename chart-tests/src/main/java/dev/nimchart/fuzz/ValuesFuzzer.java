@@ -13,8 +13,8 @@ import java.util.Random;
 /**
  * Generates values documents from a chart's values.schema.json: the chart's own starting {@link FuzzScenario} (none
  * unless its rules give one: {@link FuzzScenarios}), a few keys drawn at random from the schema and set to values it
- * accepts, and, for a "near-valid" document, one {@link ValuesMutator} mistake. Every key a document holds is one the
- * schema describes, or a mistake the mutation made. Document {@code n} of a seed is always the same document, whatever
+ * accepts, and, for a "near-valid" document, one {@link ValuesMutator} mistake. Without a scenario, every key a
+ * document holds is one the schema describes, or the misspelt key of its mistake. Document {@code n} of a seed is always the same document, whatever
  * was generated before it.
  */
 public final class ValuesFuzzer {

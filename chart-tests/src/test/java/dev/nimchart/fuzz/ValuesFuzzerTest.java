@@ -42,6 +42,21 @@ class ValuesFuzzerTest {
         assertThat(workloads).as("scenarios").hasSizeGreaterThan(30);
     }
 
+    /** A schema with nothing to break or to draw (no declared key): valid empty documents, and no scenario's keys. */
+    @Test
+    void aSchemaWithoutKeysGivesEmptyDocuments(@org.junit.jupiter.api.io.TempDir java.nio.file.Path chart) throws java.io.IOException {
+        java.nio.file.Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: bare\nversion: 0.1.0\n");
+        java.nio.file.Files.writeString(chart.resolve("values.yaml"), "{}\n");
+        java.nio.file.Files.writeString(chart.resolve("values.schema.json"), "{\"type\": \"object\"}\n");
+        ValuesFuzzer fuzzer = new ValuesFuzzer(chart, 42);
+
+        for (int i = 0; i < 50; i++) {
+            FuzzDocument doc = fuzzer.document(i);
+            assertThat(doc.values()).as(doc.toYaml()).isEmpty();
+            assertThat(doc.scenario()).isEqualTo(FuzzScenario.NONE);
+        }
+    }
+
     private static java.util.Map<String, Object> defaults() {
         return ValuesMerger.loadYaml(ChartUnderTest.chartDir().resolve("values.yaml"));
     }
