@@ -8,6 +8,7 @@ import dev.nimchart.Verdict;
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.fuzz.FuzzScenario;
 import dev.nimchart.judge.ValuesJudge;
+import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.values.ValuesMerger;
 import dev.nimchart.values.ValuesSchema;
 import java.io.IOException;
@@ -34,7 +35,7 @@ class AnyChartFuzzTest {
     private static final int COUNT = 120;
 
     static Path schemaWeb() {
-        return AnyChartTest.plainWeb().resolveSibling("schema-web");
+        return ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts/schema-web");
     }
 
     @Test
