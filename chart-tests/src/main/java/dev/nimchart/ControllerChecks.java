@@ -10,6 +10,7 @@ import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.ReleaseInstall;
+import dev.nimchart.judge.RefusalRule;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.TierNamespaces;
@@ -17,6 +18,7 @@ import dev.nimchart.junit.Timings;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.ChartYaml;
 import dev.nimchart.values.ExampleValuesFiles;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,6 +44,7 @@ final class ControllerChecks {
     private final ControllerEnvironment env;
     private final HelmReleases releases;
     private final ChartRules rules;
+    private final RefusalRule refusalRule;
     private final Duration reconcileTimeout;
 
     ControllerChecks(Path chartDir, ControllerTier.ControllerSession session, ChartRules rules, Duration reconcileTimeout) {
@@ -49,6 +52,7 @@ final class ControllerChecks {
         this.env = session.environment();
         this.releases = session.releases(chartDir);
         this.rules = rules;
+        this.refusalRule = new RefusalRule(ChartYaml.read(chartDir), rules.preflightTemplate());
         this.reconcileTimeout = reconcileTimeout;
     }
 
@@ -150,10 +154,9 @@ final class ControllerChecks {
         } catch (RuntimeException e) {
             message = String.valueOf(e.getMessage());
         }
-        if (!message.contains(expected)) {
-            throw new AssertionError("helm install refused it, but not with the expect-error text. Expected: " + expected
-                    + " | Helm said: " + ValuesJudge.helmMessage(message));
-        }
+        refusalRule.problem(file, message).ifPresent(problem -> {
+            throw new AssertionError("helm install: " + problem);
+        });
         Set<String> contents = NamespaceContents.of(api, namespace);
         if (!contents.isEmpty()) {
             throw new AssertionError("objects after the refusal: " + contents);

@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Generates values documents from a chart's values.schema.json: a coherent {@link FuzzScenario}, a few keys drawn at
- * random from the schema and set to values it accepts, and, for a "near-valid" document, one {@link ValuesMutator}
- * mistake. Document {@code n} of a seed is always the same document, whatever was generated before it.
+ * Generates values documents from a chart's values.schema.json: the chart's own starting {@link FuzzScenario} (none
+ * unless its rules give one: {@link FuzzScenarios}), a few keys drawn at random from the schema and set to values it
+ * accepts, and, for a "near-valid" document, one {@link ValuesMutator} mistake. Without a scenario, every key a
+ * document holds is one the schema describes, or the misspelt key of its mistake. Document {@code n} of a seed is always the same document, whatever
+ * was generated before it.
  */
 public final class ValuesFuzzer {
 
@@ -29,27 +31,40 @@ public final class ValuesFuzzer {
     private final List<ValuesSchema.Entry> entries;
     private final List<ValuesSchema.Entry> passThrough;
     private final ValuesSchemaValidator validator;
+    private final FuzzScenarios scenarios;
+    private final List<List<String>> ruledKeys;
+    private final OpaqueSamples opaque;
 
+    /** Documents that start empty (no scenario of the chart). */
     public ValuesFuzzer(Path chartDir, long seed) {
+        this(chartDir, seed, FuzzScenarios.NONE);
+    }
+
+    /** Documents that start from the chart's own scenarios. */
+    public ValuesFuzzer(Path chartDir, long seed, FuzzScenarios scenarios) {
         this.seed = seed;
+        this.scenarios = scenarios;
         this.schema = ValuesSchema.load(chartDir);
         this.defaults = ValuesMerger.loadYaml(chartDir.resolve("values.yaml"));
         this.entries = schema.entries();
-        this.passThrough = entries.stream().filter(e -> OpaqueSamples.holdsPassThrough(e.path())).toList();
+        this.opaque = OpaqueSamples.of(schema);
+        this.passThrough = entries.stream().filter(e -> opaque.holdsPassThrough(e.path())).toList();
         this.validator = new ValuesSchemaValidator(chartDir);
+        this.ruledKeys = ValuesMutator.ruledKeys(schema);
     }
 
     /** Document number {@code index} of this fuzzer's seed. */
     public FuzzDocument document(int index) {
         Random random = new Random(mix(seed, index));
-        SchemaSampler sampler = new SchemaSampler(schema, random);
-        FuzzScenario scenario = FuzzScenario.random(random);
+        SchemaSampler sampler = new SchemaSampler(schema, opaque, random);
+        FuzzScenario scenario = scenarios.draw(random);
         Map<String, Object> values = ValuesMerger.copy(scenario.values());
         List<String> overlays = new ArrayList<>();
-        int count = random.nextInt(MAX_OVERLAYS + 1);
+        int count = entries.isEmpty() ? 0 : random.nextInt(MAX_OVERLAYS + 1);
         for (int i = 0; i < count; i++) {
-            // One document in three sets a pass-through Kubernetes object (affinity, tolerations, ...) first.
-            List<ValuesSchema.Entry> pool = i == 0 && random.nextInt(3) == 0 ? passThrough : entries;
+            // One document in three sets a pass-through Kubernetes object (affinity, tolerations, ...) first, where the
+            // schema has one.
+            List<ValuesSchema.Entry> pool = i == 0 && random.nextInt(3) == 0 && !passThrough.isEmpty() ? passThrough : entries;
             ValuesSchema.Entry entry = pool.get(random.nextInt(pool.size()));
             int fromKubernetes = sampler.kubernetesSamples();
             Object value = sampler.valid(entry.schema(), entry.path());
@@ -57,7 +72,7 @@ public final class ValuesFuzzer {
             overlay(values, entry.keys(), value);
             // A field of a pass-through object set alone can break a rule of Kubernetes' validation code together with
             // the chart's defaults (privileged: true under allowPrivilegeEscalation: false): such an overlay is dropped.
-            if (OpaqueSamples.holdsPassThrough(entry.path())
+            if (opaque.holdsPassThrough(entry.path())
                     && !validator.validate(ValuesMerger.merge(defaults, values)).isEmpty()) {
                 values = before;
                 continue;
@@ -66,9 +81,10 @@ public final class ValuesFuzzer {
         }
         String mutation = null;
         if (random.nextInt(100) < NEAR_VALID_PERCENT) {
-            mutation = new ValuesMutator(schema, sampler, defaults, random).mutate(values);
+            mutation = new ValuesMutator(schema, ruledKeys, opaque, sampler, defaults, random).mutate(values);
         }
-        return new FuzzDocument(seed, index, scenario, overlays, mutation, values);
+        boolean insidePassThrough = mutation != null && opaque.passesThrough(FuzzDocument.pathOf(mutation));
+        return new FuzzDocument(seed, index, scenario, overlays, mutation, insidePassThrough, values);
     }
 
     /** Sets a value at a key path; a map merges into a map already there (the new keys win). */
