@@ -48,12 +48,29 @@ public final class ValuesMerger {
             if (!(loaded instanceof Map)) {
                 throw new IllegalArgumentException(file + ": top level is not a YAML mapping");
             }
-            return asMap(loaded);
+            return asMap(stringKeys(loaded));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (YAMLException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Every mapping key as the text Helm reads it: Helm turns values YAML into JSON before it uses it, so a key YAML
+     * reads as a number or a boolean ({@code 8080:} of a port map, {@code true:}) is that number's or boolean's text.
+     */
+    @SuppressWarnings("unchecked")
+    static Object stringKeys(Object node) {
+        if (node instanceof Map<?, ?> map) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            map.forEach((k, v) -> out.put(String.valueOf(k), stringKeys(v)));
+            return out;
+        }
+        if (node instanceof java.util.List<?> list) {
+            return new java.util.ArrayList<>(list.stream().map(ValuesMerger::stringKeys).toList());
+        }
+        return node;
     }
 
     /**

@@ -39,7 +39,7 @@ class AnyChartIT {
                 .workDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             List<Verdict> verdicts = check.verdicts(tier);
-            assertThat(verdicts).as("%s verdicts of plain-web", tier.label()).hasSize(2)
+            assertThat(verdicts).as("%s verdicts of plain-web", tier.label()).hasSize(3)
                     .allSatisfy(v -> assertThat(v.reason()).as("%s on the %s tier", v.subject(), tier.label()).isNull());
         }
     }
