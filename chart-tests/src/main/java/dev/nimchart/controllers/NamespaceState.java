@@ -114,11 +114,18 @@ public final class NamespaceState {
 
     /**
      * The pods the desired state counts and holds Ready: live pods that are not run to completion, i.e. not a Job's
-     * (judged by their Job's status), not a hook's or a test's, and not Succeeded.
+     * (judged by their Job's status; the Job of an MPIJob's launcher excepted, whose pod keeps running and is one of
+     * the MPIJob's), not a hook's or a test's, and not Succeeded.
      */
     public List<KubeObject> servingPods() {
         return livePods().stream().filter(p -> !"Succeeded".equals(p.at("status.phase")) && !hook(p)
-                && controller(p).map(o -> !"Job".equals(o.at("kind"))).orElse(true)).toList();
+                && controller(p).filter(o -> "Job".equals(o.at("kind"))).map(this::launcherJob).orElse(true)).toList();
+    }
+
+    /** Whether the Job an owner reference names is an MPIJob's launcher. */
+    private boolean launcherJob(KubeObject jobReference) {
+        return named("Job", String.valueOf(jobReference.at("name"))).flatMap(NamespaceState::controller)
+                .map(c -> "MPIJob".equals(c.at("kind"))).orElse(false);
     }
 
     /**

@@ -24,8 +24,25 @@ public final class TierNamespaces {
         return create(api, name, level, "restricted");
     }
 
-    /** A namespace that enforces one Pod Security level and warns at another. */
+    /** The namespaces this JVM made, by name: their names are taken for the rest of the run. */
+    private static final java.util.Set<String> MADE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A namespace that enforces one Pod Security level and warns at another, named {@code name}; where this run made
+     * a namespace of that name already (two charts' {@code ci/default-values.yaml} give the same release name, and the
+     * API-server tier keeps its namespaces), {@code name-2}, {@code name-3}, ... Returns the name it has.
+     */
     public static String create(KubeApi api, String name, String level, String warnLevel) {
+        String candidate = name;
+        for (int n = 2; MADE.contains(candidate); n++) {
+            String suffix = "-" + n;
+            String base = name.length() > 63 - suffix.length() ? name.substring(0, 63 - suffix.length()).replaceAll("-+$", "") : name;
+            candidate = base + suffix;
+        }
+        return createNamed(api, candidate, level, warnLevel);
+    }
+
+    private static String createNamed(KubeApi api, String name, String level, String warnLevel) {
         Map<String, Object> labels = new LinkedHashMap<>();
         labels.put("pod-security.kubernetes.io/enforce", level);
         labels.put("pod-security.kubernetes.io/enforce-version", "latest");
@@ -39,6 +56,7 @@ public final class TierNamespaces {
                     + " delete it (kubectl delete namespace " + name + ") and run again");
         }
         KubeApi.require(created, "create the namespace " + name);
+        MADE.add(name);
         return name;
     }
 
