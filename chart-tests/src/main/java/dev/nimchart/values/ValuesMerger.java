@@ -62,11 +62,74 @@ public final class ValuesMerger {
      * values.yaml with {@link #merge}.
      */
     public static Map<String, Object> mergedValues(Path chartDir, List<Path> valuesFiles) {
+        return mergedValues(ChartTree.load(chartDir), valuesFiles);
+    }
+
+    /** As {@link #mergedValues(Path, List)} for a chart already loaded with its subcharts. */
+    public static Map<String, Object> mergedValues(ChartTree chart, List<Path> valuesFiles) {
         Map<String, Object> userValues = new LinkedHashMap<>();
         for (Path file : valuesFiles) {
             userValues = layer(userValues, loadYaml(file));
         }
-        return merge(loadYaml(chartDir.resolve("values.yaml")), userValues);
+        return coalesce(chart, userValues);
+    }
+
+    /**
+     * Helm's coalescing of user values (the -f files already layered) over a chart and the subcharts these values
+     * switch on ({@link ChartTree#enabled}): the chart's values.yaml as {@link #merge}; then each subchart's values
+     * under its key (alias or name), the parent's and the user's winning over the subchart's values.yaml, a null
+     * deleting a subchart default too, and the parent's {@code global:} copied down over the subchart's own.
+     */
+    public static Map<String, Object> coalesce(ChartTree chart, Map<String, Object> userValues) {
+        java.util.Set<List<String>> enabled = new java.util.HashSet<>();
+        chart.enabled(userValues).forEach(part -> enabled.add(part.keys()));
+        return coalesce(chart, userValues, enabled::contains);
+    }
+
+    /** Helm's CoalesceValues with the subcharts at the key paths {@code enabled} accepts. */
+    static Map<String, Object> coalesce(ChartTree chart, Map<String, Object> values, java.util.function.Predicate<List<String>> enabled) {
+        return coalesce(chart, values, enabled, List.of());
+    }
+
+    private static Map<String, Object> coalesce(ChartTree chart, Map<String, Object> values,
+            java.util.function.Predicate<List<String>> enabled, List<String> path) {
+        // Helm's processImportValues: a chart that declares dependencies gets as its defaults its values.yaml already
+        // coalesced with its subcharts' (globals copied down included), so a user's null on a parent's global does not
+        // reach the copy of it under a subchart's key.
+        Map<String, Object> defaults = chart.declaresDependencies()
+                ? coalesceOver(chart, chart.defaults(), Map.of(), enabled, path) : chart.defaults();
+        return coalesceOver(chart, defaults, values, enabled, path);
+    }
+
+    private static Map<String, Object> coalesceOver(ChartTree chart, Map<String, Object> defaults, Map<String, Object> values,
+            java.util.function.Predicate<List<String>> enabled, List<String> path) {
+        Map<String, Object> result = merge(defaults, values);
+        for (ChartTree.Subchart sub : chart.subcharts()) {
+            List<String> keys = new ArrayList<>(path);
+            keys.add(sub.key());
+            if (!enabled.test(keys)) {
+                continue;
+            }
+            String key = sub.key();
+            // Under a subchart's key Helm coalesces the parent's values.yaml in merge mode: a user's null stays, to
+            // delete the subchart's own default below (Helm's childChartMergeTrue).
+            Object subValues = values.get(key) instanceof Map<?, ?> user && defaults.get(key) instanceof Map<?, ?> parent
+                    ? layer(asMap(parent), asMap(user)) : result.get(key);
+            if (subValues == null) {
+                subValues = new LinkedHashMap<String, Object>();
+            }
+            if (!(subValues instanceof Map)) {
+                throw new IllegalArgumentException("type mismatch on " + key + ": the values of the subchart " + key
+                        + " must be a map, not " + subValues);
+            }
+            Map<String, Object> own = copy(asMap(subValues));
+            // Helm's coalesceGlobals: the parent's globals over the subchart's (a parent's null deletes one of them).
+            Map<String, Object> parentGlobals = result.get("global") instanceof Map<?, ?> g ? asMap(g) : Map.of();
+            Map<String, Object> subGlobals = own.get("global") instanceof Map<?, ?> g ? asMap(g) : Map.of();
+            own.put("global", layer(subGlobals, parentGlobals));
+            result.put(key, coalesce(sub.chart(), own, enabled, List.copyOf(keys)));
+        }
+        return result;
     }
 
     /** Helm's merge of several -f files: maps merge recursively, everything else, null included, replaces. */
