@@ -94,6 +94,10 @@ public final class FuzzRun {
                 if (mustBeRefused) {
                     return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + ")";
                 }
+                if (doc.scenario() == FuzzScenario.NONE) {
+                    record(tally, "rendered");
+                    return null;
+                }
                 record(tally, "rendered " + doc.workload());
                 if (doc.hasKubernetesSchemaSample()) {
                     record(tally, "rendered a pass-through object made from its Kubernetes schema");

@@ -16,6 +16,9 @@ public record FuzzScenario(String workload, String cache, String provider, Map<S
     public static final List<String> CACHES = List.of("emptyDir", "pvc", "existingClaim", "hostPath", "nfs");
     public static final List<String> PROVIDERS = List.of("none", "aws", "azure", "gcp", "oci");
 
+    /** No scenario: a document of a chart whose schema refuses the scenarios' keys (a chart of another shape) starts empty. */
+    public static final FuzzScenario NONE = new FuzzScenario("none", "none", "none", Map.of());
+
     static FuzzScenario random(Random random) {
         String workload = pick(random, WORKLOADS);
         boolean multiNode = workload.equals("leaderworkerset") || workload.equals("mpijob");

@@ -100,6 +100,9 @@ final class ValuesMutator {
         String path = ruled.get(0);
         boolean list = path.endsWith("[]");
         String at = list ? path.substring(0, path.length() - 2) : path;
+        if (!(schema.root().get("$defs") instanceof Map<?, ?> defs) || !defs.containsKey(ruled.get(1))) {
+            return null; // a schema without the embedded Kubernetes definitions (a chart of another shape)
+        }
         Object value = sampler.breakingRule(ruled.get(1), at);
         if (value == null) {
             return null;

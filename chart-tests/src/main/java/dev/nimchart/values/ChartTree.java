@@ -163,28 +163,22 @@ public final class ChartTree {
 
     /**
      * The key path of the values a chart of this tree governs, found by the name Helm prints for it in a schema
-     * refusal ({@code cache:} above its errors): this chart first, then its subcharts breadth first.
+     * refusal ({@code cache:} above its errors): this chart first, then its subcharts depth first.
      */
     public Optional<List<String>> keysOf(String helmName) {
-        List<Part> queue = new ArrayList<>(List.of(new Part(List.of(), this)));
-        for (int i = 0; i < queue.size(); i++) {
-            Part part = queue.get(i);
-            if (part.chart().name().equals(helmName)) {
-                return Optional.of(part.keys());
-            }
-            for (Subchart sub : part.chart().subcharts()) {
-                List<String> keys = new ArrayList<>(part.keys());
-                keys.add(sub.key());
-                queue.add(new Part(List.copyOf(keys), sub.chart()));
-            }
-        }
-        return Optional.empty();
+        return parts().stream().filter(p -> p.chart().name().equals(helmName)).map(Part::keys).findFirst();
     }
 
-    /** Every chart of the tree, this one first (subcharts however their conditions fall). */
-    public List<ChartTree> all() {
-        List<ChartTree> out = new ArrayList<>(List.of(this));
-        subcharts.forEach(s -> out.addAll(s.chart().all()));
+    /** Every chart of the tree with the key path of its values, this one first (subcharts however their conditions fall). */
+    public List<Part> parts() {
+        List<Part> out = new ArrayList<>(List.of(new Part(List.of(), this)));
+        for (Subchart sub : subcharts) {
+            for (Part part : sub.chart().parts()) {
+                List<String> keys = new ArrayList<>(List.of(sub.key()));
+                keys.addAll(part.keys());
+                out.add(new Part(List.copyOf(keys), part.chart()));
+            }
+        }
         return out;
     }
 

@@ -119,14 +119,20 @@ public final class ValuesMerger {
                 subValues = new LinkedHashMap<String, Object>();
             }
             if (!(subValues instanceof Map)) {
-                throw new IllegalArgumentException("type mismatch on " + key + ": the values of the subchart " + key
+                // Helm refuses it so, before any schema runs: "type mismatch on cache: %!t(string=three)".
+                throw new IllegalArgumentException("type mismatch on " + key + ": the values of the subchart under " + key
                         + " must be a map, not " + subValues);
             }
             Map<String, Object> own = copy(asMap(subValues));
-            // Helm's coalesceGlobals: the parent's globals over the subchart's (a parent's null deletes one of them).
-            Map<String, Object> parentGlobals = result.get("global") instanceof Map<?, ?> g ? asMap(g) : Map.of();
-            Map<String, Object> subGlobals = own.get("global") instanceof Map<?, ?> g ? asMap(g) : Map.of();
-            own.put("global", layer(subGlobals, parentGlobals));
+            // Helm's coalesceGlobals: the parent's globals over the subchart's (a parent's null deletes one of them);
+            // where either is there but no map, Helm skips the globals ("skipping globals because ... is not a table").
+            boolean subGlobalsMap = !own.containsKey("global") || own.get("global") instanceof Map;
+            boolean parentGlobalsMap = !result.containsKey("global") || result.get("global") instanceof Map;
+            if (subGlobalsMap && parentGlobalsMap) {
+                Map<String, Object> parentGlobals = result.get("global") instanceof Map<?, ?> g ? asMap(g) : Map.of();
+                Map<String, Object> subGlobals = own.get("global") instanceof Map<?, ?> g ? asMap(g) : Map.of();
+                own.put("global", layer(subGlobals, parentGlobals));
+            }
             result.put(key, coalesce(sub.chart(), own, enabled, List.copyOf(keys)));
         }
         return result;

@@ -37,10 +37,10 @@ public final class ValuesSchemaValidator {
 
     public ValuesSchemaValidator(ChartTree chart) {
         this.chart = chart;
-        for (ChartTree c : chart.all()) {
-            Path file = c.dir().resolve("values.schema.json");
+        for (ChartTree.Part part : chart.parts()) {
+            Path file = part.chart().dir().resolve("values.schema.json");
             if (Files.isRegularFile(file)) {
-                schemas.put(c, compile(file));
+                schemas.put(part.chart(), compile(file));
             }
         }
     }

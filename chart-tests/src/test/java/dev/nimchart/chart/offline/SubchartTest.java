@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nimchart.ChartCheck;
 import dev.nimchart.Verdict;
+import dev.nimchart.fuzz.FuzzDocument;
+import dev.nimchart.fuzz.FuzzRun;
+import dev.nimchart.fuzz.ValuesFuzzer;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
@@ -40,14 +43,32 @@ class SubchartTest {
     }
 
     @Test
-    void everyCiFilePassesAndEveryInvalidFileIsRefusedWithItsText() {
+    void everyCiFilePassesEveryInvalidFileIsRefusedWithItsTextAndTheFuzzRunPasses(@TempDir Path work) {
         Path chart = webCache();
-        List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).offline();
-        assertThat(verdicts).as("three ci/ files and three refusals (two by the subchart's schema, one by the parent's)")
+        List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).workDir(work).offline();
+        assertThat(verdicts).as("three ci/ files, three refusals (two by the subchart's schema, one by the parent's), the fuzz run")
                 .extracting(v -> Path.of(v.subject()).getFileName().toString())
                 .containsExactlyInAnyOrder("default-values.yaml", "no-cache-values.yaml", "tuned-cache-values.yaml",
-                        "cache-snapshot-triple.yaml", "cache-too-many-replicas.yaml", "tls-without-host.yaml");
+                        "cache-snapshot-triple.yaml", "cache-too-many-replicas.yaml", "tls-without-host.yaml",
+                        ChartCheck.of(chart).fuzzSubject());
         assertThat(verdicts).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
+    }
+
+    @Test
+    void theFuzzDocumentsReachTheSubchartsValuesAndItsMistakesAreRefused(@TempDir Path work) {
+        int count = ChartCheck.DEFAULT_FUZZ_COUNT;
+        FuzzRun.Result run = new FuzzRun(new ValuesJudge(webCache()), work).run(ChartCheck.DEFAULT_FUZZ_SEED, count);
+        assertThat(run.failures()).as(run.summary()).isEmpty();
+        assertThat(run.count("rendered")).as("documents rendered: %s", run.summary()).isGreaterThan(count / 4);
+        ValuesFuzzer fuzzer = new ValuesFuzzer(webCache(), ChartCheck.DEFAULT_FUZZ_SEED);
+        List<FuzzDocument> documents = java.util.stream.IntStream.range(0, count).mapToObj(fuzzer::document).toList();
+        assertThat(documents).as("nim-llm's scenarios are refused by this chart's schema: documents start empty")
+                .allSatisfy(d -> assertThat(d.workload()).isEqualTo("none"));
+        assertThat(documents).as("keys of kv-cache's schema set under its alias")
+                .anySatisfy(d -> assertThat(d.overlays()).anySatisfy(o -> assertThat(o).startsWith("cache.")));
+        // Every near-valid document is refused (else the run fails), so these mistakes were refused by kv-cache's schema.
+        assertThat(documents.stream().filter(d -> d.nearValid() && d.mutationPath().startsWith("cache.")
+                && !d.mutationKind().equals("NULL_DEFAULT"))).as("mistakes inside kv-cache's values").hasSizeGreaterThan(10);
     }
 
     @Test
@@ -94,6 +115,9 @@ class SubchartTest {
         String dump = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: values-of-%s\ndata:\n  values: {{ toJson .Values | quote }}\n";
         Files.writeString(copy.resolve("templates/values-dump.yaml"), dump.formatted("parent"));
         Files.writeString(copy.resolve("charts/kv-cache/templates/values-dump.yaml"), dump.formatted("subchart"));
+        // The merge alone: without the schemas a null may delete even a key they require.
+        Files.delete(copy.resolve("values.schema.json"));
+        Files.delete(copy.resolve("charts/kv-cache/values.schema.json"));
         List<Path> files = new ArrayList<>();
         try (Stream<Path> ci = Files.list(webCache().resolve("ci"))) {
             ci.filter(f -> f.toString().endsWith(".yaml")).sorted().forEach(files::add);
