@@ -8,10 +8,13 @@ import dev.nimchart.values.ValuesSchemaValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 /**
  * Generates values documents from a chart's values.schema.json and its subcharts': a coherent {@link FuzzScenario}
@@ -72,7 +75,7 @@ public final class ValuesFuzzer {
     /** Document number {@code index} of this fuzzer's seed. */
     public FuzzDocument document(int index) {
         Random random = new Random(mix(seed, index));
-        Map<Governed, SchemaSampler> samplers = new java.util.IdentityHashMap<>();
+        Map<Governed, SchemaSampler> samplers = new IdentityHashMap<>();
         charts.forEach(c -> samplers.put(c, new SchemaSampler(c.schema(), random)));
         FuzzScenario scenario = FuzzScenario.random(random);
         if (!validator.validate(ValuesMerger.coalesce(tree, scenario.values())).isEmpty()) {
@@ -102,7 +105,7 @@ public final class ValuesFuzzer {
         String mutation = null;
         if (random.nextInt(100) < NEAR_VALID_PERCENT) {
             // The mistake goes into the values of the chart or of a subchart the document switches on.
-            java.util.Set<List<String>> enabled = new java.util.HashSet<>();
+            Set<List<String>> enabled = new HashSet<>();
             tree.enabled(values).forEach(p -> enabled.add(p.keys()));
             List<Governed> targets = charts.stream().filter(c -> enabled.contains(c.keys())).toList();
             Governed target = targets.size() == 1 ? targets.get(0) : targets.get(random.nextInt(targets.size()));

@@ -7,9 +7,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 import org.yaml.snakeyaml.error.YAMLException;
 
 /** Computes the values Helm hands to the templates and to values.schema.json, with Helm's merge rules. */
@@ -59,7 +62,7 @@ public final class ValuesMerger {
     /**
      * The values Helm computes for {@code helm template -f file1 -f file2 ...}: like Helm, the files are first
      * layered over each other (a later file's null only replaces), then the result is coalesced over the chart's
-     * values.yaml with {@link #merge}.
+     * values.yaml with {@link #merge}, and over its subcharts' with {@link #coalesce(ChartTree, Map)}.
      */
     public static Map<String, Object> mergedValues(Path chartDir, List<Path> valuesFiles) {
         return mergedValues(ChartTree.load(chartDir), valuesFiles);
@@ -81,18 +84,18 @@ public final class ValuesMerger {
      * deleting a subchart default too, and the parent's {@code global:} copied down over the subchart's own.
      */
     public static Map<String, Object> coalesce(ChartTree chart, Map<String, Object> userValues) {
-        java.util.Set<List<String>> enabled = new java.util.HashSet<>();
+        Set<List<String>> enabled = new HashSet<>();
         chart.enabled(userValues).forEach(part -> enabled.add(part.keys()));
         return coalesce(chart, userValues, enabled::contains);
     }
 
     /** Helm's CoalesceValues with the subcharts at the key paths {@code enabled} accepts. */
-    static Map<String, Object> coalesce(ChartTree chart, Map<String, Object> values, java.util.function.Predicate<List<String>> enabled) {
+    static Map<String, Object> coalesce(ChartTree chart, Map<String, Object> values, Predicate<List<String>> enabled) {
         return coalesce(chart, values, enabled, List.of());
     }
 
     private static Map<String, Object> coalesce(ChartTree chart, Map<String, Object> values,
-            java.util.function.Predicate<List<String>> enabled, List<String> path) {
+            Predicate<List<String>> enabled, List<String> path) {
         // Helm's processImportValues: a chart that declares dependencies gets as its defaults its values.yaml already
         // coalesced with its subcharts' (globals copied down included), so a user's null on a parent's global does not
         // reach the copy of it under a subchart's key.
@@ -102,7 +105,7 @@ public final class ValuesMerger {
     }
 
     private static Map<String, Object> coalesceOver(ChartTree chart, Map<String, Object> defaults, Map<String, Object> values,
-            java.util.function.Predicate<List<String>> enabled, List<String> path) {
+            Predicate<List<String>> enabled, List<String> path) {
         Map<String, Object> result = merge(defaults, values);
         for (ChartTree.Subchart sub : chart.subcharts()) {
             List<String> keys = new ArrayList<>(path);

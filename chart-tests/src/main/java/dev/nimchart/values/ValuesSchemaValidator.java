@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
@@ -29,7 +30,7 @@ public final class ValuesSchemaValidator {
 
     private final ChartTree chart;
     /** The compiled schema of each chart of the tree that has one. */
-    private final Map<ChartTree, Schema> schemas = new java.util.IdentityHashMap<>();
+    private final Map<ChartTree, Schema> schemas = new IdentityHashMap<>();
 
     public ValuesSchemaValidator(Path chartDir) {
         this(ChartTree.load(chartDir));
