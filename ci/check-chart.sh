@@ -4,7 +4,8 @@
 # Exit status 0 when everything passed, 1 when anything failed, 2 on a usage error.
 #
 #   ci/check-chart.sh --chart DIR --values DIR[,DIR...] [--tier offline|api|controllers|all] [--with-repo-examples]
-#                     [--fuzz N] [--lint [EXCEPTIONS.yaml]] [--kubeconfig FILE [--cluster-writes]] [--maven-offline]
+#                     [--fuzz N] [--lint [EXCEPTIONS.yaml]] [--kubeconfig FILE [--cluster-writes]]
+#                     [--pod-security privileged|baseline|restricted] [--maven-offline]
 #
 #   --chart DIR            the chart (holds Chart.yaml, values.yaml, values.schema.json)
 #   --values DIR,...       values directories: their *.yaml files must install, their invalid/*.yaml files must be
@@ -29,6 +30,8 @@
 #                          that need the tier's fake nodes (docs/existing-cluster.md)
 #   --cluster-writes       with --kubeconfig: let the checks also create the cluster-scoped objects an administrator
 #                          would (CRDs, StorageClasses, PersistentVolumes, PriorityClasses, RuntimeClasses)
+#   --pod-security LEVEL   the Pod Security level the cluster tiers' namespaces enforce and warn at (default
+#                          restricted): a chart whose pods need more says so here, and each tier judges it at that level
 #   --maven-offline        run Maven with -o (no repository look-ups; needs a warm ~/.m2)
 #
 # Works from any working directory; relative paths are taken from it. A line per verdict is printed as it comes; the
@@ -38,7 +41,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 usage() {
-  sed -n '6,7p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
+  sed -n '6,8p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
   echo "check-chart: $*" >&2
   exit 2
 }
@@ -51,6 +54,7 @@ fuzz=200
 lint=off
 kube=false
 writes=false
+pod_security=restricted
 mvn_flags=(-B -Dstyle.color=never)
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -70,8 +74,11 @@ while [[ $# -gt 0 ]]; do
       [[ $# -ge 2 && -f "$2" ]] || usage "--kubeconfig needs an existing kubeconfig file"
       mvn_flags+=(-Dnim.cluster=kubeconfig "-Dnim.kubeconfig=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); kube=true; shift 2 ;;
     --cluster-writes) writes=true; shift ;;
+    --pod-security)
+      [[ $# -ge 2 && "$2" =~ ^(privileged|baseline|restricted)$ ]] || usage "--pod-security needs privileged, baseline or restricted"
+      pod_security=$2; shift 2 ;;
     --maven-offline) mvn_flags+=(-o); shift ;;
-    -h|--help) sed -n '2,35p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,38p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown argument: $1" ;;
   esac
 done
@@ -128,7 +135,7 @@ pom="$repo/chart-tests/pom.xml"
 echo "chart $chart ($(sed -n 's/^name: *//p' "$chart/Chart.yaml" | head -1)); values: ${dirs[*]}; tiers: $tier_csv; work: $work"
 CI=true mvn "${mvn_flags[@]}" -q -f "$pom" compile exec:exec@check-chart \
     -Dnim.chart.dir="$chart" -Dnim.check.values="$values_csv" -Dnim.check.tiers="$tier_csv" \
-    -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" -Dnim.check.lint="$lint" 2>&1 | tee "$work/check.log" \
+    -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" -Dnim.check.lint="$lint" -Dnim.check.podSecurity="$pod_security" 2>&1 | tee "$work/check.log" \
   | sed -u 's/\x1b\[[0-9;]*m//g' \
   | grep --line-buffered -E '^(  [a-z]+ |[a-z]+ tier \.\.\.$|\[(cluster|controller) tier\] |== chart |\| |all [0-9]+ passed|[0-9]+ of [0-9]+ failed|check-chart: )' || true
 if [[ ! -f "$work/status" ]]; then

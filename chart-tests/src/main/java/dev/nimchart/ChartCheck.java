@@ -77,15 +77,24 @@ import org.junit.jupiter.api.DynamicTest;
  *   <li>a text starting with {@code at '} is a schema error: the refusal comes from values.schema.json (the chart's or
  *       a subchart's), and an independent JSON-schema validator refuses the merged values at the same key. Helm prints
  *       each chart's errors under its name, a subchart's (its alias or name) with pointers from its own values: the
- *       key of {@code at '/replicas'} under {@code cache:} is {@code cache.replicas}. Any other text is a preflight
- *       rule: the refusal comes from the chart's {@code templates/validate/preflight.yaml} and the values pass the
- *       schema (a file that breaks the schema too is reported by the schema first: expect that error instead).</li>
+ *       key of {@code at '/replicas'} under {@code cache:} is {@code cache.replicas}. Any other text is a rule of the
+ *       chart: the refusal comes from a {@code fail} or {@code required} in any of its templates (or a helper of a
+ *       {@code _*.tpl} they include), or, when the chart's rules name a preflight template
+ *       ({@link ChartRules#preflightTemplate()}, e.g. {@code validate/preflight.yaml}), from that template only; and the
+ *       values pass the schema (a file that breaks the schema too is reported by the schema first: expect that error
+ *       instead).</li>
  * </ol>
+ * The cluster tiers hold {@code helm install}'s refusal to the same rule ({@code dev.nimchart.judge.RefusalRule}), but
+ * the independent validator's verdict, which only the offline tier has.
  *
  * <h2>Fuzz</h2>
  * {@link #fuzz(int, long)} documents generated from values.schema.json and the subcharts' (default 200, seed 20260601;
  * none for a chart without a values.schema.json of its own, its fuzz test aborted with that reason) each render valid
  * objects or are refused clearly; failing documents are kept under {@code <work dir>/fuzz-failures/}.
+ * A document holds keys of the chart's and its subcharts' schemas only (a subchart's under its key or alias; and the
+ * one mistake of a near-valid document, in the values of the chart or of a subchart the document switches on): it
+ * starts empty, unless the chart's rules start it from a scenario of their own
+ * ({@link ChartRules#fuzzScenario(java.util.Random)}).
  *
  * <h2>The cluster tiers</h2>
  * {@link #apiServerTests()} and {@link #controllerTests()} (or {@link #verdicts(Tier)}) check the same files on a real
@@ -262,7 +271,7 @@ public final class ChartCheck {
     public List<Verdict> offline() {
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
-        ValuesJudge judge = new ValuesJudge(chartDir, rules.standardLabels());
+        ValuesJudge judge = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate());
         List<Verdict> verdicts = new ArrayList<>();
         List<Optional<String>> installs = judge.mustInstallEach(valid);
         List<Optional<String>> refusals = judge.mustBeRefusedEach(invalid);
@@ -298,7 +307,7 @@ public final class ChartCheck {
         java.util.function.Supplier<ValuesJudge> lazyJudge = () -> {
             synchronized (judge) {
                 if (judge[0] == null) {
-                    judge[0] = new ValuesJudge(chartDir, rules.standardLabels());
+                    judge[0] = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate());
                 }
                 return judge[0];
             }
@@ -515,7 +524,7 @@ public final class ChartCheck {
     }
 
     private Verdict fuzzVerdict(ValuesJudge tier) {
-        FuzzRun.Result result = new FuzzRun(tier, workDir).run(fuzzSeed, fuzzCount);
+        FuzzRun.Result result = new FuzzRun(tier, workDir, rules::fuzzScenario).run(fuzzSeed, fuzzCount);
         if (result.failures().isEmpty()) {
             return Verdict.passed(fuzzSubject(), Tier.OFFLINE);
         }

@@ -3,8 +3,11 @@ package dev.nimchart;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.fuzz.FuzzScenario;
 import dev.nimchart.objects.RenderedManifest;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Random;
 
 /**
  * A chart's own rules, on top of the checks every chart gets: switched on with {@link ChartCheck#rules(ChartRules)}.
@@ -24,6 +27,46 @@ public interface ChartRules {
      */
     default boolean standardLabels() {
         return false;
+    }
+
+    /** The Pod Security levels a namespace can enforce. */
+    java.util.List<String> POD_SECURITY_LEVELS = java.util.List.of("privileged", "baseline", "restricted");
+
+    /**
+     * No rules beyond the generic checks, every values file's namespace on the cluster tiers at this Pod Security level
+     * ({@code privileged}, {@code baseline} or {@code restricted}) instead of {@code restricted}.
+     */
+    static ChartRules podSecurity(String level) {
+        if (!POD_SECURITY_LEVELS.contains(level)) {
+            throw new IllegalArgumentException("unknown Pod Security level '" + level + "': choose one of " + POD_SECURITY_LEVELS);
+        }
+        return new ChartRules() {
+            @Override
+            public String podSecurityLevel(Path valuesFile, Tier tier) {
+                return level;
+            }
+        };
+    }
+
+    /**
+     * Every tier, the {@code expect-error} rule: the template (its path under templates/, e.g.
+     * {@code validate/preflight.yaml}) that every refusal by a rule of the chart must come from, so that a refusal is
+     * the first and only error a user sees and the chart's rules are all in one place. Default: none, a {@code fail} or
+     * {@code required} in any template or helper of the chart refuses as well.
+     */
+    default Optional<String> preflightTemplate() {
+        return Optional.empty();
+    }
+
+    /**
+     * Offline tier, the fuzz run: what fuzz document {@code n} starts from, before random keys of the schema and a
+     * mistake are added, drawn from that document's own random stream (so the same seed gives the same documents): a
+     * coherent deployment of the chart that random keys alone would rarely reach, and the traits the run counts among
+     * the documents that rendered. Default: {@link FuzzScenario#NONE}, an empty document (the chart's values.yaml as it
+     * is), nothing drawn; the documents then hold only keys of the chart's values.schema.json.
+     */
+    default FuzzScenario fuzzScenario(Random random) {
+        return FuzzScenario.NONE;
     }
 
     /** The Pod Security level (enforced, and warned at) of the namespace a values file is installed into on a tier. */

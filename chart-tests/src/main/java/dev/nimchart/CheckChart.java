@@ -44,7 +44,8 @@ public final class CheckChart {
                     .values(Arrays.stream(options.get("values").split(",")).map(String::strip).filter(s -> !s.isEmpty()).map(Path::of).toList())
                     .fuzz(Integer.parseInt(options.getOrDefault("fuzz", String.valueOf(ChartCheck.DEFAULT_FUZZ_COUNT))),
                             Long.parseLong(options.getOrDefault("seed", String.valueOf(ChartCheck.DEFAULT_FUZZ_SEED))))
-                    .workDir(results);
+                    .workDir(results)
+                    .rules(ChartRules.podSecurity(options.getOrDefault("pod-security", "restricted")));
             String lint = options.getOrDefault("lint", "off");
             if (!lint.equals("off")) {
                 check = lint.equals("none") ? check.lint(null) : check.lint(Path.of(options.getOrDefault("cwd", "")).resolve(lint));

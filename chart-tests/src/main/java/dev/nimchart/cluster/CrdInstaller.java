@@ -59,6 +59,11 @@ public final class CrdInstaller {
         return names;
     }
 
+    /** The names of the CRDs in the directory. */
+    public static List<String> names(Path dir) {
+        return read(dir).stream().map(KubeObject::name).toList();
+    }
+
     private static List<KubeObject> read(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {
             List<KubeObject> crds = new ArrayList<>();

@@ -40,6 +40,23 @@ public final class HelmReleases {
         return install.call();
     }
 
+    /**
+     * {@code helm install --no-hooks} through the Helm CLI (helm-java cannot leave hooks out): the release and its record,
+     * hooks recorded but none created or awaited, for a cluster whose controllers would never complete a hook's Job.
+     */
+    public String installWithoutHooks(String release, String namespace, List<Path> valuesFiles, Map<String, String> sets) {
+        List<String> args = new ArrayList<>(List.of("install", release, chartDir.toAbsolutePath().toString(), "--namespace", namespace,
+                "--no-hooks"));
+        valuesFiles.forEach(f -> args.addAll(List.of("--values", f.toAbsolutePath().toString())));
+        sets.forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+        return helmCli(args);
+    }
+
+    /** {@code helm test}: runs the release's test hooks and waits for them (Helm's own verdict: a failed test throws). */
+    public Release test(String release, String namespace, int timeoutSeconds) {
+        return Helm.test(release).withNamespace(namespace).withKubeConfigContents(kubeConfig).withTimeout(timeoutSeconds).call();
+    }
+
     public Release upgrade(String release, String namespace, List<Path> valuesFiles, Map<String, String> sets) {
         UpgradeCommand upgrade = new Helm(chartDir).upgrade().withName(release).withNamespace(namespace)
                 .withKubeConfigContents(kubeConfig);

@@ -15,7 +15,11 @@ import tools.jackson.databind.json.JsonMapper;
  * A Helm release revision as Helm 3 stores it: the Secret {@code sh.helm.release.v1.NAME.vREVISION} whose
  * {@code release} key holds base64(gzip(JSON)). Read from the cluster, it tells exactly what Helm applied.
  */
-public record ReleaseRecord(String name, int revision, String status, String manifest) {
+public record ReleaseRecord(String name, int revision, String status, String manifest, List<Hook> hooks) {
+
+    /** A hook of the revision as Helm recorded it: its object's manifest and the events it runs on (pre-install, test, ...). */
+    public record Hook(String kind, String name, List<String> events, String manifest) {
+    }
 
     /** The release's Secrets in a namespace (Helm labels them owner=helm, name=RELEASE), oldest revision first. */
     @SuppressWarnings("unchecked")
@@ -46,15 +50,23 @@ public record ReleaseRecord(String name, int revision, String status, String man
         try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
             Map<String, Object> release = JsonMapper.shared().readValue(in.readAllBytes(), Map.class);
             KubeObject r = new KubeObject(release);
+            List<Hook> hooks = r.list("hooks").stream().map(h -> new Hook(String.valueOf(h.at("kind")), String.valueOf(h.at("name")),
+                    h.at("events") instanceof List<?> events ? events.stream().map(String::valueOf).toList() : List.of(),
+                    String.valueOf(h.at("manifest")))).toList();
             return new ReleaseRecord((String) r.at("name"), ((Number) r.at("version")).intValue(),
-                    (String) r.at("info.status"), (String) r.at("manifest"));
+                    (String) r.at("info.status"), (String) r.at("manifest"), hooks);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot decode the Helm release record " + secret, e);
         }
     }
 
-    /** The objects Helm applied in this revision. */
+    /** The objects Helm applied in this revision (its hooks' objects are not among them: {@link #hookObjects()}). */
     public RenderedManifest objects() {
         return RenderedManifest.parse(manifest);
+    }
+
+    /** The objects of the revision's hooks, every event's (tests too), in Helm's order. */
+    public RenderedManifest hookObjects() {
+        return RenderedManifest.parse(String.join("\n---\n", hooks.stream().map(Hook::manifest).toList()));
     }
 }

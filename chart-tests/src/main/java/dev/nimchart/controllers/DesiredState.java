@@ -28,14 +28,23 @@ public final class DesiredState {
                         + " s:\n  " + String.join("\n  ", missing) + "\n" + describe(state));
     }
 
-    /** What still differs from the desired state; empty when reached. */
+    /**
+     * What still differs from the desired state; empty when reached. {@code expectedPods} counts the pods of the
+     * release's Deployments, StatefulSets, LeaderWorkerSets and MPIJobs; each DaemonSet adds the pods its controller
+     * schedules ({@code status.desiredNumberScheduled}, once it observed the DaemonSet), and pods run to completion
+     * (a Job's, a hook's) are judged by their Job's status instead.
+     */
     public static List<String> missing(NamespaceState state, int expectedPods) {
         List<String> missing = new ArrayList<>();
-        List<KubeObject> pods = state.livePods();
-        if (pods.size() != expectedPods) {
-            missing.add(pods.size() + " pods, expected " + expectedPods);
+        int expected = expectedPods;
+        for (KubeObject daemons : state.all("DaemonSet")) {
+            expected += daemons.at("status.desiredNumberScheduled") == null ? 0 : Integer.parseInt(daemons.at("status.desiredNumberScheduled").toString());
         }
-        for (KubeObject pod : pods) {
+        List<KubeObject> pods = state.servingPods();
+        if (pods.size() != expected) {
+            missing.add(pods.size() + " pods, expected " + expected);
+        }
+        for (KubeObject pod : state.livePods()) {
             for (KubeObject owner : pod.list("metadata.ownerReferences")) {
                 if (Boolean.TRUE.equals(owner.at("controller")) && state.reads(owner.at("kind").toString())
                         && state.named(owner.at("kind").toString(), owner.at("name").toString()).isEmpty()) {
@@ -43,6 +52,8 @@ public final class DesiredState {
                             + ", which is gone (garbage collection pending)");
                 }
             }
+        }
+        for (KubeObject pod : pods) {
             if (pod.at("spec.nodeName") == null) {
                 missing.add("pod " + pod.name() + " is not scheduled");
             } else if (!NamespaceState.ready(pod)) {
@@ -111,6 +122,15 @@ public final class DesiredState {
                     ? null : "conditions " + conditions(w) + ", ready " + w.at("status.readyReplicas") + "/" + replicas
                     + ", updated " + w.at("status.updatedReplicas");
             case "MPIJob" -> condition(w, "Running") ? null : "conditions " + conditions(w);
+            case "DaemonSet" -> same(w.at("status.observedGeneration"), w.at("metadata.generation"))
+                    && same(w.at("status.numberReady"), w.at("status.desiredNumberScheduled"))
+                    && same(w.at("status.updatedNumberScheduled"), w.at("status.desiredNumberScheduled"))
+                    && same(w.at("status.numberAvailable"), w.at("status.desiredNumberScheduled"))
+                    ? null : "ready " + w.at("status.numberReady") + "/" + w.at("status.desiredNumberScheduled") + ", updated "
+                    + w.at("status.updatedNumberScheduled") + ", observed generation " + w.at("status.observedGeneration");
+            case "Job" -> condition(w, "Complete") ? null : "conditions " + conditions(w) + ", active " + w.at("status.active")
+                    + ", succeeded " + w.at("status.succeeded") + ", failed " + w.at("status.failed");
+            // a CronJob runs on its schedule: nothing of it is awaited (a run it starts meanwhile is its Jobs' and pods')
             default -> null;
         };
     }
@@ -152,9 +172,12 @@ public final class DesiredState {
                 (state, missing) -> "no " + what + " in " + namespace + " within " + timeout.toSeconds() + " s:\n" + describe(state));
     }
 
-    /** Waits until the namespace has no pods left (after an uninstall). */
+    /**
+     * Waits until the namespace has no pods left (after an uninstall) but Helm hooks' (Helm leaves a hook's objects
+     * behind unless their delete policy removes them).
+     */
     public static NamespaceState awaitNoPods(KubeApi api, String namespace, Duration timeout, Runnable alive) {
-        return poll(api, namespace, timeout, alive, state -> state.pods().isEmpty() ? List.of() : List.of("pods left"),
+        return poll(api, namespace, timeout, alive, state -> state.pods().stream().allMatch(state::hook) ? List.of() : List.of("pods left"),
                 (state, missing) -> "pods left in " + namespace + " " + timeout.toSeconds() + " s after uninstall:\n" + describe(state));
     }
 

@@ -30,6 +30,8 @@ public final class NamespaceState {
         KINDS.put("LeaderWorkerSet", "/apis/leaderworkerset.x-k8s.io/v1/namespaces/%s/leaderworkersets");
         KINDS.put("MPIJob", "/apis/kubeflow.org/v2beta1/namespaces/%s/mpijobs");
         KINDS.put("Job", "/apis/batch/v1/namespaces/%s/jobs");
+        KINDS.put("CronJob", "/apis/batch/v1/namespaces/%s/cronjobs");
+        KINDS.put("DaemonSet", "/apis/apps/v1/namespaces/%s/daemonsets");
         KINDS.put("ReplicaSet", "/apis/apps/v1/namespaces/%s/replicasets");
         KINDS.put("PodDisruptionBudget", "/apis/policy/v1/namespaces/%s/poddisruptionbudgets");
         KINDS.put("HorizontalPodAutoscaler", "/apis/autoscaling/v2/namespaces/%s/horizontalpodautoscalers");
@@ -38,7 +40,9 @@ public final class NamespaceState {
         KINDS.put("ResourceClaim", "/apis/resource.k8s.io/v1/namespaces/%s/resourceclaims");
     }
 
-    public static final List<String> WORKLOAD_KINDS = List.of("StatefulSet", "Deployment", "LeaderWorkerSet", "MPIJob");
+    /** The kinds of workload a release can make; a Job counts only when no other object controls it (an MPIJob's launcher, a CronJob's run). */
+    public static final List<String> WORKLOAD_KINDS = List.of("StatefulSet", "Deployment", "LeaderWorkerSet", "MPIJob", "DaemonSet", "Job",
+            "CronJob");
 
     private final String namespace;
     private final Map<String, List<KubeObject>> objects;
@@ -100,7 +104,38 @@ public final class NamespaceState {
     }
 
     public List<KubeObject> workloads() {
-        return WORKLOAD_KINDS.stream().flatMap(k -> all(k).stream()).toList();
+        return WORKLOAD_KINDS.stream().flatMap(k -> all(k).stream()).filter(w -> !w.kind().equals("Job") || controller(w).isEmpty()).toList();
+    }
+
+    /** The workloads that are not a Helm hook's (Helm leaves those behind on uninstall unless their delete policy removes them). */
+    public List<KubeObject> releaseWorkloads() {
+        return workloads().stream().filter(w -> !hook(w)).toList();
+    }
+
+    /**
+     * The pods the desired state counts and holds Ready: live pods that are not run to completion, i.e. not a Job's
+     * (judged by their Job's status), not a hook's or a test's, and not Succeeded.
+     */
+    public List<KubeObject> servingPods() {
+        return livePods().stream().filter(p -> !"Succeeded".equals(p.at("status.phase")) && !hook(p)
+                && controller(p).map(o -> !"Job".equals(o.at("kind"))).orElse(true)).toList();
+    }
+
+    /**
+     * Whether an object is a Helm hook's: it carries the hook annotation, or a Job that does controls it. Helm creates
+     * hooks outside the release and leaves them after uninstall unless their delete policy removes them.
+     */
+    public boolean hook(KubeObject o) {
+        if (o.annotations().containsKey(dev.nimchart.render.ChartLayout.HOOK_ANNOTATION)) {
+            return true;
+        }
+        return controller(o).filter(c -> "Job".equals(c.at("kind")))
+                .flatMap(c -> named("Job", String.valueOf(c.at("name")))).map(j -> j.annotations().containsKey(dev.nimchart.render.ChartLayout.HOOK_ANNOTATION)).orElse(false);
+    }
+
+    /** The owner reference that controls an object, if any. */
+    public static Optional<KubeObject> controller(KubeObject o) {
+        return o.list("metadata.ownerReferences").stream().filter(r -> Boolean.TRUE.equals(r.at("controller"))).findFirst();
     }
 
     /** The EndpointSlices of a Service. */

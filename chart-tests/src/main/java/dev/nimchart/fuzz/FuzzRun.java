@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 /**
  * Renders {@code count} values documents of a {@link ValuesFuzzer} seed with a chart and judges each: it renders
  * objects the strict model check accepts, or it is refused clearly (a schema error where the independent schema
- * validator finds one too, else a preflight rule naming a key; never a template crash). A failing document is kept as
+ * validator finds one too, else a rule of the chart naming a key; never a template crash). A failing document is kept as
  * {@code <workDir>/fuzz-failures/<n>.yaml} with a header saying what went wrong.
  */
 public final class FuzzRun {
@@ -43,9 +43,19 @@ public final class FuzzRun {
     private final ValuesJudge judge;
     private final Path work;
     private final Path failuresDir;
+    private final FuzzScenarios scenarios;
 
-    /** Documents go to {@code workDir/fuzz}, failing ones to {@code workDir/fuzz-failures} (both emptied first). */
+    /**
+     * Documents that start empty go to {@code workDir/fuzz}, failing ones to {@code workDir/fuzz-failures} (both
+     * emptied first).
+     */
     public FuzzRun(ValuesJudge judge, Path workDir) {
+        this(judge, workDir, FuzzScenarios.NONE);
+    }
+
+    /** As {@link #FuzzRun(ValuesJudge, Path)}, the documents starting from the chart's own scenarios. */
+    public FuzzRun(ValuesJudge judge, Path workDir, FuzzScenarios scenarios) {
+        this.scenarios = scenarios;
         this.chartDir = judge.chartDir();
         this.judge = judge;
         this.work = workDir.resolve("fuzz");
@@ -56,7 +66,7 @@ public final class FuzzRun {
         resetDirectory(work);
         resetDirectory(failuresDir);
         LookupStub.shared();
-        ValuesFuzzer fuzzer = new ValuesFuzzer(chartDir, seed);
+        ValuesFuzzer fuzzer = new ValuesFuzzer(chartDir, seed, scenarios);
         Map<String, Integer> tally = new ConcurrentSkipListMap<>();
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
         long start = System.nanoTime();
@@ -94,17 +104,10 @@ public final class FuzzRun {
                 if (mustBeRefused) {
                     return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + ")";
                 }
-                if (doc.scenario() == FuzzScenario.NONE) {
-                    record(tally, "rendered");
-                    return null;
-                }
-                record(tally, "rendered " + doc.workload());
+                record(tally, "rendered");
+                doc.scenario().traits().forEach(trait -> record(tally, "rendered " + trait));
                 if (doc.hasKubernetesSchemaSample()) {
                     record(tally, "rendered a pass-through object made from its Kubernetes schema");
-                }
-                record(tally, "rendered cache " + doc.cache());
-                if (doc.workload().equals("leaderworkerset") || doc.workload().equals("mpijob")) {
-                    record(tally, "rendered multi-node networking " + doc.provider());
                 }
             }
             case REFUSED_BY_SCHEMA -> {
@@ -113,18 +116,18 @@ public final class FuzzRun {
                     record(tally, "refused by the schema: a mistake inside a pass-through object");
                 }
             }
-            case REFUSED_BY_PREFLIGHT -> {
+            case REFUSED_BY_CHART_RULE -> {
                 if (!j.schemaProblems().isEmpty()) {
                     return "the schema refuses these values " + j.schemaProblems() + " but Helm refused them otherwise: " + j.message();
                 }
                 if (mustBeRefused) {
-                    return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + "); the preflight refused it: "
+                    return "values.schema.json accepts a mistake it must refuse (" + doc.mutation() + "); a rule of the chart refused it: "
                             + j.message();
                 }
-                record(tally, "refused by the preflight");
+                record(tally, "refused by a rule of the chart");
             }
             default -> {
-                return "refused by neither the schema nor the preflight: " + j.message();
+                return "refused by neither the schema nor a rule of the chart: " + j.message();
             }
         }
         return null;

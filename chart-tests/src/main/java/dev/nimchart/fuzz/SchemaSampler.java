@@ -61,12 +61,15 @@ final class SchemaSampler {
             "io.k8s.api.core.v1.PodSecurityContext", Map.of());
 
     private final ValuesSchema schema;
+    private final OpaqueSamples opaque;
     private final Random random;
     private final Map<String, Schema> definitionValidators = new java.util.HashMap<>();
     private int kubernetesSamples;
 
-    SchemaSampler(ValuesSchema schema, Random random) {
+    /** @param opaque the chart's {@link OpaqueSamples#of(ValuesSchema)} */
+    SchemaSampler(ValuesSchema schema, OpaqueSamples opaque, Random random) {
         this.schema = schema;
+        this.opaque = opaque;
         this.random = random;
     }
 
@@ -87,7 +90,7 @@ final class SchemaSampler {
             }
         }
         // No draw kept the rules: a known instance, else the last draw (an overlay the schema refuses is dropped).
-        return RULED_FALLBACK.containsKey(ruled) ? RULED_FALLBACK.get(ruled) : draw(node, path);
+        return RULED_FALLBACK.containsKey(ruled) ? OpaqueSamples.copy(RULED_FALLBACK.get(ruled)) : draw(node, path);
     }
 
     /**
@@ -122,7 +125,7 @@ final class SchemaSampler {
             wrapper.put("$ref", "#/$defs/" + name);
             wrapper.put("$defs", schema.root().get("$defs"));
             return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(
-                    SchemaLocation.of("https://nim-llm.chart/" + name + ".json"), JsonMapper.shared().writeValueAsString(wrapper),
+                    SchemaLocation.of("https://chart-tests.fuzz/" + name + ".json"), JsonMapper.shared().writeValueAsString(wrapper),
                     InputFormat.JSON);
         });
         return validator.validate(JsonMapper.shared().valueToTree(value)).stream().map(e -> e.getMessage()).toList();
@@ -130,10 +133,10 @@ final class SchemaSampler {
 
     @SuppressWarnings("unchecked")
     private Object draw(Map<String, Object> node, String path) {
-        if (OpaqueSamples.isOpaque(path)) {
+        if (opaque.isOpaque(path)) {
             // Half the time from the Kubernetes definition, where the schema has one (fields, or a list of objects).
             if (schema.properties(node).isEmpty() && !isKubernetesList(node) || random.nextBoolean()) {
-                return OpaqueSamples.pick(path, random);
+                return opaque.pick(path, random);
             }
             kubernetesSamples++;
         }
@@ -256,8 +259,9 @@ final class SchemaSampler {
     }
 
     /**
-     * Counts that multiply rendered objects (one MPIJob or NetworkPolicy per replica) stay small; other integers
-     * without a maximum are sometimes a million or more, which Go prints as 1e+06 unless the chart takes care.
+     * Counts that multiply rendered objects (a chart may render one object per replica) stay small: the names
+     * {@code helm create} gives them. Other integers without a maximum are sometimes a million or more, which Go prints
+     * as 1e+06 unless the chart takes care.
      */
     static final List<String> OBJECT_COUNTS = List.of("replicaCount", "autoscaling.minReplicas", "autoscaling.maxReplicas");
 

@@ -17,11 +17,12 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Generates values documents from a chart's values.schema.json and its subcharts': a coherent {@link FuzzScenario}
- * (where the chart's schema takes it; a chart of another shape starts from an empty document), a few keys drawn at
- * random from the schemas and set to values they accept (a subchart's keys under its key or alias), and, for a
- * "near-valid" document, one {@link ValuesMutator} mistake, in the values of the chart or of a subchart the document
- * switches on. Document {@code n} of a seed is always the same document, whatever was generated before it.
+ * Generates values documents from a chart's values.schema.json and its subcharts': the chart's own starting
+ * {@link FuzzScenario} (none unless its rules give one: {@link FuzzScenarios}), a few keys drawn at random from the
+ * schemas and set to values they accept (a subchart's keys under its key or alias), and, for a "near-valid" document,
+ * one {@link ValuesMutator} mistake, in the values of the chart or of a subchart the document switches on. Without a
+ * scenario, every key a document holds is one a schema describes, or the misspelt key of its mistake. Document
+ * {@code n} of a seed is always the same document, whatever was generated before it.
  */
 public final class ValuesFuzzer {
 
@@ -31,8 +32,16 @@ public final class ValuesFuzzer {
     public static final String FROM_KUBERNETES_SCHEMA = "(Kubernetes object from its schema)";
     private static final int MAX_OVERLAYS = 4;
 
-    /** A chart of the tree with a schema: where its values sit in a document, its schema and its defaults. */
-    private record Governed(List<String> keys, ValuesSchema schema, Map<String, Object> defaults) {
+    /**
+     * A chart of the tree with a schema: where its values sit in a document, its schema, its defaults, and what main's
+     * per-schema reading finds in that schema (its pass-through keys and samples, its Kubernetes-ruled keys).
+     */
+    private record Governed(List<String> keys, ValuesSchema schema, Map<String, Object> defaults, OpaqueSamples opaque,
+            List<List<String>> ruledKeys) {
+
+        static Governed of(List<String> keys, ValuesSchema schema, Map<String, Object> defaults) {
+            return new Governed(keys, schema, defaults, OpaqueSamples.of(schema), ValuesMutator.ruledKeys(schema));
+        }
     }
 
     /** A key path a schema describes, with the chart it belongs to. */
@@ -55,20 +64,27 @@ public final class ValuesFuzzer {
     private final List<Key> entries = new ArrayList<>();
     private final List<Key> passThrough;
     private final ValuesSchemaValidator validator;
+    private final FuzzScenarios scenarios;
 
+    /** Documents that start empty (no scenario of the chart). */
     public ValuesFuzzer(Path chartDir, long seed) {
+        this(chartDir, seed, FuzzScenarios.NONE);
+    }
+
+    /** Documents that start from the chart's own scenarios. */
+    public ValuesFuzzer(Path chartDir, long seed, FuzzScenarios scenarios) {
         this.seed = seed;
+        this.scenarios = scenarios;
         this.tree = ChartTree.load(chartDir);
         // The chart's own schema first (a chart without one has no fuzz documents), then each subchart's.
-        charts.add(new Governed(List.of(), ValuesSchema.load(chartDir), tree.defaults()));
+        charts.add(Governed.of(List.of(), ValuesSchema.load(chartDir), tree.defaults()));
         for (ChartTree.Part part : tree.parts().subList(1, tree.parts().size())) {
             if (Files.isRegularFile(part.chart().dir().resolve("values.schema.json"))) {
-                charts.add(new Governed(part.keys(), ValuesSchema.load(part.chart().dir()), part.chart().defaults()));
+                charts.add(Governed.of(part.keys(), ValuesSchema.load(part.chart().dir()), part.chart().defaults()));
             }
         }
         charts.forEach(c -> c.schema().entries().forEach(e -> entries.add(new Key(c, e))));
-        this.passThrough = entries.stream().filter(k -> k.chart().keys().isEmpty() && OpaqueSamples.holdsPassThrough(k.entry().path()))
-                .toList();
+        this.passThrough = entries.stream().filter(k -> k.chart().opaque().holdsPassThrough(k.entry().path())).toList();
         this.validator = new ValuesSchemaValidator(tree);
     }
 
@@ -76,16 +92,14 @@ public final class ValuesFuzzer {
     public FuzzDocument document(int index) {
         Random random = new Random(mix(seed, index));
         Map<Governed, SchemaSampler> samplers = new IdentityHashMap<>();
-        charts.forEach(c -> samplers.put(c, new SchemaSampler(c.schema(), random)));
-        FuzzScenario scenario = FuzzScenario.random(random);
-        if (!validator.validate(ValuesMerger.coalesce(tree, scenario.values())).isEmpty()) {
-            scenario = FuzzScenario.NONE;
-        }
+        charts.forEach(c -> samplers.put(c, new SchemaSampler(c.schema(), c.opaque(), random)));
+        FuzzScenario scenario = scenarios.draw(random);
         Map<String, Object> values = ValuesMerger.copy(scenario.values());
         List<String> overlays = new ArrayList<>();
-        int count = random.nextInt(MAX_OVERLAYS + 1);
+        int count = entries.isEmpty() ? 0 : random.nextInt(MAX_OVERLAYS + 1);
         for (int i = 0; i < count; i++) {
-            // One document in three sets a pass-through Kubernetes object (affinity, tolerations, ...) first.
+            // One document in three sets a pass-through Kubernetes object (affinity, tolerations, ...) first, where a
+            // schema has one.
             List<Key> pool = i == 0 && random.nextInt(3) == 0 && !passThrough.isEmpty() ? passThrough : entries;
             Key entry = pool.get(random.nextInt(pool.size()));
             SchemaSampler sampler = samplers.get(entry.chart());
@@ -95,7 +109,7 @@ public final class ValuesFuzzer {
             overlay(values, entry.keys(), value);
             // A field of a pass-through object set alone can break a rule of Kubernetes' validation code together with
             // the chart's defaults (privileged: true under allowPrivilegeEscalation: false): such an overlay is dropped.
-            if (OpaqueSamples.holdsPassThrough(entry.path())
+            if (entry.chart().opaque().holdsPassThrough(entry.entry().path())
                     && !validator.validate(ValuesMerger.coalesce(tree, values)).isEmpty()) {
                 values = before;
                 continue;
@@ -103,6 +117,7 @@ public final class ValuesFuzzer {
             overlays.add(entry.path() + (sampler.kubernetesSamples() > fromKubernetes ? " " + FROM_KUBERNETES_SCHEMA : ""));
         }
         String mutation = null;
+        boolean insidePassThrough = false;
         if (random.nextInt(100) < NEAR_VALID_PERCENT) {
             // The mistake goes into the values of the chart or of a subchart the document switches on.
             Set<List<String>> enabled = new HashSet<>();
@@ -110,16 +125,18 @@ public final class ValuesFuzzer {
             List<Governed> targets = charts.stream().filter(c -> enabled.contains(c.keys())).toList();
             Governed target = targets.size() == 1 ? targets.get(0) : targets.get(random.nextInt(targets.size()));
             Map<String, Object> before = ValuesMerger.copy(values);
-            mutation = underKeys(target.keys(), new ValuesMutator(target.schema(), samplers.get(target), target.defaults(), random)
-                    .mutate(subDocument(values, target.keys())));
-            if (!subchartKeysHoldMaps(values)) {
-                // Helm refuses a subchart's key that holds no map before any schema runs ("type mismatch on cache"):
-                // no chart's schema can refuse that mistake, so the document stays valid instead.
+            String mistake = new ValuesMutator(target.schema(), target.ruledKeys(), target.opaque(), samplers.get(target),
+                    target.defaults(), random).mutate(subDocument(values, target.keys()));
+            if (mistake == null || !subchartKeysHoldMaps(values)) {
+                // No mistake applies, or Helm refuses a subchart's key that holds no map before any schema runs ("type
+                // mismatch on cache"): no chart's schema can refuse that mistake, so the document stays valid instead.
                 values = before;
-                mutation = null;
+            } else {
+                mutation = underKeys(target.keys(), mistake);
+                insidePassThrough = target.opaque().passesThrough(FuzzDocument.pathOf(mistake));
             }
         }
-        return new FuzzDocument(seed, index, scenario, overlays, mutation, values);
+        return new FuzzDocument(seed, index, scenario, overlays, mutation, insidePassThrough, values);
     }
 
     /** Whether every subchart's key in the document holds a map, or nothing. */

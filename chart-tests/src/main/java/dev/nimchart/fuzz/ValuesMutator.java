@@ -19,16 +19,18 @@ final class ValuesMutator {
     enum Kind { UNKNOWN_KEY, WRONG_TYPE, OUT_OF_RANGE, BAD_ENUM, BAD_PATTERN, NULL_DEFAULT, KUBERNETES_RULE }
 
     /**
-     * Pass-through keys whose Kubernetes definition carries rules of Kubernetes' validation code, for a
-     * KUBERNETES_RULE mistake: key path (a list when it ends in []), and the definition of the value (or of its items).
+     * Where a Kubernetes definition with rules of Kubernetes' validation code sits in a value the chart passes through,
+     * for a KUBERNETES_RULE mistake: the definition of the chart's key (or of its list's items), the path inside it
+     * (empty: the value itself), and the ruled definition there. Which keys of a chart hold them is read from its schema
+     * ({@link #ruledKeys(ValuesSchema)}).
      */
-    private static final List<List<String>> RULED_KEYS = List.of(
-            List.of("tolerations[]", "io.k8s.api.core.v1.Toleration"),
-            List.of("containerSecurityContext", "io.k8s.api.core.v1.SecurityContext"),
-            List.of("podSecurityContext", "io.k8s.api.core.v1.PodSecurityContext"),
-            List.of("affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[]",
+    private static final List<List<String>> RULED_INSIDE = List.of(
+            List.of("io.k8s.api.core.v1.Toleration", "", "io.k8s.api.core.v1.Toleration"),
+            List.of("io.k8s.api.core.v1.SecurityContext", "", "io.k8s.api.core.v1.SecurityContext"),
+            List.of("io.k8s.api.core.v1.PodSecurityContext", "", "io.k8s.api.core.v1.PodSecurityContext"),
+            List.of("io.k8s.api.core.v1.Affinity", ".nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[]",
                     "io.k8s.api.core.v1.NodeSelectorRequirement"),
-            List.of("affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[]",
+            List.of("io.k8s.api.core.v1.Affinity", ".podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[]",
                     "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement"));
 
     /** Values of every JSON type, for a wrong-type mutation. */
@@ -38,18 +40,58 @@ final class ValuesMutator {
     private final SchemaSampler sampler;
     private final Map<String, Object> defaults;
     private final Random random;
+    private final List<List<String>> ruledKeys;
+    private final OpaqueSamples opaque;
 
-    ValuesMutator(ValuesSchema schema, SchemaSampler sampler, Map<String, Object> defaults, Random random) {
+    /** @param ruledKeys the chart's {@link #ruledKeys(ValuesSchema)}; {@code opaque} its {@link OpaqueSamples#of(ValuesSchema)} */
+    ValuesMutator(ValuesSchema schema, List<List<String>> ruledKeys, OpaqueSamples opaque, SchemaSampler sampler,
+                  Map<String, Object> defaults, Random random) {
         this.schema = schema;
+        this.ruledKeys = ruledKeys;
+        this.opaque = opaque;
         this.sampler = sampler;
         this.defaults = defaults;
         this.random = random;
     }
 
-    /** Applies one mistake to {@code doc} and describes it ("WRONG_TYPE at multiNode.workers: \"three\""). */
+    /**
+     * The chart's keys where a ruled Kubernetes definition sits (key path, a list when it ends in {@code []}; and the
+     * ruled definition), from the keys of its schema that refer to a definition of {@link #RULED_INSIDE} whose ruled
+     * definition the schema embeds; none for a chart that passes no such object through.
+     */
+    @SuppressWarnings("unchecked")
+    static List<List<String>> ruledKeys(ValuesSchema schema) {
+        List<List<String>> out = new ArrayList<>();
+        List<ValuesSchema.Entry> entries = schema.entries();
+        Map<?, ?> defs = schema.root().get("$defs") instanceof Map<?, ?> d ? d : Map.of();
+        for (List<String> rule : RULED_INSIDE) {
+            if (!defs.containsKey(rule.get(2))) {
+                continue; // the schema does not embed the ruled definition: there is no rule of it to break
+            }
+            String ref = "#/$defs/" + rule.get(0);
+            for (ValuesSchema.Entry e : entries) {
+                List<String> parent = e.keys().subList(0, e.keys().size() - 1);
+                Map<String, Object> parentSchema = parent.isEmpty() ? schema.root() : schema.at(parent);
+                if (!(schema.properties(parentSchema).get(e.keys().get(e.keys().size() - 1)) instanceof Map<?, ?> raw)) {
+                    continue;
+                }
+                if (ref.equals(raw.get("$ref"))) {
+                    out.add(List.of(e.path() + rule.get(1), rule.get(2)));
+                } else if (raw.get("items") instanceof Map<?, ?> items && ref.equals(items.get("$ref"))) {
+                    out.add(List.of(e.path() + (rule.get(1).isEmpty() ? "[]" : "[0]" + rule.get(1)), rule.get(2)));
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Applies one mistake to {@code doc} and describes it ("WRONG_TYPE at multiNode.workers: \"three\""), or returns
+     * null, the document unchanged, when no mistake applies in 50 tries.
+     */
     String mutate(Map<String, Object> doc) {
         List<ValuesTarget> all = ValuesTarget.all(schema, doc);
-        List<ValuesTarget> insidePassThrough = all.stream().filter(t -> OpaqueSamples.passesThrough(t.path())).toList();
+        List<ValuesTarget> insidePassThrough = all.stream().filter(t -> opaque.passesThrough(t.path())).toList();
         // Where the document holds pass-through Kubernetes objects, one mistake in two is made inside them.
         List<ValuesTarget> targets = !insidePassThrough.isEmpty() && random.nextBoolean() ? insidePassThrough : all;
         for (int attempt = 0; attempt < 50; attempt++) {
@@ -60,7 +102,7 @@ final class ValuesMutator {
                 case BAD_ENUM -> targets.stream().filter(t -> t.schema().get("enum") instanceof List).toList();
                 case BAD_PATTERN -> targets.stream().filter(t -> t.schema().get("pattern") instanceof String
                         || t.schema().get("minLength") instanceof Number || t.schema().get("maxLength") instanceof Number).toList();
-                case KUBERNETES_RULE -> all;
+                case KUBERNETES_RULE -> ruledKeys.isEmpty() ? List.of() : all;
                 default -> targets;
             };
             if (fitting.isEmpty()) {
@@ -72,7 +114,7 @@ final class ValuesMutator {
                 return kind + " at " + description;
             }
         }
-        throw new IllegalStateException("no mutation applies to the document");
+        return null; // a schema with nothing to break (no declared key, no type): the document stays valid
     }
 
     private String apply(Kind kind, ValuesTarget target, Map<String, Object> doc) {
@@ -96,13 +138,10 @@ final class ValuesMutator {
      */
     @SuppressWarnings("unchecked")
     private String breakKubernetesRule(Map<String, Object> doc) {
-        List<String> ruled = RULED_KEYS.get(random.nextInt(RULED_KEYS.size()));
+        List<String> ruled = ruledKeys.get(random.nextInt(ruledKeys.size()));
         String path = ruled.get(0);
         boolean list = path.endsWith("[]");
         String at = list ? path.substring(0, path.length() - 2) : path;
-        if (!(schema.root().get("$defs") instanceof Map<?, ?> defs) || !defs.containsKey(ruled.get(1))) {
-            return null; // a schema without the embedded Kubernetes definitions (a chart of another shape)
-        }
         Object value = sampler.breakingRule(ruled.get(1), at);
         if (value == null) {
             return null;

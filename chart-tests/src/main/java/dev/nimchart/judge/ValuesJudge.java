@@ -13,7 +13,6 @@ import dev.nimchart.render.ChartYaml;
 import dev.nimchart.render.LookupStub;
 import dev.nimchart.render.RefusalMessage;
 import dev.nimchart.values.ChartTree;
-import dev.nimchart.values.ExampleValuesFiles;
 import dev.nimchart.values.ValuesMerger;
 import dev.nimchart.values.ValuesSchemaValidator;
 import java.nio.file.Path;
@@ -29,7 +28,10 @@ import java.util.regex.Pattern;
  * Chart.yaml and the rendered objects), used by every caller: the offline tier, the fuzz run, the cluster tiers'
  * refusals and the benchmark. {@link #judge(Path)} says what Helm made of a file (rendered valid objects, or refused
  * it clearly, or what went wrong); {@link #mustInstall(Path)} and {@link #mustBeRefused(Path)} hold a values file to
- * what its directory promises, with the {@code expect-error} rules of {@code dev.nimchart.ChartCheck}.
+ * what its directory promises, with the {@code expect-error} rules of {@code dev.nimchart.ChartCheck} ({@link RefusalRule},
+ * which the cluster tiers apply to {@code helm install}'s refusals too). A refusal that is not the schema's is a rule
+ * of the chart: a {@code fail} or {@code required} of any of its templates, or, when the chart's rules name a preflight
+ * template, of that template only.
  */
 public final class ValuesJudge {
 
@@ -43,8 +45,11 @@ public final class ValuesJudge {
         RENDERED,
         /** values.schema.json refused the values. */
         REFUSED_BY_SCHEMA,
-        /** A preflight rule of the chart refused the values. */
-        REFUSED_BY_PREFLIGHT,
+        /**
+         * A rule of the chart refused the values: a {@code fail} or {@code required} of its templates (of its preflight
+         * template, when its rules name one).
+         */
+        REFUSED_BY_CHART_RULE,
         /** Helm refused it some other way, or the file is no values file. */
         REFUSED_OTHERWISE
     }
@@ -73,6 +78,7 @@ public final class ValuesJudge {
     private final ValuesSchemaValidator schema;
     private final StrictModelCheck strict;
     private final boolean standardLabels;
+    private final RefusalRule refusalRule;
 
     /** The judge of any chart: no rule of a particular chart. */
     public ValuesJudge(Path chartDir) {
@@ -81,9 +87,18 @@ public final class ValuesJudge {
 
     /** With {@code standardLabels}, a values file must also render every object with the standard labels. */
     public ValuesJudge(Path chartDir, boolean standardLabels) {
+        this(chartDir, standardLabels, Optional.empty());
+    }
+
+    /**
+     * As {@link #ValuesJudge(Path, boolean)}; with a {@code preflightTemplate} (its path under templates/), a refusal
+     * that is not the schema's must come from that template, else from any template.
+     */
+    public ValuesJudge(Path chartDir, boolean standardLabels, Optional<String> preflightTemplate) {
         this.standardLabels = standardLabels;
         this.chartDir = chartDir;
         this.chart = ChartYaml.read(chartDir);
+        this.refusalRule = new RefusalRule(chart, preflightTemplate);
         this.renderer = new ChartRenderer(chartDir);
         this.rendererWithoutSchema = ChartRenderer.withoutValuesSchema(chartDir);
         this.tree = ChartTree.load(chartDir);
@@ -98,17 +113,8 @@ public final class ValuesJudge {
     private static StrictModelCheck strictCheck(Path chartDir) {
         CrdSchemaValidator pinned = CrdSchemaValidator.load();
         List<CrdSchemaValidator> own = new java.util.ArrayList<>();
-        List<Path> crdDirs = new java.util.ArrayList<>(List.of(chartDir.resolve("crds")));
-        try (java.util.stream.Stream<Path> subcharts = java.nio.file.Files.isDirectory(chartDir.resolve("charts"))
-                ? java.nio.file.Files.list(chartDir.resolve("charts")) : java.util.stream.Stream.empty()) {
-            subcharts.sorted().map(sub -> sub.resolve("crds")).forEach(crdDirs::add);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot list " + chartDir.resolve("charts"), e);
-        }
-        for (Path dir : crdDirs) {
-            if (java.nio.file.Files.isDirectory(dir)) {
-                own.add(CrdSchemaValidator.load(dir));
-            }
+        for (Path dir : dev.nimchart.render.ChartLayout.crdDirs(chartDir)) {
+            own.add(CrdSchemaValidator.load(dir));
         }
         return new StrictModelCheck().withCustomResources(
                 (apiVersion, kind) -> own.stream().anyMatch(v -> v.supports(apiVersion, kind))
@@ -119,6 +125,11 @@ public final class ValuesJudge {
 
     public Path chartDir() {
         return chartDir;
+    }
+
+    /** The expect-error rule of this chart, as every tier applies it. */
+    public RefusalRule refusalRule() {
+        return refusalRule;
     }
 
     /** Merges, validates, renders and checks a values file: valid objects, or a clear refusal, or what went wrong. */
@@ -191,13 +202,13 @@ public final class ValuesJudge {
                     ? "Helm's schema check refused it, but an independent JSON-schema validator does not: " + helmMessage(message) : null;
             return new Judgement(Ending.REFUSED_BY_SCHEMA, problem, message, schemaProblems, null, values);
         }
-        if (RefusalMessage.fromPreflight(message, chart)) {
+        if (refusalRule.byChartRule(message)) {
             String problem = crashProblem != null ? crashProblem : !RefusalMessage.NAMES_A_KEY.matcher(message).find()
                     ? "the refusal names no values key: " + helmMessage(message) : null;
-            return new Judgement(Ending.REFUSED_BY_PREFLIGHT, problem, message, schemaProblems, null, values);
+            return new Judgement(Ending.REFUSED_BY_CHART_RULE, problem, message, schemaProblems, null, values);
         }
         return new Judgement(Ending.REFUSED_OTHERWISE, crashProblem != null ? crashProblem
-                : "refused by neither values.schema.json nor " + chart.templatePath("validate/preflight.yaml") + ": " + helmMessage(message),
+                : "refused by neither values.schema.json nor " + refusalRule.ruleSource() + ": " + helmMessage(message),
                 message, schemaProblems, null, values);
     }
 
@@ -257,39 +268,29 @@ public final class ValuesJudge {
 
     /** Why a values file that must be refused (an {@code invalid/} file) does not pass, or empty. */
     public Optional<String> mustBeRefused(Path file) {
-        Optional<String> expected = expectedError(file);
+        Optional<String> expected = RefusalRule.expectedError(file);
         if (expected.isEmpty() || !RefusalMessage.NAMES_A_KEY.matcher(expected.get()).find()) {
-            return expectedErrorProblem(file);
+            return RefusalRule.expectedErrorProblem(file);
         }
         Judgement j = judge(file);
         if (!j.refused()) {
             return Optional.of("Helm rendered it" + (j.manifest() == null ? " (into invalid YAML)" : "") + ", but it must be refused with: "
                     + expected.get());
         }
-        Optional<String> refusal = refusalProblem(file, j.message());
+        Optional<String> refusal = refusalRule.problem(file, j.message());
         if (refusal.isPresent()) {
             return refusal;
         }
         Matcher pointer = SCHEMA_POINTER.matcher(expected.get());
         if (pointer.find()) {
-            if (j.ending() != Ending.REFUSED_BY_SCHEMA) {
-                return Optional.of("expect-error names a schema error (at '...'), but the refusal did not come from"
-                        + " values.schema.json: " + helmMessage(j.message()));
-            }
             String key = schemaErrorKey(pointer.group(1), j.message(), expected.get());
             if (j.schemaProblems().stream().noneMatch(p -> p.startsWith(key + ":"))) {
                 return Optional.of("Helm's schema check refused it at " + key + ", but an independent JSON-schema validator"
                         + " does not (it found: " + j.schemaProblems() + ")");
             }
-        } else {
-            if (j.ending() != Ending.REFUSED_BY_PREFLIGHT) {
-                return Optional.of("expect-error names a preflight rule, but the refusal did not come from "
-                        + chart.templatePath("validate/preflight.yaml") + ": " + helmMessage(j.message()));
-            }
-            if (!j.schemaProblems().isEmpty()) {
-                return Optional.of("refused by a preflight rule, but values.schema.json refuses it too (the schema error"
-                        + " comes first for a user, so expect it instead): " + j.schemaProblems());
-            }
+        } else if (!j.schemaProblems().isEmpty()) {
+            return Optional.of("refused by a rule of the chart, but values.schema.json refuses it too (the schema error"
+                    + " comes first for a user, so expect it instead): " + j.schemaProblems());
         }
         return Optional.ofNullable(j.problem());
     }
@@ -307,41 +308,12 @@ public final class ValuesJudge {
     }
 
     /**
-     * The expect-error rules every tier applies to a refusal of an {@code invalid/} file, wherever the refusal came
-     * from (a render, or {@code helm install} on a cluster): the expect-error line is there and names a key, the
-     * refusal holds its text exactly, and no template crash text reaches the user.
+     * The part of the expect-error rule that needs no chart (the expect-error line is there and names a key, the
+     * refusal holds its text exactly, no template crash text); {@link RefusalRule#problem(Path, String)} is the whole
+     * rule, where the refusal came from included, which every tier applies.
      */
     public static Optional<String> refusalProblem(Path file, String message) {
-        Optional<String> expected = expectedError(file);
-        if (expected.isEmpty() || !RefusalMessage.NAMES_A_KEY.matcher(expected.get()).find()) {
-            return expectedErrorProblem(file);
-        }
-        if (!message.contains(expected.get())) {
-            return Optional.of("Helm refused it, but not with the expect-error text. Expected: " + expected.get()
-                    + " | Helm said: " + helmMessage(message));
-        }
-        List<String> crash = RefusalMessage.crashMarkers(message);
-        if (!crash.isEmpty()) {
-            return Optional.of("a template crash reached the user " + crash + ": " + helmMessage(message));
-        }
-        return Optional.empty();
-    }
-
-    private static Optional<String> expectedError(Path file) {
-        try {
-            return Optional.of(ExampleValuesFiles.expectedError(file));
-        } catch (IllegalStateException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static Optional<String> expectedErrorProblem(Path file) {
-        Optional<String> expected = expectedError(file);
-        if (expected.isEmpty()) {
-            return Optional.of("its first line must be '# expect-error: <text of the expected error>'");
-        }
-        return Optional.of("the expect-error text names no values key (write it as Helm prints it: \"at '/key': ...\""
-                + " for a schema error, the rule's text with the dotted key path for a preflight rule): " + expected.get());
+        return RefusalRule.textProblem(file, message);
     }
 
     private static RenderedManifest render(ChartRenderer renderer, List<Path> files) {

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 /** What a user reads when Helm refuses values: where the refusal came from, and whether it is a clear one. */
 public final class RefusalMessage {
 
-    /** A values key by its JSON pointer (schema errors) or its dotted path (preflight rules). */
+    /** A values key by its JSON pointer (schema errors) or its dotted path (rules of the chart's templates). */
     public static final Pattern NAMES_A_KEY = Pattern.compile(
             "at '/[A-Za-z]|additional properties '[A-Za-z]|(^|\\W)[a-z][A-Za-z]*(\\[\\d+])?\\.[A-Za-z{]|(^|\\W)env\\[\\d+]");
 
@@ -16,8 +16,6 @@ public final class RefusalMessage {
             "wrong type for value", "error calling", "can't evaluate field", "<no value>", "invalid memory address",
             "incompatible types for comparison", "cannot index slice", "index out of range");
 
-    /** The template that runs the rules of _preflight.tpl, under templates/. */
-    private static final String PREFLIGHT_TEMPLATE = "validate/preflight.yaml";
     /** The line a preflight rule's {@code fail} starts its message with: {@code <prefix>: <what is wrong>}. */
     private static final Pattern PREFLIGHT_LINE = Pattern.compile("(?m)^[a-z0-9][a-z0-9-]*: \\S");
     private static final Pattern SCHEMA_ERROR = Pattern.compile("(?m)^- at '[^']*': ");
@@ -31,11 +29,22 @@ public final class RefusalMessage {
     }
 
     /**
-     * A rule of _preflight.tpl refused the values ({@code nim-llm: ...} on a line of its own), before any object
-     * template ran: the error is in {@code <chart name>/templates/validate/preflight.yaml}.
+     * A rule of a chart's preflight template refused the values ({@code <prefix>: ...} on a line of its own, as
+     * nim-llm's {@code nim-llm: ...}), before any object template ran: the error is in
+     * {@code <chart name>/templates/<preflightTemplate>}.
+     *
+     * @param preflightTemplate the template's path under templates/ ({@code validate/preflight.yaml})
      */
-    public static boolean fromPreflight(String message, ChartYaml chart) {
-        return message.contains(chart.templatePath(PREFLIGHT_TEMPLATE)) && PREFLIGHT_LINE.matcher(message).find();
+    public static boolean fromPreflight(String message, ChartYaml chart, String preflightTemplate) {
+        return message.contains(chart.templatePath(preflightTemplate)) && PREFLIGHT_LINE.matcher(message).find();
+    }
+
+    /**
+     * A {@code fail} or {@code required} of one of the chart's templates (or of a helper they include, of the chart or
+     * of its subcharts) refused the values: Helm's {@code execution error at (<chart name>/...)}.
+     */
+    public static boolean fromTemplate(String message, ChartYaml chart) {
+        return message.contains("execution error at (" + chart.name() + "/");
     }
 
     /** A chart's heading in Helm's schema refusal: its name (a subchart's alias) alone on a line, above its errors. */

@@ -51,12 +51,29 @@ public final class ValuesMerger {
             if (!(loaded instanceof Map)) {
                 throw new IllegalArgumentException(file + ": top level is not a YAML mapping");
             }
-            return asMap(loaded);
+            return asMap(stringKeys(loaded));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (YAMLException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Every mapping key as the text Helm reads it: Helm turns values YAML into JSON before it uses it, so a key YAML
+     * reads as a number or a boolean ({@code 8080:} of a port map, {@code true:}) is that number's or boolean's text.
+     */
+    @SuppressWarnings("unchecked")
+    static Object stringKeys(Object node) {
+        if (node instanceof Map<?, ?> map) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            map.forEach((k, v) -> out.put(String.valueOf(k), stringKeys(v)));
+            return out;
+        }
+        if (node instanceof java.util.List<?> list) {
+            return new java.util.ArrayList<>(list.stream().map(ValuesMerger::stringKeys).toList());
+        }
+        return node;
     }
 
     /**
@@ -127,17 +144,34 @@ public final class ValuesMerger {
                         + " must be a map, not " + subValues);
             }
             Map<String, Object> own = copy(asMap(subValues));
-            // Helm's coalesceGlobals: the parent's globals over the subchart's (a parent's null deletes one of them);
-            // where either is there but no map, Helm skips the globals ("skipping globals because ... is not a table").
+            // Helm's coalesceGlobals: the parent's globals over the subchart's (see globals below); where either is there
+            // but no map, Helm skips the globals ("skipping globals because ... is not a table").
             boolean subGlobalsMap = !own.containsKey("global") || own.get("global") instanceof Map;
             boolean parentGlobalsMap = !result.containsKey("global") || result.get("global") instanceof Map;
             if (subGlobalsMap && parentGlobalsMap) {
                 Map<String, Object> parentGlobals = result.get("global") instanceof Map<?, ?> g ? asMap(g) : Map.of();
                 Map<String, Object> subGlobals = own.get("global") instanceof Map<?, ?> g ? asMap(g) : Map.of();
-                own.put("global", layer(subGlobals, parentGlobals));
+                own.put("global", globals(subGlobals, parentGlobals));
             }
             result.put(key, coalesce(sub.chart(), own, enabled, List.copyOf(keys)));
         }
+        return result;
+    }
+
+    /**
+     * Helm's coalesceGlobals: each of the parent's globals over the subchart's, maps merged (the parent's winning) or
+     * added; but where one side holds a map and the other no map, the subchart keeps its own ("cannot merge map onto
+     * non-map", "key ... is table. Skipping").
+     */
+    private static Map<String, Object> globals(Map<String, Object> sub, Map<String, Object> parent) {
+        Map<String, Object> result = copy(sub);
+        parent.forEach((key, value) -> {
+            boolean parentMap = value instanceof Map;
+            boolean subMap = result.get(key) instanceof Map;
+            if (!result.containsKey(key) || parentMap == subMap) {
+                result.put(key, parentMap && subMap ? layer(asMap(result.get(key)), asMap(value)) : copyValue(value));
+            }
+        });
         return result;
     }
 

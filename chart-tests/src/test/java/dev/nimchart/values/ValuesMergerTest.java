@@ -21,6 +21,16 @@ class ValuesMergerTest {
     }
 
     @Test
+    void keysYamlReadsAsNumbersOrBooleansAreTheirTextAsHelmReadsThem(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("ports.yaml"), "tcp:\n  8080: default/web:80\n  true: on\nlist:\n  - 1: one\n");
+
+        Map<String, Object> loaded = ValuesMerger.loadYaml(file);
+
+        assertThat(loaded.get("tcp")).isEqualTo(Map.of("8080", "default/web:80", "true", true));
+        assertThat(loaded.get("list")).isEqualTo(List.of(Map.of("1", "one")));
+    }
+
+    @Test
     void nullOverrideDeletesTheDefault() {
         Map<String, Object> merged = ValuesMerger.merge(
                 yaml("resources: {limits: {nvidia.com/gpu: 1}}\nprobe: {enabled: true, path: /ready}"),

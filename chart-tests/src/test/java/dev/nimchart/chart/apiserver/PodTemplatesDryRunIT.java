@@ -3,6 +3,7 @@ package dev.nimchart.chart.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Examples;
+import dev.nimchart.chart.repository.NimLlmFuzzScenarios;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.fuzz.FuzzDocument;
@@ -61,7 +62,7 @@ class PodTemplatesDryRunIT {
     @Test
     void theApiServerAdmitsAPodFromEveryPodTemplateOfASampleOfFuzzDocuments(ClusterSession cluster) throws IOException {
         String namespace = TierNamespaces.create(cluster.api(), "pods-fuzz", "privileged");
-        ValuesFuzzer fuzzer = new ValuesFuzzer(ChartUnderTest.chartDir(), FUZZ_SEED);
+        ValuesFuzzer fuzzer = new ValuesFuzzer(ChartUnderTest.chartDir(), FUZZ_SEED, new NimLlmFuzzScenarios());
         Path dir = Files.createDirectories(Path.of("target", "pod-templates-fuzz"));
         List<String> refused = new ArrayList<>();
         int judged = 0;

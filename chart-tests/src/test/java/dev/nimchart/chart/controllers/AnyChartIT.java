@@ -3,29 +3,105 @@ package dev.nimchart.chart.controllers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
+import dev.nimchart.ChartRules;
 import dev.nimchart.Tier;
 import dev.nimchart.Verdict;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartUnderTest;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cluster tiers through the library's door on a chart that is not nim-llm (examples/charts/plain-web: no values
- * schema, no GPU, a Deployment and a Service) with no chart rules: each ci/ values file installs into the API server,
- * and the real controllers bring its Deployment to the replicas it asks for, every pod Ready on the fake nodes.
+ * The cluster tiers through the library's door on charts that are not nim-llm, with no nim-llm rules:
+ * examples/charts/plain-web (no values schema, no GPU, a Deployment and a Service) and examples/charts/node-batch (a
+ * DaemonSet, a Job, a CronJob, a ClusterRole, a CRD from its crds/ with a resource of it, a pre-install hook Job, a
+ * post-install hook ConfigMap and a test pod). Each ci/ values file installs into the API server (the hooks judged by a
+ * strict dry run), and the real controllers bring every workload to its desired state on the fake nodes, the hooks run
+ * in Helm's order and {@code helm test} passes.
  */
 class AnyChartIT {
 
+    private static Path exampleChart(String name) {
+        return ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts").resolve(name);
+    }
+
     @Test
     void aPlainChartPassesTheApiServerAndControllerTiers() {
-        Path chart = ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts/plain-web");
+        Path chart = exampleChart("plain-web");
         ChartCheck check = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .workDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             List<Verdict> verdicts = check.verdicts(tier);
-            assertThat(verdicts).as("%s verdicts of plain-web", tier.label()).hasSize(2)
+            assertThat(verdicts).as("%s verdicts of plain-web", tier.label()).hasSize(3)
                     .allSatisfy(v -> assertThat(v.reason()).as("%s on the %s tier", v.subject(), tier.label()).isNull());
+        }
+    }
+
+    @Test
+    void batchKindsHooksAndTestsReachTheirDesiredStateOnRealControllers() {
+        Path chart = exampleChart("node-batch");
+        Map<String, NamespaceState> reconciled = new ConcurrentHashMap<>();
+        ChartRules seen = new ChartRules() {
+            @Override
+            public void reconciled(Reconciled release) {
+                reconciled.put(release.valuesFile().getFileName().toString(), release.state());
+            }
+        };
+        ChartCheck check = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).rules(seen)
+                .workDir(Path.of("target", "any-chart"));
+        for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
+            assertThat(check.verdicts(tier)).as("%s verdicts of node-batch", tier.label()).hasSize(3)
+                    .allSatisfy(v -> assertThat(v.reason()).as("%s on the %s tier", v.subject(), tier.label()).isNull());
+        }
+        assertThat(reconciled).as("every file reconciled").hasSize(3);
+        reconciled.forEach((file, state) -> {
+            KubeObject daemons = state.all("DaemonSet").get(0);
+            assertThat(daemons.at("status.desiredNumberScheduled").toString()).as("%s: DaemonSet pods scheduled", file).isNotEqualTo("0");
+            assertThat(state.servingPods()).as("%s: the DaemonSet's pods, Ready on as many nodes", file)
+                    .hasSize(Integer.parseInt(daemons.at("status.desiredNumberScheduled").toString()))
+                    .allSatisfy(p -> assertThat(NamespaceState.ready(p)).isTrue())
+                    .extracting(p -> p.at("spec.nodeName")).doesNotHaveDuplicates();
+            assertThat(state.all("Job")).as("%s: the chart's Job ran to completion", file)
+                    .filteredOn(j -> j.name().endsWith("-once")).singleElement()
+                    .satisfies(j -> assertThat(j.at("status.succeeded").toString()).isEqualTo("1"));
+            assertThat(state.all("Job")).as("%s: the pre-install hook Job, deleted by its hook-succeeded policy", file)
+                    .noneMatch(j -> j.name().endsWith("-migrate"));
+            assertThat(state.all("ConfigMap")).as("%s: the post-install hook ran after the release's objects", file)
+                    .anyMatch(c -> c.name().endsWith("-installed"));
+        });
+    }
+
+    @Test
+    void aHookTheApiServerWouldRefuseFailsTheApiServerTierThoughOfflineNeverSeesIt(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("negative-backoff-values.yaml"), "migrate:\n  backoffLimit: -1\n");
+        List<Verdict> verdicts = ChartCheck.of(exampleChart("node-batch")).values(dir).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+                .workDir(Path.of("target", "any-chart")).verdicts(Tier.API);
+        assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject())
+                .contains("refuses hook Job").contains("backoffLimit"));
+    }
+
+    @Test
+    void thePodSecurityLevelIsTheCallersChoiceOnEveryClusterTier(@TempDir Path dir) throws IOException {
+        // a release and namespace per level: the API-server tier keeps its namespaces until the cluster goes
+        Path restricted = Files.createDirectories(dir.resolve("restricted"));
+        Path baseline = Files.createDirectories(dir.resolve("baseline"));
+        Files.writeString(restricted.resolve("root-at-restricted-values.yaml"), "runAsNonRoot: false\n");
+        Files.writeString(baseline.resolve("root-at-baseline-values.yaml"), "runAsNonRoot: false\n");
+        assertThat(ChartCheck.of(exampleChart("plain-web")).values(restricted).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+                .workDir(Path.of("target", "any-chart")).verdicts(Tier.API)).as("at the default level, restricted").singleElement()
+                .satisfies(v -> assertThat(v.reason()).as(v.subject()).contains("restricted").contains("runAsNonRoot"));
+        ChartCheck atBaseline = ChartCheck.of(exampleChart("plain-web")).values(baseline).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+                .rules(ChartRules.podSecurity("baseline")).workDir(Path.of("target", "any-chart"));
+        for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
+            assertThat(atBaseline.verdicts(tier)).as("at baseline, on the %s tier", tier.label()).singleElement()
+                    .satisfies(v -> assertThat(v.reason()).as(v.subject()).isNull());
         }
     }
 }

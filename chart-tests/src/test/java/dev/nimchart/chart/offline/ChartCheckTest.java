@@ -6,6 +6,7 @@ import dev.nimchart.ChartCheck;
 import dev.nimchart.Tier;
 import dev.nimchart.Verdict;
 import dev.nimchart.chart.repository.ChartCopy;
+import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.values.HarnessPaths;
@@ -42,6 +43,7 @@ class ChartCheckTest {
     /**
      * A sample of the examples and refusals on the renamed copy (every file on the chart itself is
      * {@link RepositoryExamplesTest}'s): the names in labels, template paths and refusals follow the copy's Chart.yaml.
+     * nim-llm's rules are switched on, so its fuzz documents start from nim-llm's scenarios there too.
      */
     @TestFactory
     Stream<DynamicNode> examplesAndRefusalsPassOnTheChartRenamedAcmeNim(@TempDir Path values) throws IOException {
@@ -60,7 +62,8 @@ class ChartCheckTest {
                 Files.copy(sorted.get(i), invalid.resolve(sorted.get(i).getFileName()));
             }
         }
-        return ChartCheck.of(acme).values(values).fuzz(50, 7).workDir(Path.of("target", "chart-check")).offlineTests();
+        return ChartCheck.of(acme).values(values).rules(new NimLlmRules()).fuzz(50, 7).workDir(Path.of("target", "chart-check"))
+                .offlineTests();
     }
 
     @Test

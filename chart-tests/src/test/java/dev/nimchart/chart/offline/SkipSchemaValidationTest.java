@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.ChartCopy;
 import dev.nimchart.chart.repository.Examples;
+import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.render.ChartRefusedException;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
@@ -58,7 +59,7 @@ class SkipSchemaValidationTest {
             }
             assertThat(message).as("%s with %s: null must be refused", example, block).isNotNull();
             assertThat(RefusalMessage.crashMarkers(message)).as("%s: %s", example, message).isEmpty();
-            assertThat(RefusalMessage.fromPreflight(message, ChartUnderTest.chart())).as("%s: %s", example, message).isTrue();
+            assertThat(RefusalMessage.fromPreflight(message, ChartUnderTest.chart(), NimLlmRules.PREFLIGHT_TEMPLATE)).as("%s: %s", example, message).isTrue();
             assertThat(message).as(example).contains(block + " is null");
         }
     }

@@ -7,6 +7,7 @@ import dev.nimchart.ChartCheck;
 import dev.nimchart.Verdict;
 import dev.nimchart.fuzz.FuzzDocument;
 import dev.nimchart.fuzz.FuzzRun;
+import dev.nimchart.fuzz.FuzzScenario;
 import dev.nimchart.fuzz.ValuesFuzzer;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.objects.KubeObject;
@@ -62,8 +63,8 @@ class SubchartTest {
         assertThat(run.count("rendered")).as("documents rendered: %s", run.summary()).isGreaterThan(count / 4);
         ValuesFuzzer fuzzer = new ValuesFuzzer(webCache(), ChartCheck.DEFAULT_FUZZ_SEED);
         List<FuzzDocument> documents = java.util.stream.IntStream.range(0, count).mapToObj(fuzzer::document).toList();
-        assertThat(documents).as("nim-llm's scenarios are refused by this chart's schema: documents start empty")
-                .allSatisfy(d -> assertThat(d.workload()).isEqualTo("none"));
+        assertThat(documents).as("no scenario in this chart's rules: documents start empty")
+                .allSatisfy(d -> assertThat(d.scenario()).isEqualTo(FuzzScenario.NONE));
         assertThat(documents).as("keys of kv-cache's schema set under its alias")
                 .anySatisfy(d -> assertThat(d.overlays()).anySatisfy(o -> assertThat(o).startsWith("cache.")));
         // Every near-valid document is refused (else the run fails), so these mistakes were refused by kv-cache's schema.
@@ -125,6 +126,9 @@ class SubchartTest {
         // A user's null deletes the parent's override and kv-cache's default alike; a global's null reaches the subchart.
         files.add(Files.writeString(dir.resolve("nulls-values.yaml"), "global:\n  podLabels: null\ncache:\n  replicas: null\n"
                 + "  evictionPolicy: null\n"));
+        // Where one side of a global holds a map and the other no map, Helm leaves the subchart's own in place.
+        files.add(Files.writeString(dir.resolve("global-conflicts-values.yaml"), "cache:\n  global:\n    podLabels: \"\"\n"
+                + "    imageRegistry:\n      mirror: registry.local\n"));
         ChartRenderer renderer = new ChartRenderer(copy);
         LookupStub.shared();
         for (Path file : files) {

@@ -6,19 +6,40 @@ import dev.nimchart.chart.apiserver.ExampleInstallIT;
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.fuzz.FuzzScenario;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Random;
 
 /**
  * nim-llm's own rules on the cluster tiers, switched on by this repository's tests: the Pod Security level the README
- * gives each example and its documented exceptions, the pod count its values ask for, the stored shape of the
+ * gives each example and its documented exceptions, the one template its refusals come from, the scenarios its fuzz
+ * documents start from, the pod count its values ask for, the stored shape of the
  * release ({@link ExampleInstallIT}) and what the controllers must make of it ({@link ReconciledExampleIT}).
  */
 public final class NimLlmRules implements ChartRules {
+
+    /** The one template that runs every rule of _preflight.tpl: nim-llm refuses values from there only. */
+    public static final String PREFLIGHT_TEMPLATE = "validate/preflight.yaml";
+
+    private static final NimLlmFuzzScenarios SCENARIOS = new NimLlmFuzzScenarios();
 
     /** nim-llm's objects all carry the standard labels. */
     @Override
     public boolean standardLabels() {
         return true;
+    }
+
+    /** Every refusal of a rule comes from templates/validate/preflight.yaml, before any object template runs. */
+    @Override
+    public Optional<String> preflightTemplate() {
+        return Optional.of(PREFLIGHT_TEMPLATE);
+    }
+
+    /** Fuzz documents start from a coherent nim-llm deployment ({@link NimLlmFuzzScenarios}). */
+    @Override
+    public FuzzScenario fuzzScenario(Random random) {
+        return SCENARIOS.draw(random);
     }
 
     @Override

@@ -1,0 +1,70 @@
+package dev.nimchart.chart.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.ChartCheck;
+import dev.nimchart.ChartRules;
+import dev.nimchart.Tier;
+import dev.nimchart.Verdict;
+import dev.nimchart.chart.repository.NimLlmRules;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.values.HarnessPaths;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code helm install}'s refusals on the API-server tier are held to the same expect-error rule as offline
+ * ({@code RefusalRule}): schema-web's refusals by a {@code required} in a template and a {@code fail} in a helper pass
+ * with no chart rules and fail when the rules name a preflight template; nim-llm's, with its rules, pass from its
+ * preflight template and its schema.
+ */
+class AnyChartRefusalIT {
+
+    @Test
+    void refusalsFromAnyTemplatePassUnlessTheRulesNameAPreflightTemplate(@TempDir Path values) throws IOException {
+        Path chart = ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts/schema-web");
+        ChartCheck check = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, 0).workDir(Path.of("target", "any-chart-refusal"));
+
+        List<Verdict> verdicts = check.verdicts(Tier.API);
+        assertThat(verdicts).as("schema-web's ci/ files (4) and ci/invalid/ files (2)").hasSize(6)
+                .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
+
+        ChartRules preflight = new ChartRules() {
+            @Override
+            public Optional<String> preflightTemplate() {
+                return Optional.of("validate/preflight.yaml");
+            }
+        };
+        // The same refusals under other names (a release, and its namespace, is named after its file).
+        Path invalid = Files.createDirectories(values.resolve("invalid"));
+        for (String f : List.of("tls-without-secret.yaml", "node-port-on-cluster-ip.yaml")) {
+            Files.copy(chart.resolve("ci/invalid").resolve(f), invalid.resolve("held-" + f));
+        }
+        Map<String, String> held = ChartCheck.of(chart).values(values).rules(preflight).fuzz(0, 0).workDir(Path.of("target", "any-chart-refusal"))
+                .verdicts(Tier.API).stream()
+                .collect(Collectors.toMap(v -> Path.of(v.subject()).getFileName().toString(), v -> String.valueOf(v.reason())));
+        assertThat(held).as("schema-web's refusals held to a preflight template").hasSize(2)
+                .allSatisfy((file, reason) -> assertThat(reason).as(file)
+                        .contains("did not come from schema-web/templates/validate/preflight.yaml"));
+    }
+
+    @Test
+    void nimLlmsRefusalsPassFromItsPreflightTemplateAndItsSchema(@TempDir Path values) throws IOException {
+        Path examples = HarnessPaths.fromSystemProperties().examplesDir();
+        Path invalid = Files.createDirectories(values.resolve("invalid"));
+        for (String f : List.of("autoscaling-min-above-max.yaml", "wrong-type-replicacount-string.yaml")) {
+            Files.copy(examples.resolve("invalid").resolve(f), invalid.resolve(f));
+        }
+        List<Verdict> verdicts = ChartCheck.of(ChartUnderTest.chartDir()).values(values).rules(new NimLlmRules()).fuzz(0, 0)
+                .workDir(Path.of("target", "any-chart-refusal")).verdicts(Tier.API);
+
+        assertThat(verdicts).hasSize(2).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
+    }
+}
