@@ -48,7 +48,10 @@ import org.junit.jupiter.api.DynamicTest;
  *
  * <h2>Values directories</h2>
  * Each directory's {@code *.yaml} and {@code *.yml} files (not its subdirectories) must install: their merged values
- * (the chart's values.yaml, then the file) pass values.schema.json (checked by an independent validator; Helm's own
+ * (the chart's values.yaml, then the file; with its vendored subcharts, merged as Helm merges them: each subchart's
+ * values.yaml under its key or alias, globals copied down, a subchart its condition or tags switch off left out) pass
+ * values.schema.json and each enabled subchart's on the part it governs, in the dialect its {@code $schema} names
+ * (checked by an independent validator; Helm's own
  * check runs on the values that validator refuses, so both must refuse at the same key, and on every install of the
  * cluster tiers),
  * Helm renders them, the manifest prints no {@code <no value>} and no number in exponent form, every object passes the
@@ -71,8 +74,10 @@ import org.junit.jupiter.api.DynamicTest;
  *   <li>Helm refuses the file, and its error message contains the text exactly (a substring: copy it from Helm's
  *       output, without the {@code execution error at (...)} location, which names the chart);</li>
  *   <li>no template crash text ({@code nil pointer}, {@code <no value>}, {@code runtime error}, ...) is in the message;</li>
- *   <li>a text starting with {@code at '} is a schema error: the refusal comes from values.schema.json, and an
- *       independent JSON-schema validator refuses the merged values at the same key. Any other text is a rule of the
+ *   <li>a text starting with {@code at '} is a schema error: the refusal comes from values.schema.json (the chart's or
+ *       a subchart's), and an independent JSON-schema validator refuses the merged values at the same key. Helm prints
+ *       each chart's errors under its name, a subchart's (its alias or name) with pointers from its own values: the
+ *       key of {@code at '/replicas'} under {@code cache:} is {@code cache.replicas}. Any other text is a rule of the
  *       chart: the refusal comes from a {@code fail} or {@code required} in any of its templates (or a helper of a
  *       {@code _*.tpl} they include), or, when the chart's rules name a preflight template
  *       ({@link ChartRules#preflightTemplate()}, e.g. {@code validate/preflight.yaml}), from that template only; and the
@@ -83,10 +88,13 @@ import org.junit.jupiter.api.DynamicTest;
  * the independent validator's verdict, which only the offline tier has.
  *
  * <h2>Fuzz</h2>
- * {@link #fuzz(int, long)} documents generated from values.schema.json (default 200, seed 20260601; none for a chart
- * without one, its fuzz test aborted with that reason) each render valid objects or are refused clearly; failing documents are kept under {@code <work dir>/fuzz-failures/}.
- * A document holds keys of the chart's schema only (and the one mistake of a near-valid document): it starts empty,
- * unless the chart's rules start it from a scenario of their own ({@link ChartRules#fuzzScenario(java.util.Random)}).
+ * {@link #fuzz(int, long)} documents generated from values.schema.json and the subcharts' (default 200, seed 20260601;
+ * none for a chart without a values.schema.json of its own, its fuzz test aborted with that reason) each render valid
+ * objects or are refused clearly; failing documents are kept under {@code <work dir>/fuzz-failures/}.
+ * A document holds keys of the chart's and its subcharts' schemas only (a subchart's under its key or alias; and the
+ * one mistake of a near-valid document, in the values of the chart or of a subchart the document switches on): it
+ * starts empty, unless the chart's rules start it from a scenario of their own
+ * ({@link ChartRules#fuzzScenario(java.util.Random)}).
  *
  * <h2>The cluster tiers</h2>
  * {@link #apiServerTests()} and {@link #controllerTests()} (or {@link #verdicts(Tier)}) check the same files on a real

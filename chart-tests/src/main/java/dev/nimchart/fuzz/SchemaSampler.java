@@ -296,6 +296,14 @@ final class SchemaSampler {
 
     @SuppressWarnings("unchecked")
     private List<Object> array(Map<String, Object> s, String path) {
+        if (s.get("items") instanceof List<?> tuple) {
+            // Drafts 04 to 07's list form of items: one schema per position (a pair, a triple).
+            List<Object> list = new ArrayList<>();
+            for (int i = 0; i < tuple.size(); i++) {
+                list.add(valid((Map<String, Object>) tuple.get(i), path + "[]"));
+            }
+            return list;
+        }
         int min = s.get("minItems") instanceof Number n ? n.intValue() : 0;
         int count = min + (depth(path) < MAX_OPTIONAL_DEPTH ? random.nextInt(3) : 0);
         Map<String, Object> items = s.get("items") instanceof Map ? (Map<String, Object>) s.get("items") : Map.of();

@@ -56,14 +56,18 @@ final class ValuesMutator {
 
     /**
      * The chart's keys where a ruled Kubernetes definition sits (key path, a list when it ends in {@code []}; and the
-     * ruled definition), from the keys of its schema that refer to a definition of {@link #RULED_INSIDE}; none for a
-     * chart that passes no such object through.
+     * ruled definition), from the keys of its schema that refer to a definition of {@link #RULED_INSIDE} whose ruled
+     * definition the schema embeds; none for a chart that passes no such object through.
      */
     @SuppressWarnings("unchecked")
     static List<List<String>> ruledKeys(ValuesSchema schema) {
         List<List<String>> out = new ArrayList<>();
         List<ValuesSchema.Entry> entries = schema.entries();
+        Map<?, ?> defs = schema.root().get("$defs") instanceof Map<?, ?> d ? d : Map.of();
         for (List<String> rule : RULED_INSIDE) {
+            if (!defs.containsKey(rule.get(2))) {
+                continue; // the schema does not embed the ruled definition: there is no rule of it to break
+            }
             String ref = "#/$defs/" + rule.get(0);
             for (ValuesSchema.Entry e : entries) {
                 List<String> parent = e.keys().subList(0, e.keys().size() - 1);

@@ -12,6 +12,7 @@ import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartYaml;
 import dev.nimchart.render.LookupStub;
 import dev.nimchart.render.RefusalMessage;
+import dev.nimchart.values.ChartTree;
 import dev.nimchart.values.ValuesMerger;
 import dev.nimchart.values.ValuesSchemaValidator;
 import java.nio.file.Path;
@@ -71,6 +72,7 @@ public final class ValuesJudge {
 
     private final Path chartDir;
     private final ChartYaml chart;
+    private final ChartTree tree;
     private final ChartRenderer renderer;
     private final ChartRenderer rendererWithoutSchema;
     private final ValuesSchemaValidator schema;
@@ -99,7 +101,8 @@ public final class ValuesJudge {
         this.refusalRule = new RefusalRule(chart, preflightTemplate);
         this.renderer = new ChartRenderer(chartDir);
         this.rendererWithoutSchema = ChartRenderer.withoutValuesSchema(chartDir);
-        this.schema = new ValuesSchemaValidator(chartDir);
+        this.tree = ChartTree.load(chartDir);
+        this.schema = new ValuesSchemaValidator(tree);
         this.strict = strictCheck(chartDir);
     }
 
@@ -148,7 +151,7 @@ public final class ValuesJudge {
         List<String> schemaProblems;
         Map<String, Object> values;
         try {
-            values = ValuesMerger.mergedValues(chartDir, files);
+            values = ValuesMerger.mergedValues(tree, files);
             schemaProblems = schema.validate(values);
         } catch (RuntimeException e) {
             String problem = "not a values file Helm can read: " + firstLine(e.getMessage());
@@ -280,7 +283,7 @@ public final class ValuesJudge {
         }
         Matcher pointer = SCHEMA_POINTER.matcher(expected.get());
         if (pointer.find()) {
-            String key = KeyPath.fromJsonPointer(pointer.group(1));
+            String key = schemaErrorKey(pointer.group(1), j.message(), expected.get());
             if (j.schemaProblems().stream().noneMatch(p -> p.startsWith(key + ":"))) {
                 return Optional.of("Helm's schema check refused it at " + key + ", but an independent JSON-schema validator"
                         + " does not (it found: " + j.schemaProblems() + ")");
@@ -290,6 +293,18 @@ public final class ValuesJudge {
                     + " comes first for a user, so expect it instead): " + j.schemaProblems());
         }
         return Optional.ofNullable(j.problem());
+    }
+
+    /**
+     * The values key a schema error's pointer names: Helm prints each chart's errors under its name, a subchart's
+     * pointers starting at the subchart's own values ({@code cache:} then {@code - at '/replicas'}), so the key is
+     * the pointer below the key path of the chart whose heading the expected text is under ({@code cache.replicas}).
+     */
+    private String schemaErrorKey(String pointer, String message, String expected) {
+        List<String> chartKeys = RefusalMessage.schemaSection(message, expected).flatMap(tree::keysOf).orElse(List.of());
+        StringBuilder full = new StringBuilder();
+        chartKeys.forEach(k -> full.append('/').append(k.replace("~", "~0").replace("/", "~1")));
+        return KeyPath.fromJsonPointer(full + pointer);
     }
 
     /**

@@ -48,22 +48,26 @@ public final class ChartRenderer {
     }
 
     /**
-     * A renderer of a copy of the chart without its top-level values.schema.json (in a temporary directory removed when
-     * the JVM ends): Helm then skips its own schema check, which costs more than the render itself for a chart that
-     * embeds Kubernetes definitions. For values an independent validator has already accepted.
+     * A renderer of a copy of the chart without its values.schema.json and its vendored subcharts' (in a temporary
+     * directory removed when the JVM ends): Helm then skips its own schema check, which costs more than the render
+     * itself for a chart that embeds Kubernetes definitions. For values an independent validator has already accepted.
      */
     public static ChartRenderer withoutValuesSchema(Path chartDir) {
-        if (!Files.isRegularFile(chartDir.resolve("values.schema.json"))) {
-            return new ChartRenderer(chartDir);
-        }
         try {
+            List<Path> schemas;
+            try (Stream<Path> files = Files.walk(chartDir)) {
+                schemas = files.filter(ChartRenderer::isValuesSchema).toList();
+            }
+            if (schemas.isEmpty()) {
+                return new ChartRenderer(chartDir);
+            }
             Path copy = Files.createTempDirectory("chart-without-schema-").resolve(chartDir.getFileName().toString());
             try (Stream<Path> files = Files.walk(chartDir)) {
                 for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
                     Path target = copy.resolve(chartDir.relativize(source).toString());
                     if (Files.isDirectory(source)) {
                         Files.createDirectories(target);
-                    } else if (!source.equals(chartDir.resolve("values.schema.json"))) {
+                    } else if (!schemas.contains(source)) {
                         Files.copy(source, target);
                     }
                 }
@@ -73,6 +77,11 @@ public final class ChartRenderer {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the chart " + chartDir, e);
         }
+    }
+
+    /** A values.schema.json Helm checks: the one beside a Chart.yaml (the chart's, or a vendored subchart's). */
+    private static boolean isValuesSchema(Path file) {
+        return file.getFileName().toString().equals("values.schema.json") && Files.isRegularFile(file.resolveSibling("Chart.yaml"));
     }
 
     private static void deleteTree(Path dir) {

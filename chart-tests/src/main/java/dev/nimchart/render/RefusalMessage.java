@@ -1,6 +1,7 @@
 package dev.nimchart.render;
 
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** What a user reads when Helm refuses values: where the refusal came from, and whether it is a clear one. */
@@ -44,6 +45,24 @@ public final class RefusalMessage {
      */
     public static boolean fromTemplate(String message, ChartYaml chart) {
         return message.contains("execution error at (" + chart.name() + "/");
+    }
+
+    /** A chart's heading in Helm's schema refusal: its name (a subchart's alias) alone on a line, above its errors. */
+    private static final Pattern SCHEMA_SECTION = Pattern.compile("(?m)^([A-Za-z0-9][A-Za-z0-9_.-]*):$");
+
+    /**
+     * The chart whose schema refused the values with this text, as Helm names it above its errors (one heading per
+     * chart: the chart's name, then each subchart's alias or name, whose {@code at '/...'} pointers start at the
+     * subchart's own values); empty when the text is not under a heading.
+     */
+    public static java.util.Optional<String> schemaSection(String message, String text) {
+        int at = message.indexOf(text);
+        String chart = null;
+        Matcher heading = SCHEMA_SECTION.matcher(message);
+        while (at >= 0 && heading.find() && heading.start() < at) {
+            chart = heading.group(1);
+        }
+        return java.util.Optional.ofNullable(chart);
     }
 
     /** The crash markers the message holds; empty for a clear refusal. */

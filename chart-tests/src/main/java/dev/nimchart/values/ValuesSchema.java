@@ -25,9 +25,13 @@ public final class ValuesSchema {
     }
 
     private final Map<String, Object> root;
+    /** Whether keywords beside a {@code $ref} apply: from draft 2019-09 on; drafts 04 to 07 ignore them. */
+    private final boolean refSiblingsApply;
 
     private ValuesSchema(Map<String, Object> root) {
         this.root = root;
+        this.refSiblingsApply = !(root.get("$schema") instanceof String dialect
+                && dialect.matches("https?://json-schema\\.org/draft-0[3-7]/schema#?"));
     }
 
     public static ValuesSchema load(Path chartDir) {
@@ -44,7 +48,10 @@ public final class ValuesSchema {
         return root;
     }
 
-    /** {@code schema} with a local {@code $ref} followed (transitively); any sibling keywords are dropped. */
+    /**
+     * {@code schema} with a local {@code $ref} followed (transitively); the keywords beside it apply too where the
+     * schema's dialect says so (2019-09 and 2020-12), and are ignored in drafts 04 to 07.
+     */
     @SuppressWarnings("unchecked")
     public Map<String, Object> resolve(Map<String, Object> schema) {
         Map<String, Object> node = schema;
@@ -52,6 +59,9 @@ public final class ValuesSchema {
         while (node.get("$ref") instanceof String ref) {
             // Keywords beside a $ref apply too (JSON Schema 2020-12), e.g. the if/then of a Kubernetes rule.
             node.forEach((k, v) -> {
+                if (!refSiblingsApply) {
+                    return;
+                }
                 if (!k.equals("$ref") && !k.equals("$comment")) {
                     siblings.putIfAbsent(k, v);
                 }

@@ -3,6 +3,7 @@ package dev.nimchart.values;
 import dev.nimchart.objects.KeyPath;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
+import com.networknt.schema.InvalidSchemaException;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
@@ -12,58 +13,105 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Checks values against a chart's values.schema.json (draft 2020-12 unless the schema names its dialect, self-contained),
- * as Helm does before rendering. A chart without one accepts any values, as Helm does.
+ * Checks values against a chart's values.schema.json and its subcharts' as Helm does before rendering: each schema
+ * governs the part of the merged values its chart receives (a subchart's under its key or alias, for the subcharts the
+ * values switch on), in the dialect its {@code $schema} names (draft 2020-12 without one, as Helm; draft-07 and
+ * draft-04 keep their own rules: keywords beside a {@code $ref} are ignored, {@code items} may be a list), and
+ * self-contained. A chart without a schema accepts any values, as Helm does.
  */
 public final class ValuesSchemaValidator {
 
-    private final Schema schema;
+    private final ChartTree chart;
+    /** The compiled schema of each chart of the tree that has one. */
+    private final Map<ChartTree, Schema> schemas = new IdentityHashMap<>();
 
     public ValuesSchemaValidator(Path chartDir) {
-        Path file = chartDir.resolve("values.schema.json");
-        if (!Files.isRegularFile(file)) {
-            this.schema = null;
-            return;
+        this(ChartTree.load(chartDir));
+    }
+
+    public ValuesSchemaValidator(ChartTree chart) {
+        this.chart = chart;
+        for (ChartTree.Part part : chart.parts()) {
+            Path file = part.chart().dir().resolve("values.schema.json");
+            if (Files.isRegularFile(file)) {
+                schemas.put(part.chart(), compile(file));
+            }
         }
+    }
+
+    private static Schema compile(Path file) {
         String text;
         try {
             text = Files.readString(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        this.schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
-                .getSchema(SchemaLocation.of(file.toUri().toString()), text, InputFormat.JSON);
+        try {
+            return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
+                    .getSchema(SchemaLocation.of(file.toUri().toString()), text, InputFormat.JSON);
+        } catch (InvalidSchemaException e) {
+            throw new IllegalArgumentException(file + ": the independent validator cannot load the dialect its $schema"
+                    + " names (" + e.getMessage() + "); Helm fetches such a dialect over the network at every render."
+                    + " Declare a published draft (http://json-schema.org/draft-07/schema#, draft 2019-09 or"
+                    + " https://json-schema.org/draft/2020-12/schema), or none for 2020-12", e);
+        }
     }
 
-    /** Whether the chart has a values.schema.json (without one, every values document passes, as in Helm). */
+    /** Whether the chart or a subchart has a values.schema.json (without any, every values document passes, as in Helm). */
     public boolean present() {
-        return schema != null;
+        return !schemas.isEmpty();
     }
 
     /**
-     * The schema's complaints about these (merged) values, each starting with the dotted key path of the offending
-     * value, e.g. {@code multiNode.workers: must have a minimum value of 1}; empty when the values are valid.
+     * The schemas' complaints about these (merged) values, each starting with the dotted key path of the offending
+     * value from the top of the values, e.g. {@code multiNode.workers: must have a minimum value of 1} or, for the
+     * schema of a subchart under {@code cache}, {@code cache.replicas: ...}; empty when the values are valid. Which
+     * subcharts govern a part is decided on these values as {@link ChartTree#enabled} decides it (a user's null that
+     * deleted a condition's default would count as that default here).
      */
     public List<String> validate(Map<String, Object> values) {
-        if (schema == null) {
+        if (schemas.isEmpty()) {
             return List.of();
         }
-        return schema.validate(JsonMapper.shared().valueToTree(values)).stream()
-                .map(ValuesSchemaValidator::describe)
-                .toList();
+        List<String> problems = new ArrayList<>();
+        for (ChartTree.Part part : schemas.size() == 1 && schemas.containsKey(chart)
+                ? List.of(new ChartTree.Part(List.of(), chart)) : chart.enabled(values)) {
+            Schema schema = schemas.get(part.chart());
+            if (schema == null) {
+                continue;
+            }
+            String prefix = "";
+            for (String key : part.keys()) {
+                prefix = KeyPath.child(prefix, key);
+            }
+            for (Error error : schema.validate(JsonMapper.shared().valueToTree(at(values, part.keys())))) {
+                problems.add(describe(prefix, error));
+            }
+        }
+        return problems;
     }
 
-    private static String describe(Error error) {
-        return keyPath(error.getInstanceLocation()) + ": " + error.getMessage();
+    private static Object at(Map<String, Object> values, List<String> keys) {
+        Object node = values;
+        for (String key : keys) {
+            node = node instanceof Map<?, ?> map ? map.get(key) : null;
+        }
+        return node;
     }
 
-    private static String keyPath(NodePath location) {
-        String path = "";
+    private static String describe(String prefix, Error error) {
+        return keyPath(prefix, error.getInstanceLocation()) + ": " + error.getMessage();
+    }
+
+    private static String keyPath(String prefix, NodePath location) {
+        String path = prefix;
         for (int i = 0; i < location.getNameCount(); i++) {
             Object element = location.getElement(i);
             path = element instanceof Integer index ? KeyPath.element(path, index) : KeyPath.child(path, (String) element);
