@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The cluster tiers through the library's door on charts that are not nim-llm, with no nim-llm rules:
- * examples/charts/plain-web (no values schema, no GPU, a Deployment and a Service) and examples/charts/node-batch (a
+ * examples/charts/plain-web (no values schema, no GPU, a Deployment and a Service), examples/charts/web-cache (a
+ * subchart) and examples/charts/node-batch (a
  * DaemonSet, a Job, a CronJob, a ClusterRole, a CRD from its crds/ with a resource of it, a pre-install hook Job, a
  * post-install hook ConfigMap and a test pod). Each ci/ values file installs into the API server (the hooks judged by a
  * strict dry run), and the real controllers bring every workload to its desired state on the fake nodes, the hooks run
@@ -32,16 +33,33 @@ class AnyChartIT {
         return ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts").resolve(name);
     }
 
-    @Test
-    void aPlainChartPassesTheApiServerAndControllerTiers() {
-        Path chart = exampleChart("plain-web");
+    /** Every file of the chart's ci/ (and ci/invalid/) passes the API-server and controller tiers with no chart rules. */
+    private static void everyFilePassesBothClusterTiers(String name, int files) {
+        Path chart = exampleChart(name);
         ChartCheck check = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .workDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             List<Verdict> verdicts = check.verdicts(tier);
-            assertThat(verdicts).as("%s verdicts of plain-web", tier.label()).hasSize(3)
+            assertThat(verdicts).as("%s verdicts of %s", tier.label(), name).hasSize(files)
                     .allSatisfy(v -> assertThat(v.reason()).as("%s on the %s tier", v.subject(), tier.label()).isNull());
         }
+    }
+
+    @Test
+    void aPlainChartPassesTheApiServerAndControllerTiers() {
+        everyFilePassesBothClusterTiers("plain-web", 3);
+    }
+
+    /**
+     * examples/charts/web-cache: a web Deployment, Service and Ingress, and the kv-cache StatefulSet vendored as a
+     * subchart under alias {@code cache}, condition {@code cache.enabled}, draft-07 schemas in both. The controllers
+     * bring the web pods and, where the condition leaves it on, the subchart's StatefulSet to the replicas they ask for;
+     * each invalid/ file, refused by the subchart's schema or the parent's, is refused by {@code helm install} with its
+     * expect-error text.
+     */
+    @Test
+    void anUmbrellaChartPassesTheApiServerAndControllerTiers() {
+        everyFilePassesBothClusterTiers("web-cache", 6);
     }
 
     @Test
