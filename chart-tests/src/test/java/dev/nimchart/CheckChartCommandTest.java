@@ -1,0 +1,75 @@
+package dev.nimchart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.cluster.CiScript;
+import dev.nimchart.render.ChartUnderTest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command behind {@code ci/check-chart.sh}: its options are checked before anything runs, it prints a line per
+ * verdict and one table built from them, and its status says whether everything passed. Run as the script runs it (a
+ * JVM of its own on this classpath), on the offline tier, with a chart of our own.
+ */
+class CheckChartCommandTest {
+
+    private static Path plainWeb() {
+        return ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts/plain-web");
+    }
+
+    /** Runs the command and returns what it printed; {@code results} receives its status file. */
+    private static String run(Path results, String... options) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), CheckChart.class.getName(), "--results", results.toString(),
+                "--tiers", "offline", "--fuzz", "0"));
+        command.addAll(List.of(options));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the command ended").isTrue();
+        return output;
+    }
+
+    @Test
+    void everyFileGetsAVerdictLineAndARowAndTheStatusSaysAllPassed(@TempDir Path results) throws Exception {
+        String output = run(results, "--chart", plainWeb().toString(), "--values", plainWeb().resolve("ci").toString(),
+                "--pod-security", "baseline");
+        assertThat(output).contains("offline tier ...").contains("default-values.yaml: passed").contains("tcp-ports-values.yaml: passed")
+                .contains("| values file | offline |").contains("all 3 passed");
+        assertThat(Files.readString(results.resolve("status")).strip()).as(output).isEqualTo("0");
+    }
+
+    @Test
+    void aBrokenFileIsItsRowsFailureAndTheStatusIsOne(@TempDir Path results, @TempDir Path values) throws Exception {
+        Files.copy(plainWeb().resolve("ci/two-replicas-values.yaml"), values.resolve("good-values.yaml"));
+        Files.writeString(values.resolve("replicas-word-values.yaml"), "replicas: two\n");
+        String output = run(results, "--chart", plainWeb().toString(), "--values", values.toString());
+        assertThat(output).contains("good-values.yaml | passed |").containsPattern("replicas-word-values.yaml \\| FAILED: .*replicas")
+                .contains("1 of 2 failed");
+        assertThat(Files.readString(results.resolve("status")).strip()).as(output).isEqualTo("1");
+    }
+
+    @Test
+    void anUnknownPodSecurityLevelIsRefusedBeforeAnyFileIsChecked(@TempDir Path results) throws Exception {
+        String output = run(results, "--chart", plainWeb().toString(), "--values", plainWeb().resolve("ci").toString(),
+                "--pod-security", "strict");
+        assertThat(output).contains("check-chart: unknown Pod Security level 'strict'").doesNotContain("offline tier ...");
+        assertThat(Files.readString(results.resolve("status")).strip()).isEqualTo("1");
+    }
+
+    @Test
+    void theScriptRefusesABadOptionNamingItWithoutRunningMaven() throws Exception {
+        Process process = new ProcessBuilder("bash", CiScript.ciDir().resolve("check-chart.sh").toString(), "--chart", plainWeb().toString(),
+                "--values", plainWeb().resolve("ci").toString(), "--pod-security", "strict").redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isEqualTo(2);
+        assertThat(output).contains("--pod-security needs privileged, baseline or restricted");
+    }
+}
