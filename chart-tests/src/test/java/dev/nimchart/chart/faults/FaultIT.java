@@ -109,8 +109,11 @@ class FaultIT {
         KubeObject victim = pick(candidates);
         String group = Reconciled.groupKey(victim);
         ReleaseKeepsakes kept = ReleaseKeepsakes.of(before);
+        // A LeaderWorkerSet recreates the whole group (RecreateGroupOnPodRestart), asynchronously: the replaced pod can be
+        // Ready before the LWS controller deletes the rest of its group, so recovery means every pod of that group is new.
+        Set<String> gone = r.example.mode().equals("leaderworkerset") ? uids(reconciled.groups().get(group)) : Set.of(uid(victim));
         NamespaceState after = FaultLog.inject(fault, r.example.name(), () -> r.deletePod(victim.name()),
-                () -> r.awaitWithout(Set.of(uid(victim)), LIMIT));
+                () -> r.awaitWithout(gone, LIMIT));
         assertThat(after.livePodUids()).as("%s: %s (uid %s) replaced", r.example.name(), victim.name(), uid(victim))
                 .doesNotContain(uid(victim));
         if (r.example.mode().equals("leaderworkerset")) {
