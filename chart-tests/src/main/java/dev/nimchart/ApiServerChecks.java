@@ -186,7 +186,7 @@ final class ApiServerChecks {
         } catch (RuntimeException e) {
             // a refused or failed install has no release to uninstall; the namespace goes below either way
         }
-        TierNamespaces.deleteAndAwaitGone(cluster.api(), namespace, () -> { }, Duration.ofMinutes(10));
+        TierNamespaces.deleteLeavingNoClaims(cluster.api(), namespace, () -> { }, Duration.ofMinutes(10));
     }
 
     static Map<String, Long> kindsAndNames(List<KubeObject> objects) {

@@ -96,7 +96,7 @@ final class ControllerChecks {
             if (env.startedByHarness()) {
                 TierNamespaces.delete(api, namespace, env::requireAllRunning, env.settleTimeout());
             } else {
-                TierNamespaces.deleteAndAwaitGone(api, namespace, env::requireAllRunning, env.settleTimeout());
+                TierNamespaces.deleteLeavingNoClaims(api, namespace, env::requireAllRunning, env.settleTimeout());
             }
         }
     }
@@ -131,7 +131,7 @@ final class ControllerChecks {
             try {
                 refusedIn(file, release, namespace);
             } finally {
-                TierNamespaces.deleteAndAwaitGone(api, namespace, env::requireAllRunning, env.settleTimeout());
+                TierNamespaces.deleteLeavingNoClaims(api, namespace, env::requireAllRunning, env.settleTimeout());
             }
             return;
         }
