@@ -52,7 +52,12 @@ class PlacementIT {
         try {
             ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
             session.releases().install(release, namespace, List.of(file), Map.of());
-            NamespaceState state = DesiredState.await(api, namespace, 8, WAIT, env::requireAllRunning);
+            DesiredState.await(api, namespace, 8, WAIT, env::requireAllRunning);
+            // A pod's status names its claims as the resource claim controller records them, which can trail the pod's
+            // readiness in the copy read above (seen once with other classes running beside this one).
+            NamespaceState state = DesiredState.awaitUntil(api, namespace, s -> s.livePods().stream()
+                    .allMatch(p -> p.list("status.resourceClaimStatuses").size() == 2), "every pod's status naming its two claims",
+                    WAIT, env::requireAllRunning);
             Map<String, List<KubeObject>> groups = new Reconciled(e, release, state).groups();
             assertThat(groups).as("groups of the GB200 example").hasSize(2);
 
