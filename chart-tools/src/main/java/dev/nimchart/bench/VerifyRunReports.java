@@ -47,8 +47,8 @@ final class VerifyRunReports {
                 String suite = m.group();
                 String name = attribute(xml, suite, "name");
                 double seconds = Double.parseDouble(attribute(xml, suite, "time").replace(",", ""));
-                // Its <testcase> elements, not the suite's tests attribute: with classes run concurrently Surefire
-                // has written tests="0" over a class's 31 test cases (Maven's own total counted them).
+                // Its <testcase> elements, not the suite's tests attribute: Surefire writes a @Nested class's cases
+                // into its outer class's report with tests="0" (CrdSchemaValidatorTest's 31; Maven's total counts them).
                 Matcher cases = TESTCASE.matcher(text);
                 while (cases.find()) {
                     tests++;
