@@ -71,18 +71,8 @@ public final class TierNamespaces {
     /** As {@link #delete(KubeApi, String, Runnable)}, giving the pods {@code timeout} to go. */
     public static void delete(KubeApi api, String name, Runnable alive, java.time.Duration timeout) {
         api.delete("/api/v1/namespaces/" + name);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            KubeApi.Response pods = api.get("/api/v1/namespaces/" + name + "/pods");
-            if (!pods.ok() || ((java.util.List<?>) pods.body().getOrDefault("items", java.util.List.of())).isEmpty()) {
-                break;
-            }
-            alive.run();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("pods of the namespace " + name + " were not removed within " + timeout.toSeconds() + " s");
-            }
-            sleep(100);
-        }
+        awaitNone(api, name, "pods", System.nanoTime() + timeout.toNanos(), alive,
+                () -> "pods of the namespace " + name + " were not removed within " + timeout.toSeconds() + " s");
         ClusterPreconditions.cleanUp(api, name);
     }
 
@@ -96,16 +86,26 @@ public final class TierNamespaces {
     public static void deleteLeavingNoClaims(KubeApi api, String name, Runnable alive, java.time.Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         delete(api, name, alive, timeout);
+        awaitNone(api, name, "persistentvolumeclaims", deadline, alive,
+                () -> "the claims of the namespace " + name + " were not gone within " + timeout.toSeconds() + " s");
+    }
+
+    /**
+     * Polls the namespace's list of {@code resource} (a core/v1 plural) until it is empty or the namespace is gone;
+     * past {@code deadline} (System.nanoTime) fails with {@code failure}'s text.
+     */
+    private static void awaitNone(KubeApi api, String namespace, String resource, long deadline, Runnable alive,
+            java.util.function.Supplier<String> failure) {
         while (true) {
-            KubeApi.Response claims = api.get("/api/v1/namespaces/" + name + "/persistentvolumeclaims");
-            if (!claims.ok() || ((java.util.List<?>) claims.body().getOrDefault("items", java.util.List.of())).isEmpty()) {
+            KubeApi.Response list = api.get("/api/v1/namespaces/" + namespace + "/" + resource);
+            if (!list.ok() || ((java.util.List<?>) list.body().getOrDefault("items", java.util.List.of())).isEmpty()) {
                 return;
             }
             alive.run();
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("the claims of the namespace " + name + " were not gone within " + timeout.toSeconds() + " s");
+                throw new AssertionError(failure.get());
             }
-            sleep(200);
+            sleep(100);
         }
     }
 
