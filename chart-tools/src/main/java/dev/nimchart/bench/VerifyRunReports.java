@@ -49,10 +49,7 @@ final class VerifyRunReports {
                 double seconds = Double.parseDouble(attribute(xml, suite, "time").replace(",", ""));
                 // Its <testcase> elements, not the suite's tests attribute: Surefire writes a @Nested class's cases
                 // into its outer class's report with tests="0" (CrdSchemaValidatorTest's 31; Maven's total counts them).
-                Matcher cases = TESTCASE.matcher(text);
-                while (cases.find()) {
-                    tests++;
-                }
+                tests += (int) TESTCASE.matcher(text).results().count();
                 if (perClass) {
                     report.figure("verify-class", name.substring(name.lastIndexOf('.') + 1), seconds, "s");
                 }

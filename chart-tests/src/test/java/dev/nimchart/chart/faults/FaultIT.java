@@ -109,15 +109,16 @@ class FaultIT {
         KubeObject victim = pick(candidates);
         String group = Reconciled.groupKey(victim);
         ReleaseKeepsakes kept = ReleaseKeepsakes.of(before);
+        boolean leaderWorkerSet = r.example.mode().equals("leaderworkerset");
+        Map<String, List<KubeObject>> groupsBefore = reconciled.groups();
         // A LeaderWorkerSet recreates the whole group (RecreateGroupOnPodRestart), asynchronously: the replaced pod can be
         // Ready before the LWS controller deletes the rest of its group, so recovery means every pod of that group is new.
-        Set<String> gone = r.example.mode().equals("leaderworkerset") ? uids(reconciled.groups().get(group)) : Set.of(uid(victim));
+        Set<String> gone = leaderWorkerSet ? uids(groupsBefore.get(group)) : Set.of(uid(victim));
         NamespaceState after = FaultLog.inject(fault, r.example.name(), () -> r.deletePod(victim.name()),
                 () -> r.awaitWithout(gone, LIMIT));
         assertThat(after.livePodUids()).as("%s: %s (uid %s) replaced", r.example.name(), victim.name(), uid(victim))
                 .doesNotContain(uid(victim));
-        if (r.example.mode().equals("leaderworkerset")) {
-            Map<String, List<KubeObject>> groupsBefore = reconciled.groups();
+        if (leaderWorkerSet) {
             Map<String, List<KubeObject>> groupsAfter = new Reconciled(r.example, r.release, after).groups();
             assertThat(uids(groupsAfter.get(group))).as("%s, %s: group %s re-formed: every pod new", r.example.name(), fault, group)
                     .doesNotContainAnyElementsOf(uids(groupsBefore.get(group)));
