@@ -15,7 +15,7 @@
 #             and the Go module proxy); the report also gives each build script's own time from that run's log
 #   --faults  also run the fault suite (chart-tests' FaultIT: every fault injected once with the fixed seed, about
 #             3 min on 2 cores) and report faults injected, faults survived and the time to recover per fault
-#             (median and worst), from that run's record (chart-tests/target/faults/faults.tsv)
+#             (median and worst), from that run's record (chart-tests/target/it-fork-1/target/faults/faults.tsv)
 # Other arguments go to Maven (e.g. -Dnim.bench.runs=9, -Dnim.cluster=local, -Dnim.bench.only=startup to measure only
 # the start-up section: offline, cluster, controllers, startup, verify; the record keeps what this run did not measure).
 set -euo pipefail
@@ -76,14 +76,16 @@ rm -f "$out/faults.tsv" "$out/faults-suite.tsv"
 if $faults; then
   # Only the fault suite: no unit tests, failsafe's FaultIT alone. A fault that is not survived is a figure (survived <
   # injected), reported below, not a reason to stop; the suite's log says what failed.
-  rm -f "$root/chart-tests/target/faults/faults.tsv"
+  # Failsafe runs FaultIT in a forked JVM whose working directory is chart-tests/target/it-fork-1.
+  faults_record="$root/chart-tests/target/it-fork-1/target/faults/faults.tsv"
+  rm -f "$faults_record"
   echo "running the fault suite (FaultIT), log in $out/fault-suite.log" >&2
   start=$(date +%s%N)
   mvn -B -f "$root/pom.xml" -pl chart-tests -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=FaultIT \
     >"$out/fault-suite.log" 2>&1 || echo "the fault suite failed; see $out/fault-suite.log" >&2
   echo $((($(date +%s%N) - start) / 1000000)) >"$out/faults-suite.tsv"
-  if [[ -f "$root/chart-tests/target/faults/faults.tsv" ]]; then
-    cp "$root/chart-tests/target/faults/faults.tsv" "$out/faults.tsv"
+  if [[ -f "$faults_record" ]]; then
+    cp "$faults_record" "$out/faults.tsv"
   fi
 fi
 

@@ -10,6 +10,7 @@
 #   lws                                       sigs.k8s.io/lws, ./cmd (+ its webhook
 #                                             manifests and the DisaggregatedSet CRD)
 #   mpi-operator                              github.com/kubeflow/mpi-operator, ./cmd/mpi-operator
+#                                             (its health address made settable, see below)
 #   kueue                                     sigs.k8s.io/kueue, ./cmd/kueue (+ its CRDs and webhook
 #                                             manifests)
 #
@@ -69,15 +70,18 @@ declare -A dest=(
   [kube-scheduler]="${cache}/kube-scheduler-${kube_tag}"
   [kwok]="${cache}/kwok-${kwok_tag}"
   [lws]="${cache}/lws-${lws_tag}"
-  [mpi-operator]="${cache}/mpi-operator-${mpi_tag}"
+  [mpi-operator]="${cache}/mpi-operator-${mpi_tag}-health-address"
   [kueue]="${cache}/kueue-${kueue_tag}"
 )
 order=(kube-controller-manager kube-scheduler kwok lws mpi-operator kueue)
 
-missing=()
-for name in "${order[@]}"; do
-  [[ -x "${dest[${name}]}/${name}" ]] || missing+=("${name}")
-done
+find_missing() {
+  missing=()
+  for name in "${order[@]}"; do
+    [[ -x "${dest[${name}]}/${name}" ]] || missing+=("${name}")
+  done
+}
+find_missing
 
 finish() {
   if ${print_dirs}; then
@@ -95,6 +99,11 @@ mkdir -p "${cache}"
 if command -v flock >/dev/null 2>&1; then
   exec 9>"${cache}/.build.lock"
   flock 9
+  find_missing
+  if ((${#missing[@]} == 0)); then
+    log "controllers cached in ${cache} (built while this run waited): ${order[*]}"
+    finish
+  fi
 fi
 
 command -v go >/dev/null 2>&1 ||
@@ -182,9 +191,30 @@ fi
 if needs mpi-operator; then
   dir="$(module_dir "github.com/kubeflow/mpi-operator@${mpi_tag}")"
   tmp="$(mktemp -d "${cache}/.tmp-mpi-operator.XXXXXX")"
-  run_step "building mpi-operator ${mpi_tag}" \
-    bash -c "cd '${dir}' && go build -trimpath -ldflags '-s -w' -o '${tmp}/mpi-operator' ./cmd/mpi-operator" ||
+  # One change to upstream, made at build time in a copy of the module (the module cache is left as it is): the health
+  # check's listen address, hard-coded ":8080" in v0.8.0, comes from MPI_OPERATOR_HEALTH_ADDRESS when that is set, so
+  # that several controller tiers (forked test JVMs, another checkout) run side by side on one machine. The file
+  # health-address next to the binary tells the harness it may set it.
+  src="${work}/mpi-operator"
+  cp -r "${dir}" "${src}" && chmod -R u+w "${src}"
+  server="${src}/cmd/mpi-operator/app/server.go"
+  grep -q 'Addr:    fmt.Sprintf(":%d", healthCheckPort),' "${server}" ||
+    die "mpi-operator ${mpi_tag}: cmd/mpi-operator/app/server.go no longer has the hard-coded health address this script changes"
+  sed -i 's/Addr:    fmt.Sprintf(":%d", healthCheckPort),/Addr:    healthAddress(),/' "${server}"
+  cat >>"${server}" <<'GO'
+
+// healthAddress is added by the nim-llm chart's ci/build-controllers.sh: MPI_OPERATOR_HEALTH_ADDRESS, else upstream's.
+func healthAddress() string {
+	if address := os.Getenv("MPI_OPERATOR_HEALTH_ADDRESS"); address != "" {
+		return address
+	}
+	return fmt.Sprintf(":%d", healthCheckPort)
+}
+GO
+  run_step "building mpi-operator ${mpi_tag} (health address settable)" \
+    bash -c "cd '${src}' && go build -trimpath -ldflags '-s -w' -o '${tmp}/mpi-operator' ./cmd/mpi-operator" ||
     die "building mpi-operator failed (see above)"
+  echo "MPI_OPERATOR_HEALTH_ADDRESS" >"${tmp}/health-address"
   publish mpi-operator "${tmp}"
 fi
 

@@ -8,6 +8,12 @@
 set -euo pipefail
 RAY_VERSION=2.60.0
 dir=${1:-/usr/local/lib/nim-llm-chart/ray}
+# One install at a time on a machine (forked test JVMs ask together; apt-get and pip do not wait for each other):
+# the second finds the first's result.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"${TMPDIR:-/tmp}/nim-llm-chart-install.lock"
+  flock 9
+fi
 
 if [[ -x "$dir/bin/ray" && "$(cat "$dir/.version" 2>/dev/null)" == "$RAY_VERSION" ]]; then
   echo "install-ray: ray $RAY_VERSION is installed in $dir"

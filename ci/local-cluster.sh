@@ -10,7 +10,7 @@
 #
 # Then, e.g.: ci/check-chart.sh --chart charts/nim-llm --with-repo-examples --tier api,controllers \
 #               --kubeconfig chart-tests/target/local-cluster/kubeconfig --cluster-writes
-# While it runs it holds the machine's controller-tier lock: `mvn verify` waits for `down`.
+# It runs beside a `mvn verify` on the same machine: every tier chooses its own ports.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir="$root/chart-tests/target/local-cluster"

@@ -1,5 +1,6 @@
 package dev.nimchart.cluster;
 
+import dev.nimchart.values.HarnessPaths;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -23,7 +24,7 @@ public final class BinaryAssets {
     /** The directory of {@code -Dnim.binaries.dir}, when given. */
     public static Optional<Path> dir() {
         String value = System.getProperty(PROPERTY, "").trim();
-        return value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value).toAbsolutePath().normalize());
+        return value.isEmpty() ? Optional.empty() : Optional.of(HarnessPaths.userPath(value));
     }
 
     /** The executable {@code relative} under the directory, or a failure naming it and the script that makes it. */

@@ -1,5 +1,6 @@
 package dev.nimchart.cluster;
 
+import dev.nimchart.values.HarnessPaths;
 import dev.nimchart.objects.KubeObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,7 +64,7 @@ public final class ExistingCluster implements TestCluster {
             throw new ClusterUnavailableException("-Dnim.cluster=kubeconfig needs -D" + KUBECONFIG_PROPERTY
                     + "=FILE, the kubeconfig of the cluster to check on (ci/check-chart.sh --kubeconfig FILE)");
         }
-        return open(Path.of(file), Writes.fromSystemProperties(), progress);
+        return open(HarnessPaths.userPath(file), Writes.fromSystemProperties(), progress);
     }
 
     /** Reads the kubeconfig and asks the API server for its version and readiness; fails naming the file and the answer. */

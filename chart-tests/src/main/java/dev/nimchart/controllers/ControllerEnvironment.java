@@ -62,7 +62,7 @@ public final class ControllerEnvironment implements AutoCloseable {
     /** Builds what is missing, then starts everything; on any failure, stops what it started and says why. */
     public static ControllerEnvironment start(Path workDir, Consumer<String> progress) {
         ControllerBinaries binaries = ControllerBinaries.ensureBuilt(progress);
-        MachineLock machineLock = MachineLock.acquire(progress);
+        MachineLock machineLock = MachineLock.forTier(binaries, progress);
         Path crds = CrdInstaller.crdsDir(progress);
         Path runDir = workDir.resolve("run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
         List<LocalProcess> processes = new ArrayList<>();

@@ -181,12 +181,17 @@ public final class DesiredState {
                 (state, missing) -> "pods left in " + namespace + " " + timeout.toSeconds() + " s after uninstall:\n" + describe(state));
     }
 
-    /** Reads the namespace every 100 ms until {@code missing} finds nothing; on timeout fails with {@code failure}'s text. */
+    /**
+     * Reads the namespace until {@code missing} finds nothing: 100 ms after the first read, then each pause half as long
+     * again as the one before, up to 500 ms (a read lists twenty kinds; a long wait need not list them ten times a
+     * second on a machine whose cores the other test JVMs share); on timeout fails with {@code failure}'s text.
+     */
     private static NamespaceState poll(KubeApi api, String namespace, Duration timeout, Runnable alive,
             Function<NamespaceState, List<String>> missing, BiFunction<NamespaceState, List<String>, String> failure) {
         long deadline = System.nanoTime() + timeout.toNanos();
         NamespaceState state;
         List<String> left;
+        long pause = 100;
         do {
             alive.run();
             state = NamespaceState.read(api, namespace);
@@ -194,7 +199,8 @@ public final class DesiredState {
             if (left.isEmpty()) {
                 return state;
             }
-            LocalProcess.sleep(100);
+            LocalProcess.sleep(pause);
+            pause = Math.min(500, pause * 3 / 2);
         } while (System.nanoTime() < deadline);
         throw new AssertionError(failure.apply(state, left));
     }

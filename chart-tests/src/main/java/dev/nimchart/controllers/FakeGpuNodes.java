@@ -1,5 +1,6 @@
 package dev.nimchart.controllers;
 
+import dev.nimchart.values.HarnessPaths;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.cluster.KubeApi;
@@ -147,7 +148,7 @@ public final class FakeGpuNodes {
     private static Map<String, Object> readPools() {
         String configured = System.getProperty(NODES_FILE, "");
         try (InputStream in = configured.isBlank() ? FakeGpuNodes.class.getResourceAsStream(BUILT_IN)
-                : Files.newInputStream(Path.of(configured))) {
+                : Files.newInputStream(HarnessPaths.userPath(configured))) {
             if (in == null) {
                 throw new ControllerTierException("the built-in node pools " + BUILT_IN + " are missing from the classpath");
             }

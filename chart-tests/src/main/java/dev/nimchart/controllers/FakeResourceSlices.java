@@ -1,5 +1,6 @@
 package dev.nimchart.controllers;
 
+import dev.nimchart.values.HarnessPaths;
 import dev.nimchart.cluster.KubeApi;
 import java.io.IOException;
 import java.io.InputStream;
@@ -114,7 +115,7 @@ public final class FakeResourceSlices {
     static Map<String, Object> read() {
         String configured = System.getProperty(SLICES_FILE, "");
         try (InputStream in = configured.isBlank() ? FakeResourceSlices.class.getResourceAsStream(BUILT_IN)
-                : Files.newInputStream(Path.of(configured))) {
+                : Files.newInputStream(HarnessPaths.userPath(configured))) {
             if (in == null) {
                 throw new ControllerTierException("the built-in device file " + BUILT_IN + " is missing from the classpath");
             }

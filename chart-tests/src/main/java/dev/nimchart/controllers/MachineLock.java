@@ -9,9 +9,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
 
 /**
- * One controller tier at a time on a machine: mpi-operator v0.8.0 binds port 8080 on every interface, hard-coded, so
- * a second tier (another build, another checkout) would fail. The lock is a file lock the operating system releases
- * when the JVM ends, however it ends.
+ * One controller tier at a time on a machine, for an mpi-operator build that binds port 8080 on every interface, as
+ * upstream v0.8.0 does (see {@link MpiOperatorProcess}): a second tier (another build, another checkout) would fail.
+ * The lock is a file lock the operating system releases when the JVM ends, however it ends. Builds of
+ * ci/build-controllers.sh need none ({@link #notNeeded()}).
  */
 final class MachineLock implements AutoCloseable {
 
@@ -21,6 +22,16 @@ final class MachineLock implements AutoCloseable {
     private MachineLock(FileChannel channel, FileLock lock) {
         this.channel = channel;
         this.lock = lock;
+    }
+
+    /** No lock: the tier's programs clash with no other tier's. */
+    static MachineLock notNeeded() {
+        return new MachineLock(null, null);
+    }
+
+    /** The machine lock when this tier's mpi-operator needs port 8080, else none. */
+    static MachineLock forTier(ControllerBinaries binaries, Consumer<String> progress) {
+        return MpiOperatorProcess.healthAddressSettable(binaries) ? notNeeded() : acquire(progress);
     }
 
     static MachineLock acquire(Consumer<String> progress) {
@@ -41,6 +52,9 @@ final class MachineLock implements AutoCloseable {
 
     @Override
     public void close() {
+        if (channel == null) {
+            return;
+        }
         try {
             lock.release();
             channel.close();

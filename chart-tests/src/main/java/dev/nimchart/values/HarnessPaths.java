@@ -32,9 +32,19 @@ public final class HarnessPaths {
         this.workingDir = workingDir.toAbsolutePath();
     }
 
-    /** Paths from this JVM's system properties and working directory. */
+    /** Paths from this JVM's system properties, relative ones against {@link #userPath}'s directory. */
     public static HarnessPaths fromSystemProperties() {
-        return new HarnessPaths(System::getProperty, Path.of(""));
+        return new HarnessPaths(System::getProperty, userPath(""));
+    }
+
+    /**
+     * A path a user gave in a system property: a relative one is relative to the Maven module the tests run in (the
+     * {@code basedir} property Surefire and Failsafe set), where the user typed it, not to a forked JVM's working
+     * directory; outside Maven, to the working directory.
+     */
+    public static Path userPath(String path) {
+        String basedir = System.getProperty("basedir", "").strip();
+        return (basedir.isEmpty() ? Path.of("") : Path.of(basedir)).toAbsolutePath().resolve(path).normalize();
     }
 
     public Path chartDir() {

@@ -2,6 +2,7 @@ package dev.nimchart.chart.startup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.cluster.CiScript;
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
 import dev.nimchart.chart.repository.ChartScripts;
 import dev.nimchart.chart.repository.Example;
@@ -278,7 +279,7 @@ public class StartupIT {
     }
 
     public static void requireStartupHost() {
-        Optional<String> reason = StartupHost.unavailableReason(Path.of("..").toAbsolutePath().normalize());
+        Optional<String> reason = StartupHost.unavailableReason(CiScript.ciDir().getParent());
         if (reason.isPresent()) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw new AssertionError("CI=true and the start-up tier cannot run here: " + reason.get());
