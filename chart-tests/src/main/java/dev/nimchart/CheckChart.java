@@ -77,7 +77,8 @@ public final class CheckChart {
     private static boolean printTable(ChartCheck check, List<Tier> tiers, Map<Tier, List<Verdict>> verdicts, Path cwd) {
         List<String> subjects = new ArrayList<>();
         check.validFiles().forEach(f -> subjects.add(f.toString()));
-        check.invalidFiles().forEach(f -> subjects.add(f.toString()));
+        List<String> refusals = check.invalidFiles().stream().map(Path::toString).toList();
+        subjects.addAll(refusals);
         if (tiers.contains(Tier.OFFLINE) && verdicts.get(Tier.OFFLINE).stream().anyMatch(v -> v.subject().equals(check.fuzzSubject()))) {
             subjects.add(check.fuzzSubject());
         }
@@ -89,9 +90,12 @@ public final class CheckChart {
             for (Tier tier : tiers) {
                 Verdict v = verdicts.get(tier).stream().filter(x -> x.subject().equals(subject)).findFirst().orElse(null);
                 if (v == null) {
-                    boolean fuzzRow = subject.equals(check.fuzzSubject()) || tier == Tier.STARTUP;
-                    ok &= fuzzRow;
-                    row.add(fuzzRow ? "-" : "FAILED: no verdict: the " + tier.label() + " tier did not check it");
+                    // the fuzz row is the offline tier's, the start-up tier starts only the files it opts into, and
+                    // refusals are the offline and API-server tiers'
+                    boolean notThisTiers = subject.equals(check.fuzzSubject()) || tier == Tier.STARTUP
+                            || !tier.checksRefusals() && refusals.contains(subject);
+                    ok &= notThisTiers;
+                    row.add(notThisTiers ? "-" : "FAILED: no verdict: the " + tier.label() + " tier did not check it");
                 } else {
                     ok &= v.ok();
                     row.add(v.ok() ? "passed" : "FAILED: " + shorten(v.reason()));

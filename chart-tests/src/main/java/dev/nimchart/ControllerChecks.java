@@ -2,15 +2,12 @@ package dev.nimchart;
 
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.cluster.LocalProcess;
-import dev.nimchart.cluster.NamespaceContents;
 import dev.nimchart.cluster.ReleaseRecord;
 import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.ReleaseInstall;
-import dev.nimchart.judge.RefusalRule;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.TierNamespaces;
@@ -18,8 +15,6 @@ import dev.nimchart.junit.Timings;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
-import dev.nimchart.render.ChartYaml;
-import dev.nimchart.values.ExampleValuesFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,19 +27,14 @@ import java.util.TreeSet;
  * controllers and fake GPU nodes with its hooks, reaches its desired state (every pod its workloads ask for scheduled and
  * Ready, every workload done by its own status, claims bound, EndpointSlices caught up), passes the chart's own rules
  * and {@code helm test} when it has test hooks, and uninstalls to nothing but the claims it keeps and the hooks Helm
- * leaves; a file that must be refused is refused by {@code helm install} with its
- * expect-error text while no controller makes anything of it and every controller keeps running.
+ * leaves. Files that must be refused are the offline and API-server tiers' ({@link Tier#checksRefusals()}).
  */
 final class ControllerChecks {
-
-    /** One namespace for every refused file: a refusal creates nothing, so it must stay empty file after file. */
-    static final String REFUSED_NAMESPACE = "refused-with-controllers";
 
     private final ChartRenderer renderer;
     private final ControllerEnvironment env;
     private final HelmReleases releases;
     private final ChartRules rules;
-    private final RefusalRule refusalRule;
     private final Duration reconcileTimeout;
 
     ControllerChecks(Path chartDir, ControllerTier.ControllerSession session, ChartRules rules, Duration reconcileTimeout) {
@@ -52,7 +42,6 @@ final class ControllerChecks {
         this.env = session.environment();
         this.releases = session.releases(chartDir);
         this.rules = rules;
-        this.refusalRule = new RefusalRule(ChartYaml.read(chartDir), rules.preflightTemplate());
         this.reconcileTimeout = reconcileTimeout;
     }
 
@@ -120,56 +109,6 @@ final class ControllerChecks {
                     + ": " + ValuesJudge.helmMessage(String.valueOf(e.getMessage())) + "\n" + DesiredState.describe(NamespaceState.read(env.api(), namespace)));
         }
         Timings.record(ControllerTier.REPORT_DIR, "helm test: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - testing));
-    }
-
-    void mustBeRefused(Path file) {
-        KubeApi api = env.api();
-        String release = ChartRenderer.releaseName(file);
-        if (!env.startedByHarness()) {
-            // on a cluster the harness did not start, nothing it made outlives the check
-            String namespace = TierNamespaces.create(api, "refused-" + release, "restricted");
-            try {
-                refusedIn(file, release, namespace);
-            } finally {
-                TierNamespaces.deleteLeavingNoClaims(api, namespace, env::requireAllRunning, env.settleTimeout());
-            }
-            return;
-        }
-        synchronized (ControllerChecks.class) {
-            if (!api.get("/api/v1/namespaces/" + REFUSED_NAMESPACE).ok()) {
-                KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
-                        "metadata", Map.of("name", REFUSED_NAMESPACE))), "create the namespace " + REFUSED_NAMESPACE);
-            }
-        }
-        refusedIn(file, release, REFUSED_NAMESPACE);
-    }
-
-    private void refusedIn(Path file, String release, String namespace) {
-        KubeApi api = env.api();
-        String expected = ExampleValuesFiles.expectedError(file);
-        String message;
-        try {
-            releases.install(release, namespace, List.of(file), Map.of());
-            throw new AssertionError("helm install succeeded, but it must be refused with: " + expected);
-        } catch (RuntimeException e) {
-            message = String.valueOf(e.getMessage());
-        }
-        refusalRule.problem(file, message).ifPresent(problem -> {
-            throw new AssertionError("helm install: " + problem);
-        });
-        Set<String> contents = NamespaceContents.of(api, namespace);
-        if (!contents.isEmpty()) {
-            throw new AssertionError("objects after the refusal: " + contents);
-        }
-        NamespaceState state = NamespaceState.read(api, namespace);
-        if (!state.pods().isEmpty() || !state.all("Event").isEmpty()) {
-            throw new AssertionError("the controllers made something of the refused release: pods " + state.pods() + ", events "
-                    + state.all("Event"));
-        }
-        List<LocalProcess> dead = env.processes().stream().filter(p -> !p.alive()).toList();
-        if (!dead.isEmpty()) {
-            throw new AssertionError("controllers stopped after the refusal: " + dead);
-        }
     }
 
     private static boolean isStatefulSetClaim(RenderedManifest rendered, String claim) {

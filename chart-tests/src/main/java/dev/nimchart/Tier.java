@@ -14,6 +14,16 @@ public enum Tier {
     /** Reconciled as on the controller tier, then every pod's main process started on this machine (opt-in files). */
     STARTUP;
 
+    /**
+     * Whether the tier checks the refusal files (values-examples/invalid/): offline (the render refuses them) and on the
+     * API server ({@code helm install} is refused and creates nothing). The controller and start-up tiers do not: a
+     * refused install there is the same Helm call against the same kind of API server, and leaves controllers nothing
+     * to reconcile.
+     */
+    public boolean checksRefusals() {
+        return this == OFFLINE || this == API;
+    }
+
     /** The name used on the command line and in tables: offline, api, controllers. */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
