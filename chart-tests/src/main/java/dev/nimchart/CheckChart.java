@@ -63,7 +63,7 @@ public final class CheckChart {
                         + (System.nanoTime() - started) / 1_000_000 + " ms");
                 verdicts.put(tier, list);
             }
-            boolean ok = printTable(check, tiers, verdicts, cwd);
+            boolean ok = printTable(check, tiers, verdicts, cwd, System.out);
             Files.writeString(results.resolve("status"), ok ? "0\n" : "1\n");
         } catch (RuntimeException | IOException e) {
             System.out.println("check-chart: " + e.getMessage());
@@ -74,7 +74,8 @@ public final class CheckChart {
         System.exit(0);
     }
 
-    private static boolean printTable(ChartCheck check, List<Tier> tiers, Map<Tier, List<Verdict>> verdicts, Path cwd) {
+    /** Prints the table of verdicts, a row per values file and a column per tier; whether every row passed. */
+    static boolean printTable(ChartCheck check, List<Tier> tiers, Map<Tier, List<Verdict>> verdicts, Path cwd, java.io.PrintStream out) {
         List<String> subjects = new ArrayList<>();
         check.validFiles().forEach(f -> subjects.add(f.toString()));
         List<String> refusals = check.invalidFiles().stream().map(Path::toString).toList();
@@ -106,14 +107,14 @@ public final class CheckChart {
         List<String> header = new ArrayList<>();
         header.add("values file");
         tiers.forEach(t -> header.add(t.label()));
-        System.out.println();
-        System.out.println("== chart " + check.chartDir());
-        System.out.println(markdownRow(header));
-        System.out.println(markdownRow(header.stream().map(h -> "---").toList()));
-        rows.forEach(r -> System.out.println(markdownRow(r)));
+        out.println();
+        out.println("== chart " + check.chartDir());
+        out.println(markdownRow(header));
+        out.println(markdownRow(header.stream().map(h -> "---").toList()));
+        rows.forEach(r -> out.println(markdownRow(r)));
         long failedRows = rows.stream().filter(r -> r.stream().anyMatch(c -> c.startsWith("FAILED"))).count();
-        System.out.println();
-        System.out.println(failedRows == 0 ? "all " + rows.size() + " passed" : failedRows + " of " + rows.size() + " failed");
+        out.println();
+        out.println(failedRows == 0 ? "all " + rows.size() + " passed" : failedRows + " of " + rows.size() + " failed");
         return ok && !rows.isEmpty();
     }
 

@@ -76,4 +76,33 @@ class CheckChartCommandTest {
         assertThat(process.exitValue()).as(output).isEqualTo(2);
         assertThat(output).contains("--pod-security needs privileged, baseline or restricted");
     }
+
+    /**
+     * The table on the cluster tiers: a refusal file has the API-server tier's verdict and "-" on the controller tier,
+     * which leaves refusals to it; a refusal file the API-server tier did not check fails the table.
+     */
+    @Test
+    void refusalsAreTheApiServerTiersAndTheControllerTierShowsADash() {
+        Path chart = plainWeb().resolveSibling("schema-web");
+        ChartCheck check = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, 0);
+        assertThat(check.invalidFiles()).as("schema-web's refusal files").isNotEmpty();
+        List<Tier> tiers = List.of(Tier.API, Tier.CONTROLLERS);
+        java.util.function.Function<List<Path>, List<Verdict>> passed = files -> files.stream().map(f -> new Verdict(f.toString(), Tier.API, null)).toList();
+        List<Path> all = new ArrayList<>(check.validFiles());
+        all.addAll(check.invalidFiles());
+
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        boolean ok = CheckChart.printTable(check, tiers, java.util.Map.of(Tier.API, passed.apply(all), Tier.CONTROLLERS, passed.apply(check.validFiles())),
+                chart, new java.io.PrintStream(bytes, true));
+        String table = bytes.toString();
+        assertThat(ok).as("the table:%n%s", table).isTrue();
+        String refusal = chart.relativize(check.invalidFiles().get(0)).toString();
+        assertThat(table).as("the row of %s", refusal).contains("| " + refusal + " | passed | - |");
+
+        bytes.reset();
+        boolean missing = CheckChart.printTable(check, tiers, java.util.Map.of(Tier.API, passed.apply(check.validFiles()), Tier.CONTROLLERS,
+                passed.apply(check.validFiles())), chart, new java.io.PrintStream(bytes, true));
+        assertThat(missing).as("refusals the API-server tier did not check").isFalse();
+        assertThat(bytes.toString()).contains("| " + refusal + " | FAILED: no verdict: the api tier did not check it | - |");
+    }
 }
