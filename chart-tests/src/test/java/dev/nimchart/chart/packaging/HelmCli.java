@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Helm CLI ci/build-tools.sh builds, run with Helm's homes and GnuPG's under a work directory, and a throwaway GPG
- * key made there that signs chart packages ({@code secring.gpg}) and verifies them ({@code pubring.gpg}).
+ * The Helm CLI ci/build-tools.sh builds, run with Helm's homes under a work directory and GnuPG's in a temporary
+ * directory of its own, and a throwaway GPG key made there that signs chart packages ({@code secring.gpg}) and verifies them ({@code pubring.gpg}).
  */
 final class HelmCli implements AutoCloseable {
 
@@ -35,8 +35,10 @@ final class HelmCli implements AutoCloseable {
     static HelmCli withSigningKey(String prefix) throws Exception {
         Path work = Files.createTempDirectory(Files.createDirectories(Path.of("target")), prefix).toAbsolutePath();
         Path helm = CiScript.builtTool("helm", line -> System.err.println("[build-tools] " + line));
-        Path gnupg = Files.createDirectories(work.resolve("gnupg"));
-        Files.setPosixFilePermissions(gnupg, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        // GnuPG's home is a short directory of the system's temporary one, not under target/: gpg-agent's socket lives
+        // in it, and a socket's path may not be longer than 107 bytes (a deep checkout, a forked JVM's working directory).
+        Path gnupg = Files.createTempDirectory("nim-gpg", java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         HelmCli cli = new HelmCli(work, helm, gnupg);
         cli.run(List.of("gpg", "--batch", "--homedir", gnupg.toString(), "--pinentry-mode", "loopback", "--passphrase", "",
                 "--quick-gen-key", KEY + " <chart-test@nim-llm.invalid>", "rsa2048", "sign", "1d"));
@@ -88,5 +90,8 @@ final class HelmCli implements AutoCloseable {
     @Override
     public void close() throws Exception {
         new ProcessBuilder("gpgconf", "--homedir", gnupg.toString(), "--kill", "gpg-agent").start().waitFor(10, TimeUnit.SECONDS);
+        try (java.util.stream.Stream<Path> files = Files.walk(gnupg)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
     }
 }
