@@ -332,11 +332,8 @@ public final class ControllerEnvironment implements AutoCloseable {
     }
 
     private static void deleteRecursively(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try {
+            dev.nimchart.values.HarnessPaths.deleteTree(dir);
         } catch (IOException e) {
             // leftovers in target/ are harmless
         }

@@ -1,6 +1,7 @@
 package dev.nimchart.render;
 
 import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.values.HarnessPaths;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import java.io.IOException;
@@ -85,8 +86,8 @@ public final class ChartRenderer {
     }
 
     private static void deleteTree(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        try {
+            HarnessPaths.deleteTree(dir);
         } catch (IOException ignored) {
             // a temporary directory left behind is harmless
         }

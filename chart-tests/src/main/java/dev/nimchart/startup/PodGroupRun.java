@@ -1,5 +1,6 @@
 package dev.nimchart.startup;
 
+import dev.nimchart.values.HarnessPaths;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.ServingContainer;
 import dev.nimchart.controllers.KubeletEnv;
@@ -91,7 +92,7 @@ public final class PodGroupRun implements AutoCloseable {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir);
         try {
-            deleteTree(workDir); // records of an earlier run must not count as ranks of this one
+            HarnessPaths.deleteTree(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
             run.state = state;
             run.overrides = overrides;
@@ -180,7 +181,7 @@ public final class PodGroupRun implements AutoCloseable {
         long fsGroup = number(pod.at("spec.securityContext.fsGroup"), null, gid);
 
         Path dir = workDir.resolve(pod.name());
-        deleteTree(dir);
+        HarnessPaths.deleteTree(dir);
         Path etc = Files.createDirectories(dir.resolve("etc-upper"));
         Files.createDirectories(dir.resolve("etc-work"));
         Files.writeString(etc.resolve("hosts"), hosts + "127.0.1.1\t" + host + "\n");
@@ -565,16 +566,6 @@ public final class PodGroupRun implements AutoCloseable {
         }
         Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
         return target;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> paths = Files.walk(dir)) {
-                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
     }
 
     /** GPUs a DRA driver allocated to the pod's claims (devices of driver {@value #DRA_GPU_DRIVER}), which its runtime

@@ -1,18 +1,21 @@
 package dev.nimchart.values;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Where the chart and the values files are: the system properties Maven passes ({@value #CHART_DIR},
  * {@value #EXAMPLES_DIR}, {@value #VALUES_DIRS}), else the repository found by walking up from the working
- * directory to the one holding charts/nim-llm.
+ * directory to the one holding charts/nim-llm. Also the one way the harness removes a directory tree it made.
  */
 public final class HarnessPaths {
 
@@ -45,6 +48,21 @@ public final class HarnessPaths {
     public static Path userPath(String path) {
         String basedir = System.getProperty("basedir", "").strip();
         return (basedir.isEmpty() ? Path.of("") : Path.of(basedir)).toAbsolutePath().resolve(path).normalize();
+    }
+
+    /**
+     * Deletes a directory the harness made and everything in it (nothing when it does not exist); fails on the first
+     * file it cannot delete.
+     */
+    public static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     public Path chartDir() {

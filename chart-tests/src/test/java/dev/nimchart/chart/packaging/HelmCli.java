@@ -3,6 +3,7 @@ package dev.nimchart.chart.packaging;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.cluster.CiScript;
+import dev.nimchart.values.HarnessPaths;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,8 +91,6 @@ final class HelmCli implements AutoCloseable {
     @Override
     public void close() throws Exception {
         new ProcessBuilder("gpgconf", "--homedir", gnupg.toString(), "--kill", "gpg-agent").start().waitFor(10, TimeUnit.SECONDS);
-        try (java.util.stream.Stream<Path> files = Files.walk(gnupg)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
+        HarnessPaths.deleteTree(gnupg);
     }
 }
