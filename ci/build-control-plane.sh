@@ -104,13 +104,10 @@ fi
 mkdir -p "${k8s_dir}"
 # One build at a time (e.g. parallel CI jobs on one machine); the loser of the
 # race finds the winner's binaries.
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"${k8s_dir}/.build-control-plane.lock"
-  flock 9
-  if complete_in "${dest}"; then
-    echo "control plane ${version} cached at ${dest}"
-    exit 0
-  fi
+hold_lock "${k8s_dir}/.build-control-plane.lock"
+if complete_in "${dest}"; then
+  echo "control plane ${version} cached at ${dest}"
+  exit 0
 fi
 
 command -v go >/dev/null 2>&1 ||

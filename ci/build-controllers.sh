@@ -96,14 +96,11 @@ fi
 
 mkdir -p "${cache}"
 # One build at a time on a machine; the loser of the race finds the winner's binaries.
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"${cache}/.build.lock"
-  flock 9
-  find_missing
-  if ((${#missing[@]} == 0)); then
-    log "controllers cached in ${cache} (built while this run waited): ${order[*]}"
-    finish
-  fi
+hold_lock "${cache}/.build.lock"
+find_missing
+if ((${#missing[@]} == 0)); then
+  log "controllers cached in ${cache} (built while this run waited): ${order[*]}"
+  finish
 fi
 
 command -v go >/dev/null 2>&1 ||

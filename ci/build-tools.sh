@@ -90,11 +90,7 @@ for tool in "${tools[@]}"; do
   bin="${dest}/${tool}"
   # A binary is only ever moved into place complete (below), so its presence is the cache check. One build of a tool at
   # a time on a machine (forked test JVMs ask together): the second finds the first's binary.
-  if [[ ! -x "${bin}" ]] && command -v flock >/dev/null 2>&1; then
-    mkdir -p "${cache}"
-    exec 8>"${cache}/.build-${tool}.lock"
-    flock 8
-  fi
+  [[ -x "${bin}" ]] || hold_lock "${cache}/.build-${tool}.lock"
   if [[ -x "${bin}" ]]; then
     log "${tool} ${version} cached at ${bin}"
   else

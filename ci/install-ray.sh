@@ -8,12 +8,10 @@
 set -euo pipefail
 RAY_VERSION=2.60.0
 dir=${1:-/usr/local/lib/nim-llm-chart/ray}
-# One install at a time on a machine (forked test JVMs ask together; apt-get and pip do not wait for each other):
-# the second finds the first's result.
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"${TMPDIR:-/tmp}/nim-llm-chart-install.lock"
-  flock 9
-fi
+# One install at a time on a machine (apt-get and pip do not wait for each other): the second finds the first's result.
+# shellcheck source=lib/steps.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/steps.sh"
+hold_lock "${TMPDIR:-/tmp}/nim-llm-chart-install.lock"
 
 if [[ -x "$dir/bin/ray" && "$(cat "$dir/.version" 2>/dev/null)" == "$RAY_VERSION" ]]; then
   echo "install-ray: ray $RAY_VERSION is installed in $dir"

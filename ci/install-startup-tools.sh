@@ -4,12 +4,10 @@
 # Idempotent: does nothing when every binary is there. Needs root (apt-get). Never starts a service: packages'
 # maintainer scripts are kept from starting sshd on this machine with a temporary policy-rc.d.
 set -euo pipefail
-# One install at a time on a machine (forked test JVMs ask together; apt-get and pip do not wait for each other):
-# the second finds the first's result.
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"${TMPDIR:-/tmp}/nim-llm-chart-install.lock"
-  flock 9
-fi
+# One install at a time on a machine (apt-get and pip do not wait for each other): the second finds the first's result.
+# shellcheck source=lib/steps.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/steps.sh"
+hold_lock "${TMPDIR:-/tmp}/nim-llm-chart-install.lock"
 
 need=()
 command -v /usr/sbin/sshd >/dev/null 2>&1 || need+=(openssh-server)

@@ -1,5 +1,16 @@
-# Shared by the ci/build-*.sh scripts (sourced): progress lines on stderr, and long steps that show they are alive.
-# Expects `die` to be defined by the caller (its message prefix names the script).
+# Shared by the ci/ build and install scripts (sourced): progress lines on stderr, long steps that show they are alive,
+# and the machine-wide lock that keeps two of them (forked test JVMs ask together) from building or installing the same
+# thing at once. Expects `die` to be defined by the caller (its message prefix names the script).
+
+# hold_lock FILE: waits for, then holds until the script ends (or the next hold_lock), an exclusive lock on FILE,
+# created if missing, on file descriptor 9. Without flock(1) it does nothing. The caller looks again for what it was
+# about to build or install once it holds the lock: whoever held it before may have made it.
+hold_lock() {
+  command -v flock >/dev/null 2>&1 || return 0
+  mkdir -p "$(dirname "$1")"
+  exec 9>"$1"
+  flock 9
+}
 
 # log MESSAGE...: "[  42s] message", seconds since the script started.
 log() { printf '[%4ss] %s\n' "${SECONDS}" "$*" >&2; }
