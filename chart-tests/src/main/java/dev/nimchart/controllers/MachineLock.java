@@ -34,7 +34,7 @@ final class MachineLock implements AutoCloseable {
         return MpiOperatorProcess.healthAddressSettable(binaries) ? notNeeded() : acquire(progress);
     }
 
-    static MachineLock acquire(Consumer<String> progress) {
+    private static MachineLock acquire(Consumer<String> progress) {
         Path file = Path.of(System.getProperty("user.home"), ".cache", "nim-llm-chart", "controller-tier.lock");
         try {
             Files.createDirectories(file.getParent());
