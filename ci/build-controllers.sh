@@ -5,7 +5,9 @@
 #
 #   kube-controller-manager, kube-scheduler   k8s.io/kubernetes, the version of
 #                                             ci/control-plane/kubernetes/go.mod
-#                                             (the API server's own version)
+#                                             (the API server's own version; the
+#                                             controller manager with one upstream
+#                                             fix, see below)
 #   kwok                                      sigs.k8s.io/kwok (+ its Stage files)
 #   lws                                       sigs.k8s.io/lws, ./cmd (+ its webhook
 #                                             manifests and the DisaggregatedSet CRD)
@@ -66,7 +68,7 @@ done
 
 # Every output directory: name -> directory under the cache.
 declare -A dest=(
-  [kube-controller-manager]="${cache}/kube-controller-manager-${kube_tag}"
+  [kube-controller-manager]="${cache}/kube-controller-manager-${kube_tag}-claim-statuses"
   [kube-scheduler]="${cache}/kube-scheduler-${kube_tag}"
   [kwok]="${cache}/kwok-${kwok_tag}"
   [lws]="${cache}/lws-${lws_tag}"
@@ -140,11 +142,52 @@ if needs kube-controller-manager || needs kube-scheduler; then
   ldflags="$(kube_ldflags "${kube_tag}" "${build_date}")"
   run_step "downloading modules for Kubernetes ${kube_tag}" bash -c "cd '${kube_mod_dir}' && go mod download" ||
     die "downloading the Kubernetes modules failed (see above)"
+  # One upstream fix in kube-controller-manager, made at build time in a copy of the module (the module cache is left as
+  # it is; Go's build overlays may not replace files there): Kubernetes issue 138407, fixed upstream by pull request
+  # 138408 and not yet in a 1.34 release. The resource claim controller applies a pod's status.resourceClaimStatuses
+  # with only the claims it has just created or found, and server-side apply then drops the entries it recorded before.
+  # A pod with two claims from templates (the GB200 examples: a GPU claim, and a ComputeDomain channel claim whose
+  # template NVIDIA's controller creates a moment after the pod) can flap between one-entry lists and never be
+  # scheduled ("ResourceClaim not created yet"). The change keeps the recorded entries in the apply, as the upstream
+  # fix does. kube-scheduler is built from the module as it is.
+  kube_dir="$(cd "${kube_mod_dir}" && go list -m -f '{{.Dir}}' k8s.io/kubernetes)"
+  apply_line='		podApply := corev1apply.Pod(name, namespace).WithStatus(corev1apply.PodStatus().WithResourceClaimStatuses(statuses...))'
+  grep -qxF "${apply_line}" "${kube_dir}/pkg/controller/resourceclaim/controller.go" ||
+    die "Kubernetes ${kube_tag}: pkg/controller/resourceclaim/controller.go no longer has the status apply this script changes"
+  patched_mod="${work}/control-plane-kubernetes"
+  mkdir -p "${patched_mod}"
+  cp "${kube_mod_dir}"/go.mod "${kube_mod_dir}"/go.sum "${patched_mod}/"
+  cp -r "${kube_dir}" "${work}/kubernetes" && chmod -R u+w "${work}/kubernetes"
+  claims_go="${work}/kubernetes/pkg/controller/resourceclaim/controller.go"
+  awk -v line="${apply_line}" '$0 == line { print "\t\tstatuses = withRecordedClaimStatuses(pod, newPodClaims, statuses)" } { print }' \
+    "${kube_dir}/pkg/controller/resourceclaim/controller.go" >"${claims_go}"
+  cat >>"${claims_go}" <<'GO'
+
+// withRecordedClaimStatuses is added by the nim-llm chart's ci/build-controllers.sh: the entries of
+// pod.status.resourceClaimStatuses that this sync did not replace stay in the apply, so that server-side apply keeps
+// them (Kubernetes issue 138407).
+func withRecordedClaimStatuses(pod *v1.Pod, replaced map[string]string, statuses []*corev1apply.PodResourceClaimStatusApplyConfiguration) []*corev1apply.PodResourceClaimStatusApplyConfiguration {
+	for _, recorded := range pod.Status.ResourceClaimStatuses {
+		if _, ok := replaced[recorded.Name]; ok {
+			continue
+		}
+		status := corev1apply.PodResourceClaimStatus().WithName(recorded.Name)
+		if recorded.ResourceClaimName != nil {
+			status = status.WithResourceClaimName(*recorded.ResourceClaimName)
+		}
+		statuses = append(statuses, status)
+	}
+	return statuses
+}
+GO
+  (cd "${patched_mod}" && go mod edit "-replace=k8s.io/kubernetes=${work}/kubernetes")
   for name in kube-controller-manager kube-scheduler; do
     needs "${name}" || continue
     tmp="$(mktemp -d "${cache}/.tmp-${name}.XXXXXX")"
+    module="${kube_mod_dir}"
+    [[ "${name}" == kube-controller-manager ]] && module="${patched_mod}"
     run_step "building ${name} ${kube_tag}" \
-      bash -c "cd '${kube_mod_dir}' && go build -trimpath -ldflags '${ldflags}' -o '${tmp}/${name}' k8s.io/kubernetes/cmd/${name}" ||
+      bash -c "cd '${module}' && go build -trimpath -ldflags '${ldflags}' -o '${tmp}/${name}' k8s.io/kubernetes/cmd/${name}" ||
       die "building ${name} failed (see above)"
     [[ "$("${tmp}/${name}" --version 2>/dev/null)" == "Kubernetes ${kube_tag}" ]] ||
       die "${name} reports '$("${tmp}/${name}" --version 2>&1)', not Kubernetes ${kube_tag}"

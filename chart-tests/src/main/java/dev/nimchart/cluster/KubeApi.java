@@ -84,6 +84,12 @@ public final class KubeApi {
                 MediaType.get("application/merge-patch+json"))));
     }
 
+    /** A forced server-side apply of body to the object at path, as fieldManager (a status subresource path applies the status). */
+    public Response apply(String path, Object body, String fieldManager) {
+        return call(new Request.Builder().url(base + path + "?force=true&fieldManager=" + encode(fieldManager))
+                .patch(RequestBody.create(JsonMapper.shared().writeValueAsBytes(body), MediaType.get("application/apply-patch+yaml"))));
+    }
+
     public Response delete(String path) {
         return call(new Request.Builder().url(base + path).delete());
     }
