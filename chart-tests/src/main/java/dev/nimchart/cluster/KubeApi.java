@@ -90,6 +90,41 @@ public final class KubeApi {
                 .patch(RequestBody.create(JsonMapper.shared().writeValueAsBytes(body), MediaType.get("application/apply-patch+yaml"))));
     }
 
+    /**
+     * Watches a collection for up to {@code timeoutSeconds} (the server then ends the watch), from {@code resourceVersion}
+     * on, and hands each event ({@code type} and {@code object}) to {@code onEvent} as it arrives. Returns the resource
+     * version to go on from, or null when the server says that version is gone (list again).
+     */
+    @SuppressWarnings("unchecked")
+    public String watch(String path, String resourceVersion, int timeoutSeconds, java.util.function.Consumer<KubeObject> onEvent) {
+        Request built = new Request.Builder().url(base + path + "?watch=true&allowWatchBookmarks=true&timeoutSeconds="
+                + timeoutSeconds + "&resourceVersion=" + encode(resourceVersion)).header("Accept", "application/json").build();
+        String version = resourceVersion;
+        try (okhttp3.Response response = http.newCall(built).execute()) {
+            if (!response.isSuccessful() || response.body() == null) {
+                throw new IllegalStateException("cannot watch " + path + ": HTTP " + response.code());
+            }
+            okio.BufferedSource source = response.body().source();
+            for (String line; (line = source.readUtf8Line()) != null; ) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                KubeObject event = new KubeObject(JsonMapper.shared().readValue(line, Map.class));
+                if ("ERROR".equals(event.at("type"))) {
+                    return null;
+                }
+                Object next = event.at("object.metadata.resourceVersion");
+                version = next == null ? version : next.toString();
+                if (!"BOOKMARK".equals(event.at("type"))) {
+                    onEvent.accept(event);
+                }
+            }
+            return version;
+        } catch (IOException e) {
+            throw new UncheckedIOException("watching " + path + " failed", e);
+        }
+    }
+
     public Response delete(String path) {
         return call(new Request.Builder().url(base + path).delete());
     }

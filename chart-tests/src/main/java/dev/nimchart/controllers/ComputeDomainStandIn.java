@@ -11,13 +11,15 @@ import java.util.Map;
  * {@code spec.channel.resourceClaimTemplate.name}, of DeviceClass {@value #CHANNEL_CLASS}, with the driver's opaque
  * channel configuration, owned by the ComputeDomain). The channel devices themselves are fake ResourceSlices
  * ({@link FakeResourceSlices}). It does not run IMEX daemons or their DaemonSet, and never sets the domain's status.
- * A background thread polls every {@value #PERIOD_MS} ms.
+ * A background thread lists the ComputeDomains once and then watches them (as a controller's informer does), so it adds
+ * no load to the API server while nothing changes.
  */
 final class ComputeDomainStandIn implements AutoCloseable {
 
     static final String CHANNEL_CLASS = "compute-domain-default-channel.nvidia.com";
     static final String DRIVER = "compute-domain.nvidia.com";
-    private static final long PERIOD_MS = 200;
+    private static final String DOMAINS = "/apis/resource.nvidia.com/v1beta1/computedomains";
+    private static final int WATCH_SECONDS = 8; // under the client's 10 s read timeout
 
     private final Thread thread;
     private volatile boolean stopped;
@@ -33,37 +35,45 @@ final class ComputeDomainStandIn implements AutoCloseable {
         return s;
     }
 
+    @SuppressWarnings("unchecked")
     private void loop(KubeApi api) {
+        String version = null;
         while (!stopped) {
             try {
-                reconcile(api);
+                version = version == null ? reconcile(api) : api.watch(DOMAINS, version, WATCH_SECONDS, event -> {
+                    if (!"DELETED".equals(event.at("type")) && event.at("object") instanceof Map<?, ?> object) {
+                        reconcile(api, new KubeObject((Map<String, Object>) object));
+                    }
+                });
             } catch (RuntimeException e) {
-                // the API server may be starting or stopping; the next round tries again
-            }
-            try {
-                Thread.sleep(PERIOD_MS);
-            } catch (InterruptedException e) {
-                return;
+                // the API server may be starting or stopping: list again after a pause
+                version = null;
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
             }
         }
     }
 
+    /** Makes the channel template of every ComputeDomain that lacks one; returns the list's resource version. */
     @SuppressWarnings("unchecked")
-    static void reconcile(KubeApi api) {
-        KubeApi.Response domains = api.get("/apis/resource.nvidia.com/v1beta1/computedomains");
-        if (!domains.ok()) {
+    static String reconcile(KubeApi api) {
+        Map<String, Object> domains = KubeApi.require(api.get(DOMAINS), "list ComputeDomains");
+        for (Object item : (List<Object>) domains.getOrDefault("items", List.of())) {
+            reconcile(api, new KubeObject((Map<String, Object>) item));
+        }
+        return String.valueOf(new KubeObject(domains).at("metadata.resourceVersion"));
+    }
+
+    private static void reconcile(KubeApi api, KubeObject cd) {
+        Object template = cd.at("spec.channel.resourceClaimTemplate.name");
+        if (template == null || cd.at("metadata.deletionTimestamp") != null) {
             return;
         }
-        for (Object item : (List<Object>) domains.body().getOrDefault("items", List.of())) {
-            KubeObject cd = new KubeObject((Map<String, Object>) item);
-            Object template = cd.at("spec.channel.resourceClaimTemplate.name");
-            if (template == null || cd.at("metadata.deletionTimestamp") != null) {
-                continue;
-            }
-            String path = "/apis/resource.k8s.io/v1/namespaces/" + cd.namespace() + "/resourceclaimtemplates";
-            if (api.get(path + "/" + template).code() != 404) {
-                continue;
-            }
+        String path = "/apis/resource.k8s.io/v1/namespaces/" + cd.namespace() + "/resourceclaimtemplates";
+        if (api.get(path + "/" + template).code() == 404) {
             api.post(path, channelTemplate(cd, template.toString()));
         }
     }

@@ -35,6 +35,12 @@ final class ExplainedWarnings {
                     "kube-scheduler saw the pod before the claim that the same helm install created was bound (or in its"
                             + " cache); it retries once the claim binds. A claim that never binds leaves the pod Pending, which"
                             + " fails the example's desired state"),
+            new Explained("Pod/\\S+ FailedScheduling: 0/\\d+ nodes are available: persistentvolumeclaim \"\\S+\" not found\\."
+                    + "( not found)? \\(default-scheduler\\)",
+                    "a StatefulSet's controller creates a pod's claim from its volumeClaimTemplates just before the pod,"
+                            + " and kube-scheduler's watch of pods can deliver the pod before its watch of claims delivers the"
+                            + " claim; it retries when the claim arrives. A claim that never appears leaves the pod Pending,"
+                            + " which fails the example's desired state"),
             new Explained("Pod/\\S+ FailedResourceClaimCreation: PodResourceClaim \\S+: resource claim template \"\\S+\": "
                     + "resourceclaimtemplate\\.resource\\.k8s\\.io \"\\S+\" not found \\(resource_claim\\)",
                     "a ComputeDomain's channel template is made by the ComputeDomain controller after the domain exists,"

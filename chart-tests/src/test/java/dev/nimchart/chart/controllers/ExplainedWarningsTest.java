@@ -25,6 +25,8 @@ class ExplainedWarningsTest {
                     + "  (endpoint-controller)",
             "Pod/nim-77f6cdc6d9-t828g FailedScheduling: 0/16 nodes are available: pod has unbound immediate PersistentVolumeClaims."
                     + " not found (default-scheduler)",
+            "Pod/single-node-llama-70b-8gpu-pvc-nim-llm-0 FailedScheduling: 0/24 nodes are available: persistentvolumeclaim"
+                    + " \"model-store-single-node-llama-70b-8gpu-pvc-nim-llm-0\" not found. not found (default-scheduler)",
             "Pod/g-nim-llm-lws-0 FailedResourceClaimCreation: PodResourceClaim compute-domain-channel: resource claim template"
                     + " \"g-nim-llm-channel\": resourceclaimtemplate.resource.k8s.io \"g-nim-llm-channel\" not found (resource_claim)");
 
