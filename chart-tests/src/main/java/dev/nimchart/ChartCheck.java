@@ -465,6 +465,20 @@ public final class ChartCheck {
         return clusterTests(Tier.API);
     }
 
+    /** As {@link #apiServerTests()}, only the values files the chart must install. */
+    public Stream<DynamicNode> apiServerInstallTests() {
+        return installTests(Tier.API, lazyChecks(Tier.API));
+    }
+
+    /**
+     * As {@link #apiServerTests()}, only the values files the chart must refuse ({@code invalid/}): each {@code helm
+     * install} refused with its expected message, its namespace left empty. A class of its own can run beside the
+     * installs (Failsafe's forks).
+     */
+    public Stream<DynamicNode> apiServerRefusalTests() {
+        return refusalTests(lazyChecks(Tier.API));
+    }
+
     /** For a {@code @TestFactory}: one dynamic test per values file, reconciled by real controllers on fake GPU nodes. */
     public Stream<DynamicNode> controllerTests() {
         return clusterTests(Tier.CONTROLLERS);
@@ -479,8 +493,14 @@ public final class ChartCheck {
     }
 
     private Stream<DynamicNode> clusterTests(Tier tier) {
+        java.util.function.Supplier<ClusterFileChecks> checks = lazyChecks(tier);
+        return tier.checksRefusals() ? Stream.concat(installTests(tier, checks), refusalTests(checks)) : installTests(tier, checks);
+    }
+
+    /** The tier's checks, made when the first test needs them (so that a class whose tests are all filtered out starts nothing). */
+    private java.util.function.Supplier<ClusterFileChecks> lazyChecks(Tier tier) {
         ClusterFileChecks[] checks = new ClusterFileChecks[1];
-        java.util.function.Supplier<ClusterFileChecks> lazy = () -> {
+        return () -> {
             synchronized (checks) {
                 if (checks[0] == null) {
                     checks[0] = clusterChecks(tier, true);
@@ -488,31 +508,32 @@ public final class ChartCheck {
                 return checks[0];
             }
         };
-        Stream<DynamicNode> valid = validFiles().stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                () -> named(f, () -> lazy.get().mustInstall(f))));
-        if (tier == Tier.STARTUP) {
-            return validFiles().stream().filter(rules::startsUp).map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                    () -> named(f, () -> lazy.get().mustInstall(f))));
-        }
-        if (!tier.checksRefusals()) {
-            return valid;
-        }
-        // The first refusal test checks every refusal file, in parallel; each test then reports its own file.
+    }
+
+    /** One dynamic test per values file the chart must install (on the start-up tier, those its rules start up). */
+    private Stream<DynamicNode> installTests(Tier tier, java.util.function.Supplier<ClusterFileChecks> checks) {
+        return validFiles().stream().filter(f -> tier != Tier.STARTUP || rules.startsUp(f)).map(f -> DynamicTest.dynamicTest(label(f),
+                f.toUri(), () -> named(f, () -> checks.get().mustInstall(f))));
+    }
+
+    /**
+     * One dynamic test per values file the chart must refuse. The first of them checks every refusal file, in parallel;
+     * each test then reports its own file.
+     */
+    private Stream<DynamicNode> refusalTests(java.util.function.Supplier<ClusterFileChecks> checks) {
         List<Path> invalidFiles = invalidFiles();
         @SuppressWarnings("unchecked")
         Map<Path, Optional<Throwable>>[] refusals = new Map[1];
         java.util.function.Function<Path, Optional<Throwable>> refusalOf = f -> {
             synchronized (refusals) {
                 if (refusals[0] == null) {
-                    ClusterFileChecks c = lazy.get();
+                    ClusterFileChecks c = checks.get();
                     refusals[0] = inParallel(invalidFiles, c::mustBeRefused);
                 }
                 return refusals[0].get(f);
             }
         };
-        Stream<DynamicNode> invalid = invalidFiles.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                () -> named(f, () -> rethrow(refusalOf.apply(f)))));
-        return Stream.concat(valid, invalid);
+        return invalidFiles.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(), () -> named(f, () -> rethrow(refusalOf.apply(f)))));
     }
 
     /** A cluster tier's checks of one file: throws with the first reason it fails. */

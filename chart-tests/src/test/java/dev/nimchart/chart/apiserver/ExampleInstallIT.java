@@ -20,15 +20,15 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every example installed with Helm (real release storage) into a namespace of its own that enforces the restricted
- * Pod Security level, and read back from the API server; every refused file refused by {@code helm install} too,
- * leaving its namespace empty. The generic checks are the library's ({@code ChartCheck.apiServerTests()}); nim-llm's
- * own (the stored shape, the documented Pod Security exceptions) come in through {@link NimLlmRules}.
+ * Pod Security level, and read back from the API server ({@link RefusalInstallIT} has the refused files). The generic
+ * checks are the library's ({@code ChartCheck.apiServerInstallTests()}); nim-llm's own (the stored shape, the documented
+ * Pod Security exceptions) come in through {@link NimLlmRules}.
  */
 public class ExampleInstallIT {
 
     @TestFactory
     Stream<DynamicNode> everyExampleInstallsAndTheServerStoresWhatHelmApplied() {
-        return RepositoryChart.check().apiServerTests();
+        return RepositoryChart.check().apiServerInstallTests();
     }
 
     /** nim-llm's rules on an installed example: the stored shape, and exactly the documented Pod Security exceptions. */
