@@ -398,66 +398,13 @@ public final class ChartCheck {
             progress.accept(v);
         }
         List<Path> invalid = tier.checksRefusals() ? invalidFiles() : List.of();
-        Map<Path, Optional<Throwable>> refusals = inParallel(invalid, checks::mustBeRefused);
+        Map<Path, Optional<Throwable>> refusals = RefusalChecksInParallel.run(invalid, checks::mustBeRefused);
         for (Path f : invalid) {
-            Verdict v = clusterVerdict(f, tier, () -> rethrow(refusals.get(f)));
+            Verdict v = clusterVerdict(f, tier, () -> RefusalChecksInParallel.rethrow(refusals.get(f)));
             verdicts.add(v);
             progress.accept(v);
         }
         return verdicts;
-    }
-
-    /**
-     * Runs {@code check} on every file, as many at a time as the machine has cores, and returns what each threw. Only for
-     * refusals: a refused install creates nothing but its own namespace, so no two of them share any state, and on one
-     * core each waits on Helm's render and the API server in turn.
-     */
-    private static Map<Path, Optional<Throwable>> inParallel(List<Path> files, java.util.function.Consumer<Path> check) {
-        Map<Path, Optional<Throwable>> results = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
-                Math.max(1, Math.min(files.size(), Runtime.getRuntime().availableProcessors())), r -> {
-                    Thread t = new Thread(r, "refusal-checks");
-                    t.setDaemon(true);
-                    return t;
-                });
-        try {
-            List<java.util.concurrent.Future<?>> running = new ArrayList<>();
-            for (Path f : files) {
-                running.add(pool.submit(() -> {
-                    try {
-                        check.accept(f);
-                        results.put(f, Optional.empty());
-                    } catch (Throwable t) {
-                        results.put(f, Optional.of(t));
-                    }
-                }));
-            }
-            for (java.util.concurrent.Future<?> r : running) {
-                r.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while checking refusals", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException("a refusal check failed outside its file", e.getCause());
-        } finally {
-            pool.shutdownNow();
-        }
-        return results;
-    }
-
-    private static void rethrow(Optional<Throwable> failure) {
-        if (failure.isEmpty()) {
-            return;
-        }
-        Throwable t = failure.get();
-        if (t instanceof RuntimeException e) {
-            throw e;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        throw new IllegalStateException(t);
     }
 
     /** For a {@code @TestFactory}: one dynamic test per values file, installed into a real kube-apiserver. */
@@ -528,12 +475,12 @@ public final class ChartCheck {
             synchronized (refusals) {
                 if (refusals[0] == null) {
                     ClusterFileChecks c = checks.get();
-                    refusals[0] = inParallel(invalidFiles, c::mustBeRefused);
+                    refusals[0] = RefusalChecksInParallel.run(invalidFiles, c::mustBeRefused);
                 }
                 return refusals[0].get(f);
             }
         };
-        return invalidFiles.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(), () -> named(f, () -> rethrow(refusalOf.apply(f)))));
+        return invalidFiles.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(), () -> named(f, () -> RefusalChecksInParallel.rethrow(refusalOf.apply(f)))));
     }
 
     /** A cluster tier's checks of one file: throws with the first reason it fails. */
