@@ -116,11 +116,14 @@ public final class DesiredState {
                     && same(w.at("status.availableReplicas"), replicas) && same(w.at("status.updatedReplicas"), replicas)
                     && same(w.at("status.replicas"), replicas)
                     ? null : "available " + w.at("status.availableReplicas") + "/" + replicas + ", total " + w.at("status.replicas");
-            case "LeaderWorkerSet" -> condition(w, "Available") && !condition(w, "UpdateInProgress")
+            // observedGeneration first: right after an upgrade or a rollback the status still describes the old spec
+            case "LeaderWorkerSet" -> same(w.at("status.observedGeneration"), w.at("metadata.generation"))
+                    && condition(w, "Available") && !condition(w, "UpdateInProgress")
                     && same(w.at("status.readyReplicas"), replicas) && same(w.at("status.updatedReplicas"), replicas)
                     && same(w.at("status.replicas"), replicas)
                     ? null : "conditions " + conditions(w) + ", ready " + w.at("status.readyReplicas") + "/" + replicas
-                    + ", updated " + w.at("status.updatedReplicas");
+                    + ", updated " + w.at("status.updatedReplicas") + ", observed generation " + w.at("status.observedGeneration")
+                    + " of " + w.at("metadata.generation");
             case "MPIJob" -> condition(w, "Running") ? null : "conditions " + conditions(w);
             case "DaemonSet" -> same(w.at("status.observedGeneration"), w.at("metadata.generation"))
                     && same(w.at("status.numberReady"), w.at("status.desiredNumberScheduled"))
