@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -301,34 +302,20 @@ public final class ChartCheck {
     public Stream<DynamicNode> offlineTests() {
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
-        @SuppressWarnings("unchecked")
-        Map<Path, Optional<String>>[] judged = new Map[1];
-        ValuesJudge[] judge = new ValuesJudge[1];
-        java.util.function.Supplier<ValuesJudge> lazyJudge = () -> {
-            synchronized (judge) {
-                if (judge[0] == null) {
-                    judge[0] = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate());
-                }
-                return judge[0];
+        Supplier<ValuesJudge> judge = once(() -> new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate()));
+        Supplier<Map<Path, Optional<String>>> judged = once(() -> {
+            Map<Path, Optional<String>> all = new java.util.HashMap<>();
+            List<Optional<String>> installs = judge.get().mustInstallEach(valid);
+            List<Optional<String>> refusals = judge.get().mustBeRefusedEach(invalid);
+            for (int i = 0; i < valid.size(); i++) {
+                all.put(valid.get(i), installs.get(i));
             }
-        };
-        java.util.function.Function<Path, Optional<String>> verdictOf = f -> {
-            synchronized (judged) {
-                if (judged[0] == null) {
-                    Map<Path, Optional<String>> all = new java.util.HashMap<>();
-                    List<Optional<String>> installs = lazyJudge.get().mustInstallEach(valid);
-                    List<Optional<String>> refusals = lazyJudge.get().mustBeRefusedEach(invalid);
-                    for (int i = 0; i < valid.size(); i++) {
-                        all.put(valid.get(i), installs.get(i));
-                    }
-                    for (int i = 0; i < invalid.size(); i++) {
-                        all.put(invalid.get(i), refusals.get(i));
-                    }
-                    judged[0] = all;
-                }
-                return judged[0].get(f);
+            for (int i = 0; i < invalid.size(); i++) {
+                all.put(invalid.get(i), refusals.get(i));
             }
-        };
+            return all;
+        });
+        java.util.function.Function<Path, Optional<String>> verdictOf = f -> judged.get().get(f);
         Stream<DynamicNode> validTests = valid.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
                 () -> fail(verdict(f, verdictOf.apply(f)))));
         Stream<DynamicNode> invalidTests = invalid.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
@@ -342,7 +329,7 @@ public final class ChartCheck {
                 }))
                 : Stream.empty();
         Stream<DynamicNode> fuzzTest = fuzzCount == 0 ? Stream.empty() : hasValuesSchema()
-                ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(lazyJudge.get()))))
+                ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(judge.get()))))
                 : Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> org.junit.jupiter.api.Assumptions.abort(
                         "no fuzz documents: the chart has no values.schema.json to draw them from")));
         return Stream.of(validTests, invalidTests, lintTest, fuzzTest).flatMap(s -> s);
@@ -440,25 +427,17 @@ public final class ChartCheck {
     }
 
     private Stream<DynamicNode> clusterTests(Tier tier) {
-        java.util.function.Supplier<ClusterFileChecks> checks = lazyChecks(tier);
+        Supplier<ClusterFileChecks> checks = lazyChecks(tier);
         return tier.checksRefusals() ? Stream.concat(installTests(tier, checks), refusalTests(checks)) : installTests(tier, checks);
     }
 
     /** The tier's checks, made when the first test needs them (so that a class whose tests are all filtered out starts nothing). */
-    private java.util.function.Supplier<ClusterFileChecks> lazyChecks(Tier tier) {
-        ClusterFileChecks[] checks = new ClusterFileChecks[1];
-        return () -> {
-            synchronized (checks) {
-                if (checks[0] == null) {
-                    checks[0] = clusterChecks(tier, true);
-                }
-                return checks[0];
-            }
-        };
+    private Supplier<ClusterFileChecks> lazyChecks(Tier tier) {
+        return once(() -> clusterChecks(tier, true));
     }
 
     /** One dynamic test per values file the chart must install (on the start-up tier, those its rules start up). */
-    private Stream<DynamicNode> installTests(Tier tier, java.util.function.Supplier<ClusterFileChecks> checks) {
+    private Stream<DynamicNode> installTests(Tier tier, Supplier<ClusterFileChecks> checks) {
         return validFiles().stream().filter(f -> tier != Tier.STARTUP || rules.startsUp(f)).map(f -> DynamicTest.dynamicTest(label(f),
                 f.toUri(), () -> named(f, () -> checks.get().mustInstall(f))));
     }
@@ -467,20 +446,29 @@ public final class ChartCheck {
      * One dynamic test per values file the chart must refuse. The first of them checks every refusal file, in parallel;
      * each test then reports its own file.
      */
-    private Stream<DynamicNode> refusalTests(java.util.function.Supplier<ClusterFileChecks> checks) {
+    private Stream<DynamicNode> refusalTests(Supplier<ClusterFileChecks> checks) {
         List<Path> invalidFiles = invalidFiles();
-        @SuppressWarnings("unchecked")
-        Map<Path, Optional<Throwable>>[] refusals = new Map[1];
-        java.util.function.Function<Path, Optional<Throwable>> refusalOf = f -> {
-            synchronized (refusals) {
-                if (refusals[0] == null) {
-                    ClusterFileChecks c = checks.get();
-                    refusals[0] = RefusalChecksInParallel.run(invalidFiles, c::mustBeRefused);
+        Supplier<Map<Path, Optional<Throwable>>> refusals = once(() -> RefusalChecksInParallel.run(invalidFiles, checks.get()::mustBeRefused));
+        return invalidFiles.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
+                () -> named(f, () -> RefusalChecksInParallel.rethrow(refusals.get().get(f)))));
+    }
+
+    /**
+     * A supplier that makes its value when first asked, once, and hands out the same value after that (tests of one
+     * class may ask from several threads); if making it throws, the next ask tries again.
+     */
+    private static <T> Supplier<T> once(Supplier<T> make) {
+        return new Supplier<>() {
+            private T value;
+
+            @Override
+            public synchronized T get() {
+                if (value == null) {
+                    value = make.get();
                 }
-                return refusals[0].get(f);
+                return value;
             }
         };
-        return invalidFiles.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(), () -> named(f, () -> RefusalChecksInParallel.rethrow(refusalOf.apply(f)))));
     }
 
     /** A cluster tier's checks of one file: throws with the first reason it fails. */

@@ -5,6 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 /** The cluster tiers' refusal checks, run on many files at once. */
 final class RefusalChecksInParallel {
@@ -17,16 +23,16 @@ final class RefusalChecksInParallel {
      * refusals: a refused install creates nothing but its own namespace, so no two of them share any state, and on one
      * core each waits on Helm's render and the API server in turn.
      */
-    static Map<Path, Optional<Throwable>> run(List<Path> files, java.util.function.Consumer<Path> check) {
-        Map<Path, Optional<Throwable>> results = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+    static Map<Path, Optional<Throwable>> run(List<Path> files, Consumer<Path> check) {
+        Map<Path, Optional<Throwable>> results = new ConcurrentHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(
                 Math.max(1, Math.min(files.size(), Runtime.getRuntime().availableProcessors())), r -> {
                     Thread t = new Thread(r, "refusal-checks");
                     t.setDaemon(true);
                     return t;
                 });
         try {
-            List<java.util.concurrent.Future<?>> running = new ArrayList<>();
+            List<Future<?>> running = new ArrayList<>();
             for (Path f : files) {
                 running.add(pool.submit(() -> {
                     try {
@@ -37,13 +43,13 @@ final class RefusalChecksInParallel {
                     }
                 }));
             }
-            for (java.util.concurrent.Future<?> r : running) {
+            for (Future<?> r : running) {
                 r.get();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while checking refusals", e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("a refusal check failed outside its file", e.getCause());
         } finally {
             pool.shutdownNow();
