@@ -150,18 +150,19 @@ if needs kube-controller-manager || needs kube-scheduler; then
   # template NVIDIA's controller creates a moment after the pod) can flap between one-entry lists and never be
   # scheduled ("ResourceClaim not created yet"). The change keeps the recorded entries in the apply, as the upstream
   # fix does. kube-scheduler is built from the module as it is.
-  kube_dir="$(cd "${kube_mod_dir}" && go list -m -f '{{.Dir}}' k8s.io/kubernetes)"
-  apply_line='		podApply := corev1apply.Pod(name, namespace).WithStatus(corev1apply.PodStatus().WithResourceClaimStatuses(statuses...))'
-  grep -qxF "${apply_line}" "${kube_dir}/pkg/controller/resourceclaim/controller.go" ||
-    die "Kubernetes ${kube_tag}: pkg/controller/resourceclaim/controller.go no longer has the status apply this script changes"
   patched_mod="${work}/control-plane-kubernetes"
-  mkdir -p "${patched_mod}"
-  cp "${kube_mod_dir}"/go.mod "${kube_mod_dir}"/go.sum "${patched_mod}/"
-  cp -r "${kube_dir}" "${work}/kubernetes" && chmod -R u+w "${work}/kubernetes"
-  claims_go="${work}/kubernetes/pkg/controller/resourceclaim/controller.go"
-  awk -v line="${apply_line}" '$0 == line { print "\t\tstatuses = withRecordedClaimStatuses(pod, newPodClaims, statuses)" } { print }' \
-    "${kube_dir}/pkg/controller/resourceclaim/controller.go" >"${claims_go}"
-  cat >>"${claims_go}" <<'GO'
+  if needs kube-controller-manager; then
+    kube_dir="$(cd "${kube_mod_dir}" && go list -m -f '{{.Dir}}' k8s.io/kubernetes)"
+    apply_line='		podApply := corev1apply.Pod(name, namespace).WithStatus(corev1apply.PodStatus().WithResourceClaimStatuses(statuses...))'
+    grep -qxF "${apply_line}" "${kube_dir}/pkg/controller/resourceclaim/controller.go" ||
+      die "Kubernetes ${kube_tag}: pkg/controller/resourceclaim/controller.go no longer has the status apply this script changes"
+    mkdir -p "${patched_mod}"
+    cp "${kube_mod_dir}"/go.mod "${kube_mod_dir}"/go.sum "${patched_mod}/"
+    cp -r "${kube_dir}" "${work}/kubernetes" && chmod -R u+w "${work}/kubernetes"
+    claims_go="${work}/kubernetes/pkg/controller/resourceclaim/controller.go"
+    awk -v line="${apply_line}" '$0 == line { print "\t\tstatuses = withRecordedClaimStatuses(pod, newPodClaims, statuses)" } { print }' \
+      "${kube_dir}/pkg/controller/resourceclaim/controller.go" >"${claims_go}"
+    cat >>"${claims_go}" <<'GO'
 
 // withRecordedClaimStatuses is added by the nim-llm chart's ci/build-controllers.sh: the entries of
 // pod.status.resourceClaimStatuses that this sync did not replace stay in the apply, so that server-side apply keeps
@@ -180,7 +181,8 @@ func withRecordedClaimStatuses(pod *v1.Pod, replaced map[string]string, statuses
 	return statuses
 }
 GO
-  (cd "${patched_mod}" && go mod edit "-replace=k8s.io/kubernetes=${work}/kubernetes")
+    (cd "${patched_mod}" && go mod edit "-replace=k8s.io/kubernetes=${work}/kubernetes")
+  fi
   for name in kube-controller-manager kube-scheduler; do
     needs "${name}" || continue
     tmp="$(mktemp -d "${cache}/.tmp-${name}.XXXXXX")"
