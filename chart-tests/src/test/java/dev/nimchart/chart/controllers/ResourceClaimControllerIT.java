@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ControllerEnvironment;
+import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.junit.TierNamespaces;
 import dev.nimchart.objects.KubeObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +45,7 @@ class ResourceClaimControllerIT {
             }
             String pod = "/api/v1/namespaces/" + namespace + "/pods/two-claims";
             KubeApi.require(api.post("/api/v1/namespaces/" + namespace + "/pods", pod()), "create the pod");
-            assertThat(awaitClaimNames(api, pod, 2)).as("claim statuses the controller recorded").containsExactly("first", "second");
+            awaitBothClaims(env, namespace, "the two claim statuses the controller recorded");
 
             // The state that started the flap: the controller's own field manager records only the first claim.
             KubeObject now = new KubeObject(KubeApi.require(api.get(pod), "read the pod"));
@@ -53,7 +55,7 @@ class ResourceClaimControllerIT {
                     "metadata", Map.of("name", "two-claims", "namespace", namespace),
                     "status", Map.of("resourceClaimStatuses", List.of(first))), FIELD_MANAGER), "apply one claim status");
 
-            assertThat(awaitClaimNames(api, pod, 2)).as("claim statuses after one was dropped").containsExactly("first", "second");
+            awaitBothClaims(env, namespace, "both claim statuses back after one was dropped");
             List<Set<String>> seen = new ArrayList<>();
             for (int i = 0; i < 15; i++) {
                 seen.add(claimNames(api, pod));
@@ -66,21 +68,20 @@ class ResourceClaimControllerIT {
         }
     }
 
-    private static Set<String> awaitClaimNames(KubeApi api, String pod, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        Set<String> names = claimNames(api, pod);
-        while (names.size() != count && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-            names = claimNames(api, pod);
-        }
+    /** Waits (failing with the namespace described) until the pod's status names both its claims. */
+    private static void awaitBothClaims(ControllerEnvironment env, String namespace, String what) {
+        DesiredState.awaitUntil(env.api(), namespace, s -> s.pods().stream().anyMatch(p -> names(p).equals(Set.of("first", "second"))),
+                what, Duration.ofSeconds(30), env::requireAllRunning);
+    }
+
+    private static Set<String> names(KubeObject pod) {
+        Set<String> names = new TreeSet<>();
+        pod.list("status.resourceClaimStatuses").forEach(s -> names.add(String.valueOf(s.at("name"))));
         return names;
     }
 
     private static Set<String> claimNames(KubeApi api, String pod) {
-        Set<String> names = new TreeSet<>();
-        new KubeObject(KubeApi.require(api.get(pod), "read the pod")).list("status.resourceClaimStatuses")
-                .forEach(s -> names.add(String.valueOf(s.at("name"))));
-        return names;
+        return names(new KubeObject(KubeApi.require(api.get(pod), "read the pod")));
     }
 
     private static Map<String, Object> template(String name) {
