@@ -41,6 +41,11 @@ final class ExplainedWarnings {
                             + " and kube-scheduler's watch of pods can deliver the pod before its watch of claims delivers the"
                             + " claim; it retries when the claim arrives. A claim that never appears leaves the pod Pending,"
                             + " which fails the example's desired state"),
+            new Explained("StatefulSet/\\S+ FailedDelete: delete Pod (\\S+) in StatefulSet \\S+ failed error: pods \"\\1\" not found"
+                    + " \\(statefulset-controller\\)",
+                    "the StatefulSet controller deleted a pod of a rolling update that was already gone (its own earlier"
+                            + " delete, completed by the fake kubelet before the controller's cache saw it); the pod's"
+                            + " replacement is made as usual, and one that never comes fails the example's desired state"),
             new Explained("Pod/\\S+ FailedResourceClaimCreation: PodResourceClaim \\S+: resource claim template \"\\S+\": "
                     + "resourceclaimtemplate\\.resource\\.k8s\\.io \"\\S+\" not found \\(resource_claim\\)",
                     "a ComputeDomain's channel template is made by the ComputeDomain controller after the domain exists,"

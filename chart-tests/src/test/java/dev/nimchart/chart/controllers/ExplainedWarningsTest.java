@@ -27,6 +27,9 @@ class ExplainedWarningsTest {
                     + " not found (default-scheduler)",
             "Pod/single-node-llama-70b-8gpu-pvc-nim-llm-0 FailedScheduling: 0/24 nodes are available: persistentvolumeclaim"
                     + " \"model-store-single-node-llama-70b-8gpu-pvc-nim-llm-0\" not found. not found (default-scheduler)",
+            "StatefulSet/single-node-llama-70b-8gpu-pvc-nim-llm FailedDelete: delete Pod single-node-llama-70b-8gpu-pvc-nim-llm-0 in"
+                    + " StatefulSet single-node-llama-70b-8gpu-pvc-nim-llm failed error: pods \"single-node-llama-70b-8gpu-pvc-nim-llm-0\""
+                    + " not found (statefulset-controller)",
             "Pod/g-nim-llm-lws-0 FailedResourceClaimCreation: PodResourceClaim compute-domain-channel: resource claim template"
                     + " \"g-nim-llm-channel\": resourceclaimtemplate.resource.k8s.io \"g-nim-llm-channel\" not found (resource_claim)");
 
@@ -39,6 +42,8 @@ class ExplainedWarningsTest {
             "Pod/nim-lws-0-1 FailedScheduling: 0/16 nodes are available: 16 Insufficient nvidia.com/gpu. (default-scheduler)",
             "PersistentVolumeClaim/cache ProvisioningFailed: storageclass.storage.k8s.io \"nfs\" not found (persistentvolume-controller)",
             "Pod/nim-0 FailedScheduling: running PreBind plugin \"VolumeBinding\": binding volumes: timed out (default-scheduler)",
+            "StatefulSet/nim FailedDelete: delete Pod nim-0 in StatefulSet nim failed error: pods \"nim-0\" is forbidden: unable"
+                    + " to delete (statefulset-controller)",
             "Pod/nim-lws-0 FailedResourceClaimCreation: PodResourceClaim gpus: resource claim template \"nim-gpus\": create"
                     + " ResourceClaim nim-lws-0-gpus-x: ResourceClaim.resource.k8s.io \"nim-lws-0-gpus-x\" is invalid (resource_claim)");
 
