@@ -38,6 +38,33 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
 multi-node examples set jsonLogging: false); an env entry NIM_JSONL_LOGGING still wins. */}}
 - name: NIM_JSONL_LOGGING
   value: {{ ternary "1" "0" (and $V.model.jsonLogging (not $V.multiNode.enabled)) | quote }}
+{{- /* HOME and the caches GPU engines write at start, in the writable home (home.path): a read-only root filesystem
+has no writable HOME otherwise (the runtime takes it from the image's passwd entry, else /). Each engine's own variable
+too, so none depends on how it finds its home: Triton (TRITON_HOME, TRITON_CACHE_DIR), vLLM's torch.compile artifacts
+(VLLM_CACHE_ROOT), PyTorch Inductor (TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>, which needs a passwd
+entry) and hub (TORCH_HOME), FlashInfer's JIT (FLASHINFER_WORKSPACE_BASE), CUDA's PTX JIT (CUDA_CACHE_PATH), Outlines
+(OUTLINES_CACHE_DIR, which the NIM Operator puts under /tmp). */}}
+{{- $home := trimSuffix "/" (toString $V.home.path) }}
+- name: HOME
+  value: {{ $home | quote }}
+- name: XDG_CACHE_HOME
+  value: {{ printf "%s/.cache" $home | quote }}
+- name: TRITON_HOME
+  value: {{ $home | quote }}
+- name: TRITON_CACHE_DIR
+  value: {{ printf "%s/.triton/cache" $home | quote }}
+- name: VLLM_CACHE_ROOT
+  value: {{ printf "%s/.cache/vllm" $home | quote }}
+- name: TORCHINDUCTOR_CACHE_DIR
+  value: {{ printf "%s/.cache/torchinductor" $home | quote }}
+- name: TORCH_HOME
+  value: {{ printf "%s/.cache/torch" $home | quote }}
+- name: FLASHINFER_WORKSPACE_BASE
+  value: {{ $home | quote }}
+- name: CUDA_CACHE_PATH
+  value: {{ printf "%s/.nv/ComputeCache" $home | quote }}
+- name: OUTLINES_CACHE_DIR
+  value: {{ printf "%s/.cache/outlines" $home | quote }}
 {{- if ne $role "launcher" }}
 - name: NGC_HOME
   value: {{ printf "%s/ngc" (trimSuffix "/" $V.model.nimCache) | quote }}

@@ -18,6 +18,7 @@ one line each. Their bodies live in files by concern:
   _preflight_live.tpl         upgrades against the release's live objects
   _preflight_ray.tpl          the Ray launch mode (NIM 2.x and 3.x)
   _preflight_resources.tpl    memory, shared memory and disk
+  _preflight_writable.tpl     where the NIM container can write (its home, the caches engines write at start)
   _numbers.tpl                number helpers (counts, sizes, quantities)
 A new rule: its define in the file of its concern, or in a new
 _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
@@ -59,6 +60,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- /* Memory, shared memory and disk (_preflight_resources.tpl) */ -}}
 {{- include "nim-llm.preflight.shmWithinMemoryLimit" . -}}          {{- /* shm.sizeLimit below resources.limits.memory (its pages count against it) */ -}}
 {{- include "nim-llm.preflight.cacheWithinEphemeralStorageLimit" . -}} {{- /* an emptyDir cache's size within the ephemeral-storage limit */ -}}
+{{- include "nim-llm.preflight.homeSizeFloor" . -}}                 {{- /* home.sizeLimit at least 1Gi (engines compile into it at start) */ -}}
 {{- include "nim-llm.preflight.runAsNonRoot" . -}}                  {{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
 {{- include "nim-llm.preflight.rootUserUnderNonRoot" . -}}          {{- /* no container runs as user 0 under runAsNonRoot: true */ -}}
 {{- include "nim-llm.preflight.envOnePerName" . -}}                 {{- /* env holds one entry per variable */ -}}
@@ -70,6 +72,9 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.initContainerNames" . -}}            {{- /* init container names are unique and not the chart's */ -}}
 {{- include "nim-llm.preflight.initContainerMounts" . -}}           {{- /* init containers mount only volumes the pod has */ -}}
 {{- include "nim-llm.preflight.mountPaths" . -}}                    {{- /* extra mounts stay off the chart's own mount paths */ -}}
+{{- /* Where the NIM container writes (_preflight_writable.tpl) */ -}}
+{{- include "nim-llm.preflight.homePathFree" . -}}                  {{- /* home.path is a directory of its own (no image, system or chart directory) */ -}}
+{{- include "nim-llm.preflight.cachePathsWritable" . -}}            {{- /* env entries that move a cache (HOME, TRITON_CACHE_DIR, ...) name a writable directory */ -}}
 {{- /* Multi-node and start-up (_preflight_multinode.tpl) */ -}}
 {{- include "nim-llm.preflight.ray" . -}}                          {{- /* Ray launch mode (NIM 2.x and 3.x): its rules, in order (_preflight_ray.tpl) */ -}}
 {{- include "nim-llm.preflight.scriptEnv" . -}}                     {{- /* env entries the MPI start-up scripts read keep their meaning */ -}}

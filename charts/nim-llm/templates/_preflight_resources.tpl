@@ -31,3 +31,13 @@ evicted before the cache is full, and the chart's ephemeral-storage request (the
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{/* The home emptyDir holds what GPU engines compile at start (Triton and FlashInfer kernels, torch.compile artifacts,
+CUDA's PTX cache); a home that fills stops the server at start with "No space left on device". 1Gi is the chart's floor,
+not a measured need: engines and models differ, and a large model's compile caches take more. */}}
+{{- define "nim-llm.preflight.homeSizeFloor" -}}
+{{- $size := include "nim-llm.size" .Values.home.sizeLimit -}}
+{{- if lt (include "nim-llm.quantityValue" $size | float64) 1073741824.0 -}}
+{{- include "nim-llm.fail" (printf "home.sizeLimit is %s, below 1Gi: the NIM container's home (home.path) is where GPU engines write the kernels and graphs they compile at start (Triton, FlashInfer, torch.compile, CUDA's PTX cache), and a full home stops the server at start (No space left on device). Set home.sizeLimit to at least 1Gi (the chart's default is 8Gi)." $size) -}}
+{{- end -}}
+{{- end -}}

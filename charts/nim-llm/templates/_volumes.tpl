@@ -17,7 +17,7 @@ Volumes and mounts of every pod, by role.
 
 {{/* Names of every pod volume the chart itself may define (list); extraVolumes must not reuse them. */}}
 {{- define "nim-llm.chartVolumeNames" -}}
-{{- toYaml (list "model-store" "dshm" "tmp" "mpi-scripts" "ssh-key" "efa-ofi" "nccl-topology" "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband") -}}
+{{- toYaml (list "model-store" "dshm" "tmp" "home" "mpi-scripts" "ssh-key" "efa-ofi" "nccl-topology" "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband") -}}
 {{- end -}}
 
 {{/* The model cache volume source (absent for per-pod StatefulSet claims). */}}
@@ -60,6 +60,8 @@ emptyDir:
 {{- end -}}
 {{- /* The writable /tmp of a container whose root filesystem is read-only (containerSecurityContext). */ -}}
 {{- $vols = append $vols (dict "name" "tmp" "emptyDir" (dict "sizeLimit" (include "nim-llm.size" $V.tmp.sizeLimit))) -}}
+{{- /* The writable home (HOME), where GPU engines write their JIT and compile caches (derivedEnv points them here). */ -}}
+{{- $vols = append $vols (dict "name" "home" "emptyDir" (dict "sizeLimit" (include "nim-llm.size" $V.home.sizeLimit))) -}}
 {{- if include "nim-llm.startScripts" $root -}}
 {{- $vols = append $vols (dict "name" "mpi-scripts" "configMap" (dict "name" (printf "%s-mpi" (include "nim-llm.fullname" $root)) "defaultMode" 365)) -}}
 {{- end -}}
@@ -88,6 +90,7 @@ emptyDir:
 {{- end -}}
 {{- end -}}
 {{- $mounts = append $mounts (dict "name" "tmp" "mountPath" "/tmp") -}}
+{{- $mounts = append $mounts (dict "name" "home" "mountPath" $V.home.path) -}}
 {{- if include "nim-llm.startScripts" $root -}}
 {{- $mounts = append $mounts (dict "name" "mpi-scripts" "mountPath" "/opt/nim-llm/mpi" "readOnly" true) -}}
 {{- end -}}

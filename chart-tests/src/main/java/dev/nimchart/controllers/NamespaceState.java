@@ -68,6 +68,19 @@ public final class NamespaceState {
         return new NamespaceState(namespace, objects);
     }
 
+    /**
+     * A snapshot made of given objects instead of read from an API server (a pod rendered and run without a cluster):
+     * every kind a snapshot reads is present, empty unless given.
+     */
+    public static NamespaceState of(String namespace, List<KubeObject> given) {
+        Map<String, List<KubeObject>> objects = new LinkedHashMap<>();
+        KINDS.keySet().forEach(kind -> objects.put(kind, new ArrayList<>()));
+        for (KubeObject o : given) {
+            objects.computeIfAbsent(o.kind(), k -> new ArrayList<>()).add(o);
+        }
+        return new NamespaceState(namespace, objects);
+    }
+
     public String namespace() {
         return namespace;
     }

@@ -27,7 +27,10 @@ public final class KubeletStartupProbe {
                 + (long) seconds(container, "periodSeconds", 10) * seconds(container, "failureThreshold", 3));
     }
 
-    /** Runs the probe of the pod's nim container until it starts or the kubelet would restart it. */
+    /**
+     * Runs the probe of the pod's nim container until it starts or the kubelet would restart it (its failure threshold
+     * reached, or its process exited).
+     */
     public static Outcome run(PodGroupRun group, PodRun pod) throws InterruptedException {
         KubeObject nim = PodGroupRun.nimContainer(pod.pod());
         long t0 = System.nanoTime();
@@ -36,10 +39,17 @@ public final class KubeletStartupProbe {
         }
         int period = seconds(nim, "periodSeconds", 10);
         int threshold = seconds(nim, "failureThreshold", 3);
-        Thread.sleep(seconds(nim, "initialDelaySeconds", 0) * 1000L);
+        long firstRun = t0 + seconds(nim, "initialDelaySeconds", 0) * 1_000_000_000L;
+        while (System.nanoTime() < firstRun && pod.process().isAlive()) {
+            Thread.sleep(Math.min(200, Math.max(1, (firstRun - System.nanoTime()) / 1_000_000)));
+        }
         int failures = 0;
         int runs = 0;
         while (true) {
+            // A container whose process has exited is not started: the kubelet restarts it (CrashLoopBackOff).
+            if (!pod.process().isAlive()) {
+                return new Outcome(false, runs, Duration.ofNanos(System.nanoTime() - t0), budget(nim));
+            }
             long runStart = System.nanoTime();
             runs++;
             if (group.probePasses(pod, "startupProbe")) {

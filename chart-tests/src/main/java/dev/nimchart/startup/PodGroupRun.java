@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import io.kubernetes.client.custom.Quantity;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -52,12 +53,15 @@ public final class PodGroupRun implements AutoCloseable {
     /** Where the stand-in stands in for the image's programs. */
     static final List<String> STANDIN_PATHS = List.of("nim/start_server.sh", "nim/start-mpi-cluster.sh", "nim/llm/.venv/bin/python3");
 
+    /** The image the pods run (its users, homes and ENV HOME). */
+    static final ImageModel IMAGE = ImageModel.NIM;
+
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** One started pod. */
     public record PodRun(KubeObject pod, String netns, String ip, Path dir, Process process, Path log, Map<String, String> env,
-            long uid, long gid) {
+            long uid, long gid, List<Long> groups) {
         public String logText() {
             try {
                 return Files.readString(log);
@@ -77,6 +81,8 @@ public final class PodGroupRun implements AutoCloseable {
     private String hosts;
     private Path sandbox;
     private Path standin;
+    private Path engineCaches;
+    private String servedModel;
     private Path rayStandin;
 
     private PodGroupRun(String base, Path workDir) {
@@ -89,6 +95,20 @@ public final class PodGroupRun implements AutoCloseable {
      * kubelet's expansion (empty for a faithful run).
      */
     public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides) {
+        return start(state, pods, workDir, overrides, Server.STANDIN);
+    }
+
+    /**
+     * The program a pod's image holds as NIM's server (at {@link #STANDIN_PATHS}), and the model it serves under its
+     * own name (as a model-specific NIM image has one built in; the chart's model.name must match it).
+     * {@link #STANDIN}: the stand-in, {@code nim-standin.py}.
+     */
+    public record Server(Path program, String servedModel) {
+        public static final Server STANDIN = new Server(null, null);
+    }
+
+    /** As {@link #start(NamespaceState, List, Path, Map)}, with another program (a real engine) as the image's server. */
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server) {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir);
         try {
@@ -97,7 +117,9 @@ public final class PodGroupRun implements AutoCloseable {
             run.state = state;
             run.overrides = overrides;
             run.sandbox = resource("pod-sandbox.sh", workDir.resolve("pod-sandbox.sh"));
-            run.standin = resource("nim-standin.py", workDir.resolve("nim-standin.py"));
+            run.standin = server.program() != null ? server.program() : resource("nim-standin.py", workDir.resolve("nim-standin.py"));
+            run.servedModel = server.servedModel();
+            run.engineCaches = resource("engine_caches.py", workDir.resolve("engine_caches.py"));
             run.rayStandin = rayStandin(workDir);
             run.fabric = base + "f";
             StartupHost.must(List.of("ip", "netns", "add", run.fabric));
@@ -179,6 +201,14 @@ public final class PodGroupRun implements AutoCloseable {
         long uid = number(pod.at("spec.securityContext.runAsUser"), nim.at("securityContext.runAsUser"), 1000);
         long gid = number(pod.at("spec.securityContext.runAsGroup"), nim.at("securityContext.runAsGroup"), uid);
         long fsGroup = number(pod.at("spec.securityContext.fsGroup"), null, gid);
+        // The process's supplementary groups, as the runtime sets them: fsGroup (when the pod sets it) and supplementalGroups.
+        List<Long> groups = new ArrayList<>();
+        if (pod.at("spec.securityContext.fsGroup") != null) {
+            groups.add(fsGroup);
+        }
+        if (pod.at("spec.securityContext.supplementalGroups") instanceof List<?> extra) {
+            extra.forEach(g -> groups.add(Long.parseLong(g.toString())));
+        }
 
         Path dir = workDir.resolve(pod.name());
         HarnessPaths.deleteTree(dir);
@@ -186,21 +216,21 @@ public final class PodGroupRun implements AutoCloseable {
         Files.createDirectories(dir.resolve("etc-work"));
         Files.writeString(etc.resolve("hosts"), hosts + "127.0.1.1\t" + host + "\n");
         Files.writeString(etc.resolve("resolv.conf"), "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
-        StringBuilder passwd = new StringBuilder();
-        for (String line : Files.readAllLines(Path.of("/etc/passwd"))) {
-            String[] f = line.split(":");
-            if (f.length > 2 && !f[2].equals(Long.toString(uid))) {
-                passwd.append(line).append('\n');
-            }
-        }
-        passwd.append("nim:x:").append(uid).append(':').append(gid).append("::/tmp:/bin/bash\n");
-        Files.writeString(etc.resolve("passwd"), passwd.toString());
-        Files.writeString(etc.resolve("group"), Files.readString(Path.of("/etc/group")) + "nim:x:" + gid + ":\n");
+        // The image's users and home directories (ImageModel): a uid it does not declare has no passwd entry.
+        Files.writeString(etc.resolve("passwd"), IMAGE.passwd(Files.readAllLines(Path.of("/etc/passwd")), uid));
+        Files.writeString(etc.resolve("group"), IMAGE.group(Files.readAllLines(Path.of("/etc/group"))));
+        Files.writeString(dir.resolve("image-homes"), IMAGE.homeDirectories());
         for (String path : STANDIN_PATHS) {
             Path target = dir.resolve("opt").resolve(path);
             Files.createDirectories(target.getParent());
             Files.copy(standin, target);
             Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        // The stand-ins' module of engine cache paths (engine_caches.py), in the image's files.
+        Path standinLib = Files.createDirectories(dir.resolve("opt/nim/standin"));
+        Files.copy(engineCaches, standinLib.resolve("engine_caches.py"));
+        if (servedModel != null) {
+            Files.writeString(standinLib.resolve("served-model"), servedModel);
         }
         // A NIM 2.x/3.x image's programs on its PATH: nim-serve-ray (the stand-in, running the real Ray) and ray.
         Path bin = Files.createDirectories(dir.resolve("opt/nim/bin"));
@@ -221,10 +251,13 @@ public final class PodGroupRun implements AutoCloseable {
         for (KubeObject mount : nim.list("volumeMounts")) {
             KubeObject volume = volumes.get(mount.at("name").toString());
             String target = mount.at("mountPath").toString();
-            Path source = volumeSource(state, pod, volume, dir, fsGroup);
+            String source = volumeSource(state, pod, volume, dir, fsGroup);
             if (source != null && !target.startsWith("/dev/")) {
                 mounts.append(source).append('\t').append(target).append('\t')
                         .append(Boolean.TRUE.equals(mount.at("readOnly")) ? "ro" : "rw").append('\n');
+            }
+            if (source != null && target.equals("/dev/shm")) {
+                Files.writeString(dir.resolve("shm"), source); // the pod's shared memory: a memory-backed emptyDir of its sizeLimit
             }
         }
         Files.writeString(dir.resolve("mounts"), mounts.toString());
@@ -232,11 +265,16 @@ public final class PodGroupRun implements AutoCloseable {
         if (Boolean.TRUE.equals(nim.at("securityContext.readOnlyRootFilesystem"))) {
             Files.writeString(dir.resolve("read-only-root"), "");
         }
+        Files.writeString(dir.resolve("bounding-set"), boundingSet(nim));
+        Files.deleteIfExists(dir.resolve("no-new-privs"));
+        if (Boolean.FALSE.equals(nim.at("securityContext.allowPrivilegeEscalation"))) {
+            Files.writeString(dir.resolve("no-new-privs"), "");
+        }
 
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", IMAGE_PATH);
         env.put("HOSTNAME", host);
-        env.put("HOME", "/tmp");
+        env.put("HOME", IMAGE.runtimeHome(uid));
         env.put("LD_LIBRARY_PATH", IMAGE_LD_LIBRARY_PATH);
         Object gpus = nim.at("resources.limits[nvidia.com/gpu]");
         int gpuCount = gpus != null ? Integer.parseInt(gpus.toString()) : draGpus(state, pod);
@@ -264,13 +302,13 @@ public final class PodGroupRun implements AutoCloseable {
         StartupHost.must(List.of("ip", "-n", netns, "link", "set", "lo", "up"));
 
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", netns, "unshare", "--uts", "bash", sandbox.toString(),
-                dir.toString(), host, Long.toString(uid), Long.toString(gid), "--"));
+                dir.toString(), host, Long.toString(uid), Long.toString(gid), groupList(groups), "--"));
         // The kubelet expands $(VAR) in command and args with the container's own variables (not the runtime's).
         Map<String, String> containerEnv = KubeletEnv.of(pod, nim, state);
         containerCommand(nim).forEach(word -> command.add(KubeletEnv.expand(word, containerEnv)));
         Path log = dir.resolve("main.log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        return new PodRun(pod, netns, ip, dir, process, log, env, uid, gid);
+        return new PodRun(pod, netns, ip, dir, process, log, env, uid, gid, List.copyOf(groups));
     }
 
     /**
@@ -294,7 +332,12 @@ public final class PodGroupRun implements AutoCloseable {
         return command;
     }
 
-    private Path volumeSource(NamespaceState state, KubeObject pod, KubeObject volume, Path dir, long fsGroup) throws IOException {
+    /**
+     * Where a volume comes from, as the pod-sandbox mounts it: a directory, or {@code tmpfs:SIZE:MODE:GID} for an emptyDir
+     * (a tmpfs of its sizeLimit, so a full emptyDir fails a write with "No space left on device" as the kubelet's limit
+     * ends the pod; world-writable as the kubelet makes an emptyDir, with fsGroup as its group and the set-group-ID bit).
+     */
+    private String volumeSource(NamespaceState state, KubeObject pod, KubeObject volume, Path dir, long fsGroup) throws IOException {
         if (volume == null) {
             return null;
         }
@@ -339,24 +382,28 @@ public final class PodGroupRun implements AutoCloseable {
                 StartupHost.must(List.of("chown", "0:" + fsGroup, file.toString()));
                 StartupHost.must(List.of("chmod", Integer.toOctalString(mode), file.toString()));
             }
-            return target;
+            return target.toString();
         }
         if (volume.at("persistentVolumeClaim") != null) {
+            // A claim's volume as the kubelet hands it to a pod with fsGroup: group fsGroup, group-writable, set-group-ID.
             Path claim = Files.createDirectories(workDir.resolve("claims").resolve(String.valueOf(volume.at("persistentVolumeClaim.claimName"))));
-            StartupHost.must(List.of("chmod", "1777", claim.toString()));
-            return claim;
+            StartupHost.must(List.of("chown", "0:" + fsGroup, claim.toString()));
+            StartupHost.must(List.of("chmod", "2775", claim.toString()));
+            return claim.toString();
         }
         if (volume.at("hostPath") != null || volume.at("nfs") != null) {
             // A node directory or an NFS export: one directory of this run per volume, shared by the group's pods (as
             // an NFS export, or a pre-filled hostPath cache on every node, would be).
+            // The kubelet changes no ownership of these (fsGroup does not apply): world-writable stands for a directory
+            // its administrator prepared for the pods' user.
             Path shared = Files.createDirectories(workDir.resolve("claims").resolve("volume-" + name));
             StartupHost.must(List.of("chmod", "1777", shared.toString()));
-            return shared;
+            return shared.toString();
         }
         if (volume.at("emptyDir") != null) {
-            Path empty = Files.createDirectories(dir.resolve("volumes").resolve(name));
-            StartupHost.must(List.of("chmod", "1777", empty.toString()));
-            return empty;
+            Object limit = volume.at("emptyDir.sizeLimit");
+            long bytes = limit == null ? 0 : new Quantity(limit.toString()).getNumber().longValue();
+            return "tmpfs:" + bytes + ":2777:" + fsGroup;
         }
         return null;
     }
@@ -522,6 +569,26 @@ public final class PodGroupRun implements AutoCloseable {
         }
     }
 
+    /**
+     * setpriv's --bounding-set argument for a container's capabilities: {@code -all} plus each added one when it drops
+     * ALL; empty (the runtime's default set, left as it is) otherwise.
+     */
+    static String boundingSet(KubeObject container) {
+        if (!(container.at("securityContext.capabilities.drop") instanceof List<?> drop) || !drop.contains("ALL")) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder("-all");
+        if (container.at("securityContext.capabilities.add") instanceof List<?> add) {
+            add.forEach(c -> out.append(",+").append(c.toString().toLowerCase(java.util.Locale.ROOT).replaceFirst("^cap_", "")));
+        }
+        return out.toString();
+    }
+
+    /** setpriv's --groups argument: the supplementary groups, comma-separated, or "-" for none. */
+    private static String groupList(List<Long> groups) {
+        return groups.isEmpty() ? "-" : String.join(",", groups.stream().map(String::valueOf).toList());
+    }
+
     /** Exit code of a command run in the pod's namespaces, as its user, with its environment (an exec probe). */
     public int exec(PodRun run, List<String> command) {
         return exec(run, command, 20);
@@ -530,7 +597,8 @@ public final class PodGroupRun implements AutoCloseable {
     /** As {@link #exec(PodRun, List)}, ended (and failed) after timeoutSeconds as the kubelet ends a probe. */
     public int exec(PodRun run, List<String> command, int timeoutSeconds) {
         List<String> full = new ArrayList<>(List.of("timeout", "-s", "KILL", Integer.toString(timeoutSeconds), "nsenter", "-t", Long.toString(run.process().pid()), "-m", "-n", "-u", "--",
-                "setpriv", "--reuid=" + run.uid(), "--regid=" + run.gid(), "--clear-groups", "--", "env", "-i"));
+                "setpriv", "--reuid=" + run.uid(), "--regid=" + run.gid(), groupList(run.groups()).equals("-") ? "--clear-groups"
+                        : "--groups=" + groupList(run.groups()), "--", "env", "-i"));
         run.env().forEach((k, v) -> full.add(k + "=" + v));
         full.addAll(command);
         return StartupHost.run(full, timeoutSeconds + 10).exit();

@@ -15,6 +15,9 @@
 # name) in <NIM_CACHE_PATH>/.nim-standin/<group>/.
 import fcntl, http.server, json, os, socket, struct, subprocess, sys, threading, time
 
+sys.path.insert(0, "/opt/nim/standin")  # the stand-in image's own module (engine_caches.py)
+import engine_caches
+
 env = dict(os.environ)
 argv = sys.argv[1:]
 head = "--head" in argv
@@ -42,11 +45,13 @@ group = env.get("LWS_LEADER_ADDRESS") or "group"
 records = os.path.join(env.get("NIM_CACHE_PATH") or "/tmp", ".nim-standin", "".join(c if c.isalnum() or c in "-." else "_" for c in group))
 os.makedirs(records, exist_ok=True)
 rank = int(env.get("NIM_NODE_RANK") or 0)
+# vLLM compiles on every node of the Ray cluster: each pod writes the engine caches where engines write them by default.
+caches = engine_caches.write_all(env, "%s-%d" % (socket.gethostname(), rank))
 
 
 def record(extra):
     rec = {"group": group, "argv": ["nim-serve-ray"] + argv, "executable": sys.argv[0], "env": env, "hostname": socket.gethostname(),
-           "rank": rank, "size": int(env.get("NIM_NUM_COMPUTE_NODES") or 1), "serving": head, "mpi": False, "ray": True, "ip": ip}
+           "rank": rank, "size": int(env.get("NIM_NUM_COMPUTE_NODES") or 1), "serving": head, "mpi": False, "ray": True, "ip": ip, "caches": caches}
     rec.update(extra)
     tmp = os.path.join(records, ".%s-%d.tmp" % (socket.gethostname(), rank))
     with open(tmp, "w") as f:

@@ -1,12 +1,16 @@
 #!/usr/bin/python3
 # Stand-in for a NIM image's server, installed by the start-up tier at the paths the NIM start-up contract runs
 # (/opt/nim/start_server.sh, /opt/nim/start-mpi-cluster.sh, /opt/nim/llm/.venv/bin/python3). It records how it was
-# started (argv, environment, host name, which of /opt/nim, /etc and /tmp it could write) in <NIM_CACHE_PATH>/.nim-standin/ (the model cache every pod of a group
+# started (argv, environment, host name, which of /opt/nim, /etc and /tmp it could write, the engine caches it wrote where
+# engines write them by default: engine_caches.py; it exits when one cannot be written) in <NIM_CACHE_PATH>/.nim-standin/ (the model cache every pod of a group
 # shares, one directory per group), and the rank that serves (MPI rank 0, or the native leader) answers /v1/health/live at once and
 # /v1/health/ready with 200 only once every rank of the group has recorded itself (503 before). With
 # STANDIN_HOLD_READY=1 it also answers 503 until the test writes <NIM_CACHE_PATH>/.nim-standin/release, so a test can
 # look at the pods while every rank runs and the server listens but is not ready yet.
 import http.server, json, os, socket, sys, time, urllib.request
+
+sys.path.insert(0, "/opt/nim/standin")  # the stand-in image's own module (engine_caches.py)
+import engine_caches
 
 env = dict(os.environ)
 mpi_rank = env.get("OMPI_COMM_WORLD_RANK")
@@ -48,8 +52,10 @@ def writable(directory):
         return False
 
 writes = {d: writable(d) for d in ("/opt/nim", "/etc", "/tmp")}
+# The engine's caches, written where it writes them by default (exits with the path when one cannot be written).
+caches = engine_caches.write_all(env, "%s-%d" % (socket.gethostname(), rank))
 
-record = {"group": group, "writable": writes, "argv": sys.argv, "executable": sys.argv[0], "env": env, "hostname": socket.gethostname(), "rank": rank,
+record = {"group": group, "writable": writes, "caches": caches, "argv": sys.argv, "executable": sys.argv[0], "env": env, "hostname": socket.gethostname(), "rank": rank,
           "size": size, "serving": serving, "mpi": mpi_rank is not None, "leaderReached": leader_reached}
 tmp = os.path.join(records, ".%s-%d.tmp" % (socket.gethostname(), rank))
 with open(tmp, "w") as f:
@@ -70,20 +76,53 @@ release = os.path.join(os.path.dirname(records), "release")
 def ready():
     return joined() >= size and (not held or os.path.exists(release))
 
+# The model the image serves under its own name (a model-specific NIM image has one built in).
+try:
+    with open("/opt/nim/standin/served-model") as f:
+        served_model = f.read().strip()
+except OSError:
+    served_model = "model"
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        if self.path == "/v1/health/live":
-            code = 200
-        elif self.path == "/v1/health/ready":
-            code = 200 if ready() else 503
-        else:
-            code = 404
-        body = json.dumps({"joined": joined(), "size": size}).encode()
+    def reply(self, code, payload):
+        body = json.dumps(payload).encode()
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def do_GET(self):
+        if self.path == "/v1/health/live":
+            code = 200
+        elif self.path == "/v1/health/ready":
+            code = 200 if ready() else 503
+        elif self.path == "/v1/models" and ready():
+            self.reply(200, {"object": "list", "data": [{"id": served_model, "object": "model", "owned_by": "nim-standin"}]})
+            return
+        else:
+            code = 404
+        self.reply(code, {"joined": joined(), "size": size})
+
+    def do_POST(self):
+        # An OpenAI chat completion, answered with a fixed reply (the stand-in runs no model): what a client and the
+        # chart's checks see of NIM's API, not a measure of any engine.
+        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            request = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:
+            request = {}
+        if self.path != "/v1/chat/completions" or not ready():
+            self.reply(404 if ready() else 503, {"error": "not served"})
+            return
+        if request.get("model") != served_model:
+            self.reply(404, {"error": {"message": "The model %r does not exist." % request.get("model"), "type": "NotFoundError"}})
+            return
+        words = ["stand-in"] * max(1, min(int(request.get("max_tokens") or 16), 16))
+        self.reply(200, {"id": "chatcmpl-standin", "object": "chat.completion", "created": int(time.time()), "model": served_model,
+                         "choices": [{"index": 0, "message": {"role": "assistant", "content": " ".join(words)}, "finish_reason": "length"}],
+                         "usage": {"prompt_tokens": 1, "completion_tokens": len(words), "total_tokens": len(words) + 1}})
 
     def log_message(self, *args):
         pass

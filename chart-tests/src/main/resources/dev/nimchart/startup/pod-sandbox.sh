@@ -3,24 +3,41 @@
 # `ip netns exec` entered and a UTS namespace of its own: the pod's host name, /etc as an overlay whose upper layer holds
 # the pod's hosts, resolv.conf, passwd and group files, a private /tmp (unless a volume is mounted there) and /dev/shm,
 # /opt from the pod directory (the image's files: the NIM stand-in), the pod's volumes bound at their mount paths
-# (read-only ones read-only), / and /etc and /opt read-only when the container asks for a read-only root filesystem
-# (POD_DIR/read-only-root exists), then the command as the pod's user with exactly the pod's environment. Nothing here
-# reaches the host's mounts (ip netns exec made the mount namespace private; a bind remount changes this namespace's
-# mount only).
-# Usage: pod-sandbox.sh POD_DIR HOSTNAME UID GID -- COMMAND [ARG...]   (environment: POD_DIR/env, NUL-separated)
+# (read-only ones read-only; an emptyDir as a tmpfs of its sizeLimit), /home with the image's home directories
+# (POD_DIR/image-homes: path, uid, gid), / and /etc, /opt and /home read-only when the container asks for a read-only root
+# filesystem (POD_DIR/read-only-root exists), then the command as the pod's user, with its supplementary groups (fsGroup,
+# supplementalGroups) and exactly the pod's environment, every capability dropped and no_new_privs set, as runc starts
+# a container whose securityContext drops ALL and sets allowPrivilegeEscalation: false. Nothing here reaches the host's
+# mounts (ip netns exec made the mount namespace private; a bind remount changes this namespace's mount only).
+# Usage: pod-sandbox.sh POD_DIR HOSTNAME UID GID GROUPS -- COMMAND [ARG...]   (GROUPS: comma-separated, or - for none;
+# environment: POD_DIR/env, NUL-separated)
 set -euo pipefail
-pod=$1 host=$2 uid=$3 gid=$4
-shift 4
+pod=$1 host=$2 uid=$3 gid=$4 groups=$5
+shift 5
 [[ "${1:-}" == -- ]] && shift
 hostname "$host"
 mount -t overlay overlay -o "lowerdir=/etc,upperdir=${pod}/etc-upper,workdir=${pod}/etc-work" /etc
 mount -t tmpfs -o mode=755 tmpfs /opt
 cp -a "${pod}/opt/." /opt/
-# One volume mount (source, target, rw|ro).
+# The image's home directories under /home, each owned by its user (the image's files: read-only with the root).
+mount -t tmpfs -o mode=755 tmpfs /home
+while IFS=$'\t' read -r home huid hgid; do
+  [[ -z "$home" ]] && continue
+  mkdir -p "$home" && chown "$huid:$hgid" "$home" && chmod 750 "$home"
+done < "${pod}/image-homes"
+# One volume mount (source, target, rw|ro). A source tmpfs:SIZE:MODE:GID is an emptyDir: a tmpfs of SIZE bytes (0: no
+# limit), with that mode and group.
 bind() {
   local source=$1 target=$2 mode=$3
-  if [[ -d "$source" ]]; then mkdir -p "$target"; else mkdir -p "$(dirname "$target")"; touch "$target"; fi
-  mount --bind "$source" "$target"
+  if [[ "$source" == tmpfs:* ]]; then
+    local size mode_bits group
+    IFS=: read -r _ size mode_bits group <<< "$source"
+    mkdir -p "$target"
+    mount -t tmpfs -o "mode=${mode_bits},gid=${group}${size:+$([[ "$size" != 0 ]] && echo ",size=${size}")}" tmpfs "$target"
+  else
+    if [[ -d "$source" ]]; then mkdir -p "$target"; else mkdir -p "$(dirname "$target")"; touch "$target"; fi
+    mount --bind "$source" "$target"
+  fi
   [[ "$mode" == ro ]] && mount -o remount,bind,ro "$target"
   return 0
 }
@@ -40,8 +57,15 @@ while IFS=$'\t' read -r source target mode; do
   fi
   bind "$source" "$target" "${mode:-rw}"
 done < "${pod}/mounts"
-# The pod's own /dev/shm (a container runtime gives every pod one; Ray's object store lives there).
-mount -t tmpfs -o mode=1777,size=512m tmpfs /dev/shm
+# The pod's own /dev/shm (a container runtime gives every pod one; Ray's object store lives there): its memory-backed
+# emptyDir when it mounts one there (POD_DIR/shm), else 512 MiB (a runtime's default is 64 MiB; the Ray stand-in's
+# object store takes 80 MiB).
+shm_size=512m
+if [[ -s "${pod}/shm" ]]; then
+  IFS=: read -r _ shm_bytes _ _ < "${pod}/shm"
+  [[ "$shm_bytes" != 0 ]] && shm_size=$shm_bytes
+fi
+mount -t tmpfs -o "mode=1777,size=${shm_size}" tmpfs /dev/shm
 env_args=()
 while IFS= read -r -d '' kv; do env_args+=("$kv"); done < "${pod}/env"
 # The private /tmp comes last, for the same reason; the mounts made above keep their sources once /tmp is covered.
@@ -54,8 +78,14 @@ done
 if [[ -e "${pod}/read-only-root" ]]; then
   # The image's root filesystem: the host's / stands for it, with /etc and /opt (the image's files) on top; /tmp too
   # when no volume is mounted there (it is then part of the root filesystem).
-  for target in / /etc /opt; do mount -o remount,bind,ro "$target"; done
+  for target in / /etc /opt /home; do mount -o remount,bind,ro "$target"; done
   [[ -z "$tmp_volume" ]] && mount -o remount,ro /tmp
 fi
 cd /
-exec setpriv --reuid="$uid" --regid="$gid" --clear-groups --inh-caps=-all -- env -i "${env_args[@]}" "$@"
+if [[ "$groups" == - ]]; then group_args=(--clear-groups); else group_args=("--groups=$groups"); fi
+# The capability bounding set (POD_DIR/bounding-set, e.g. -all,+ipc_lock when the container drops ALL and adds IPC_LOCK)
+# and no_new_privs (POD_DIR/no-new-privs, for allowPrivilegeEscalation: false), as runc applies them.
+priv_args=()
+[[ -s "${pod}/bounding-set" ]] && priv_args+=("--bounding-set=$(< "${pod}/bounding-set")")
+[[ -e "${pod}/no-new-privs" ]] && priv_args+=(--no-new-privs)
+exec setpriv --reuid="$uid" --regid="$gid" "${group_args[@]}" --inh-caps=-all "${priv_args[@]}" -- env -i "${env_args[@]}" "$@"

@@ -20,6 +20,10 @@ public final class Examples {
         return ExampleValuesFiles.validExamples();
     }
 
+    public static Stream<Path> singleNode() {
+        return all().filter(f -> !Boolean.TRUE.equals(values(f).at("multiNode.enabled")));
+    }
+
     public static Stream<Path> multiNode() {
         return all().filter(f -> Boolean.TRUE.equals(values(f).at("multiNode.enabled")));
     }

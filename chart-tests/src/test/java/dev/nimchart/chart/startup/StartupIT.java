@@ -148,7 +148,7 @@ public class StartupIT {
 
     /**
      * Every rank started on a read-only root filesystem when its pod asks for one (the image's files and /etc refused
-     * its writes) and could write to /tmp, the pod's emptyDir.
+     * its writes), could write to /tmp, the pod's emptyDir, and wrote the GPU engines' caches in the pod's home.
      */
     private static void ranksWroteOnlyWhereThePodLetsThem(SoftAssertions soft, Example e, List<Map<String, Object>> records) {
         boolean readOnlyRoot = e.gpuTemplates().stream()
@@ -159,6 +159,12 @@ public class StartupIT {
             soft.assertThat(writable.get("/tmp")).as("%s writes to /tmp", rank).isEqualTo(true);
             soft.assertThat(writable.get("/opt/nim")).as("%s writes to the image's files", rank).isEqualTo(!readOnlyRoot);
             soft.assertThat(writable.get("/etc")).as("%s writes to /etc", rank).isEqualTo(!readOnlyRoot);
+            // The engine caches (Triton, vLLM, Inductor, FlashInfer, CUDA): written, where the engines write by default
+            // given the rank's own environment, inside the pod's writable home (the stand-in exits when it cannot write).
+            List<?> caches = (List<?>) rec.get("caches");
+            soft.assertThat(caches).as("%s wrote the engine caches", rank).isNotEmpty();
+            soft.assertThat(caches).as("%s wrote the engine caches in the home %s", rank, e.text("home.path"))
+                    .allMatch(path -> path.toString().startsWith(e.text("home.path") + "/"));
         }
     }
 

@@ -1,0 +1,124 @@
+package dev.nimchart.chart.startup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.chart.repository.Examples;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.render.LookupStub;
+import dev.nimchart.render.TestHookRenderer;
+import dev.nimchart.startup.GpuCheck;
+import dev.nimchart.startup.PodGroupRun.Server;
+import dev.nimchart.startup.ServingPodRun;
+import dev.nimchart.startup.ServingPodRun.Report;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The start-up tier's single-node pod, run as the kubelet and runc run it (the pod's user and fsGroup, a read-only
+ * root filesystem, emptyDirs as tmpfs of their sizeLimit, HOME as the runtime sets it from the image's passwd entry,
+ * every capability dropped, no_new_privs), with the stand-in in the GPU engine's place, writing each engine's caches
+ * where the engine writes them by default: what {@code ci/gpu-check.sh} runs with a real engine on a GPU. With CI=true
+ * it runs or fails; otherwise it is skipped with the reason, like the rest of the start-up tier.
+ */
+class ServingPodIT {
+
+    static final Path REPORT_DIR = Path.of("target", "serving-pod");
+    /** The variables through which the chart points every engine cache into the home (home.path). */
+    static final List<String> CACHE_VARIABLES = List.of("HOME", "XDG_CACHE_HOME", "TRITON_HOME", "TRITON_CACHE_DIR", "VLLM_CACHE_ROOT",
+            "TORCHINDUCTOR_CACHE_DIR", "TORCH_HOME", "FLASHINFER_WORKSPACE_BASE", "CUDA_CACHE_PATH", "OUTLINES_CACHE_DIR");
+
+    @BeforeAll
+    static void startupHost() {
+        StartupIT.requireStartupHost();
+        LookupStub.shared();
+    }
+
+    @Test
+    void theDefaultPodStartsWithEveryEngineCacheInItsHomeAndPassesItsProbesHelmTestAndAChatCompletion() throws Exception {
+        Path file = Examples.named("single-node-minimal.yaml");
+        Report r = ServingPodRun.run(render(file, Map.of()), REPORT_DIR.resolve("minimal").toAbsolutePath(), Server.STANDIN,
+                Duration.ofMinutes(3));
+        String home = String.valueOf(ChartUnderTest.values(file).get("home") instanceof Map<?, ?> h ? h.get("path") : null);
+        assertThat(r.passed()).as("the default pod on the runtime:%n%s", r.text()).isTrue();
+        assertThat(r.home()).as("HOME of the server process").isEqualTo(home);
+        for (String cache : List.of("/.triton/cache", "/.cache/vllm", "/.cache/torch", "/.cache/flashinfer", "/.nv/ComputeCache",
+                "/.cache/torchinductor")) {
+            assertThat(r.written().keySet()).as("the engine cache %s written in the home %s:%n%s", cache, home, r.text())
+                    .contains(home + cache);
+        }
+        assertThat(r.written().keySet()).as("every directory the pod wrote is one of its writable mounts:%n%s", r.text())
+                .allMatch(d -> d.startsWith(home + "/") || d.equals("/tmp") || d.startsWith("/tmp/") || d.startsWith("/model-store"));
+        assertThat(r.timeToReady()).as("Ready no sooner than the startup probe's initialDelaySeconds (40 s)")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(40));
+    }
+
+    @Test
+    void withoutTheWritableHomeTheEngineExitsAtStartOnTheReadOnlyRoot() throws Exception {
+        // The chart before home.path existed: the same pod without HOME, the engine cache variables and the home mount.
+        Report r = ServingPodRun.run(withoutHome(render(Examples.named("single-node-minimal.yaml"), Map.of())),
+                REPORT_DIR.resolve("without-home").toAbsolutePath(), Server.STANDIN, Duration.ofMinutes(2));
+        assertThat(r.passed()).as("the old pod on the runtime:%n%s", r.text()).isFalse();
+        assertThat(r.started()).as("started").isFalse();
+        assertThat(r.home()).as("HOME from the image's passwd entry of uid 1000").isEqualTo("/home/ubuntu");
+        assertThat(r.log()).as("the server's log").contains("Read-only file system").contains("/home/ubuntu/.triton/cache");
+    }
+
+    @Test
+    void aUidWithoutAPasswdEntryGetsHomeSlashWhereTheOldPodCrashes() throws Exception {
+        Map<String, String> uid = Map.of("podSecurityContext.runAsUser", "1001", "podSecurityContext.runAsGroup", "1001",
+                "podSecurityContext.fsGroup", "1001");
+        Report old = ServingPodRun.run(withoutHome(render(Examples.named("single-node-minimal.yaml"), uid)),
+                REPORT_DIR.resolve("uid-1001-without-home").toAbsolutePath(), Server.STANDIN, Duration.ofMinutes(2));
+        assertThat(old.home()).as("HOME of a uid the image's passwd does not know").isEqualTo("/");
+        assertThat(old.log()).as("the old pod's log:%n%s", old.text()).contains("Read-only file system").contains("'/.triton");
+    }
+
+    @Test
+    void theGpuCheckCommandRunsTheDeploymentExampleWithTheStandInAndPrintsItsFigures() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int exit = GpuCheck.run(new String[] {"--chart", ChartUnderTest.chartDir().toString(), "--values",
+                Examples.named("single-node-deployment-static-volume.yaml").toString(), "--results",
+                REPORT_DIR.resolve("gpu-check-command").toAbsolutePath().toString()}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as("exit code; output:%n%s", out).isZero();
+        assertThat(out).contains("the start-up tier's stand-in (no GPU engine)").contains("time to Ready: ").contains("tokens/s")
+                .contains("helm test: passed").contains("/.triton/cache: ").contains("gpu-check: PASSED");
+    }
+
+    @Test
+    void theGpuCheckCommandRefusesAMultiNodeValuesFile() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int exit = GpuCheck.run(new String[] {"--chart", ChartUnderTest.chartDir().toString(), "--values",
+                Examples.named("multi-node-llama-3.1-405b-lws.yaml").toString(), "--results",
+                REPORT_DIR.resolve("gpu-check-multi-node").toAbsolutePath().toString()}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertThat(exit).isEqualTo(2);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("runs a single-node release").contains("single-node values file");
+    }
+
+    static RenderedManifest render(Path file, Map<String, String> sets) {
+        return TestHookRenderer.of(ChartUnderTest.chartDir()).render("serving", "serving-pod", List.of(file.toAbsolutePath()), sets);
+    }
+
+    /** The manifest with the serving workload's pod as the chart rendered it before home.path: no home mount, no cache variables. */
+    @SuppressWarnings("unchecked")
+    static RenderedManifest withoutHome(RenderedManifest m) {
+        for (KubeObject workload : m.ofKind("StatefulSet")) {
+            Map<String, Object> spec = (Map<String, Object>) workload.at("spec.template.spec");
+            ((List<Map<String, Object>>) spec.get("volumes")).removeIf(v -> "home".equals(v.get("name")));
+            for (Map<String, Object> c : (List<Map<String, Object>>) spec.get("containers")) {
+                ((List<Map<String, Object>>) c.get("volumeMounts")).removeIf(v -> "home".equals(v.get("name")));
+                ((List<Map<String, Object>>) c.get("env")).removeIf(e -> CACHE_VARIABLES.contains(String.valueOf(e.get("name"))));
+            }
+        }
+        return m;
+    }
+}
