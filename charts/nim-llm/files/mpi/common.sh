@@ -95,13 +95,14 @@ wait_for_ssh() {
 # sshd_setenv_line: one sshd_config "SetEnv" line carrying every variable of this container (sshd honours only the
 # first SetEnv line of a config, and one line may hold many NAME=value pairs). Each pair is double-quoted, with '\'
 # and '"' escaped as sshd's argument splitting reads them. Shell bookkeeping is left out, and values spanning lines
-# (sshd_config has no way to write them) are left out with a log line.
+# (sshd_config has no way to write them) are left out with a log line. HOME goes along: sshd would otherwise give a rank
+# the home of the uid's passwd entry, a directory of the read-only image, instead of the pod's writable home.
 sshd_setenv_line() {
   local name value
   local -a pairs=()
   while IFS= read -r name; do
     case "$name" in
-      HOSTNAME|HOME|PWD|OLDPWD|SHLVL|_|TERM) continue ;;
+      HOSTNAME|PWD|OLDPWD|SHLVL|_|TERM) continue ;;
     esac
     value=${!name}
     if [[ "$value" == *[$'\n\r']* ]]; then

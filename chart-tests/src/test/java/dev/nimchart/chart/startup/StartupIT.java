@@ -49,8 +49,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 public class StartupIT {
 
     public static final Path REPORT_DIR = Path.of("target", "startup-tier");
-    /** Variables a rank must see with its own pod's value (device, network, and NIM multi-node settings). */
-    static final String POD_OWN = "^(NIM_.*|NCCL_.*|FI_.*|UCX_.*|CUDA_.*|MASTER_PORT|NVIDIA_VISIBLE_DEVICES)$";
+    /** Variables a rank must see with its own pod's value (device, network, NIM multi-node settings, and its home). */
+    static final String POD_OWN = "^(NIM_.*|NCCL_.*|FI_.*|UCX_.*|CUDA_.*|MASTER_PORT|NVIDIA_VISIBLE_DEVICES|HOME)$";
     /** The stand-in's switch that holds /v1/health/ready at 503 until the test releases it. */
     static final String HOLD_READY = "STANDIN_HOLD_READY";
 
