@@ -146,7 +146,8 @@ public final class ServingPodRun {
         boolean statefulSet = workload.kind().equals("StatefulSet");
         String name = statefulSet ? workload.name() + "-0" : workload.name() + "-check";
         metadata.put("name", name);
-        metadata.put("namespace", workload.namespace());
+        // A chart's templates may leave the namespace to Helm: the release's namespace is then the one it installs into.
+        metadata.put("namespace", workload.namespace() != null ? workload.namespace() : "default");
         if (statefulSet) {
             spec.put("hostname", name);
             spec.put("subdomain", workload.at("spec.serviceName"));
