@@ -62,7 +62,7 @@ done < "${pod}/mounts"
 # object store takes 80 MiB).
 shm_size=512m
 if [[ -s "${pod}/shm" ]]; then
-  IFS=: read -r _ shm_bytes _ _ < "${pod}/shm"
+  IFS=: read -r _ shm_bytes _ _ < "${pod}/shm" || true  # one line, without a newline
   [[ "$shm_bytes" != 0 ]] && shm_size=$shm_bytes
 fi
 mount -t tmpfs -o "mode=1777,size=${shm_size}" tmpfs /dev/shm
