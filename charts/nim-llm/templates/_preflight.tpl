@@ -57,6 +57,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.gpuRequestEqualsLimit" . -}}         {{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
 {{- include "nim-llm.preflight.requestsWithinLimits" . -}}          {{- /* every request of resources, the MPI launcher and the test pod at most its limit */ -}}
 {{- include "nim-llm.preflight.extendedResourcesExact" . -}}        {{- /* hugepages and extended resources: a request has an equal limit */ -}}
+{{- include "nim-llm.preflight.hugepagesWholePages" . -}}           {{- /* a hugepages quantity is a whole number of its pages */ -}}
 {{- /* Memory, shared memory and disk (_preflight_resources.tpl) */ -}}
 {{- include "nim-llm.preflight.shmWithinMemoryLimit" . -}}          {{- /* shm.sizeLimit below resources.limits.memory (its pages count against it) */ -}}
 {{- include "nim-llm.preflight.cacheWithinEphemeralStorageLimit" . -}} {{- /* an emptyDir cache's size within the ephemeral-storage limit */ -}}

@@ -311,3 +311,43 @@ one environment string (MAX_ARG_STRLEN, 131072 bytes with NAME= and the final NU
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{- /* A hugepages quantity is a whole number of pages: the API server reads hugepages-<size> as a count of <size> pages
+(it rounds a fractional quantity up to a whole byte count first) and refuses any other amount ("is not positive integer
+multiple of hugepages-2Mi"), inside a LeaderWorkerSet or MPIJob only once the controller makes the pods. */ -}}
+{{- define "nim-llm.preflight.hugepagesWholePages" -}}
+{{- $V := .Values -}}
+{{- include "nim-llm.preflight.hugepagesWholePagesOf" (dict "key" "resources" "resources" $V.resources) -}}
+{{- include "nim-llm.preflight.hugepagesWholePagesOf"
+  (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- include "nim-llm.preflight.hugepagesWholePagesOf"
+  (dict "key" (printf "initContainers.extraInit[%d].resources" $i) "resources" $c.resources) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.hugepagesWholePagesOf" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- range $section := list "limits" "requests" -}}
+{{- range $name, $q := index $res $section | default dict -}}
+{{- if hasPrefix "hugepages-" $name -}}
+{{- $page := include "nim-llm.quantityValue" (trimPrefix "hugepages-" $name) | float64 -}}
+{{- $bytes := include "nim-llm.quantityValue" $q | float64 | ceil -}}
+{{- if gt $page 0.0 -}}
+{{- $pages := divf $bytes $page -}}
+{{- if ne (float64 (int64 $pages)) $pages -}}
+{{- $size := trimPrefix "hugepages-" $name -}}
+{{- $number := regexFind "^[0-9]+" $size | default "1" | atoi -}}
+{{- $suggest := printf "%d%s" (mul (max 1 (int64 (ceil $pages))) $number) (trimPrefix (regexFind "^[0-9]+" $size) $size) -}}
+{{- $message := print
+  "%s.%s.%s is %v, not a whole number of %s pages, and Kubernetes refuses it (a hugepages quantity counts pages "
+  "of the size in its name). Set a multiple of %s, e.g. %s.%s.%s: %s." -}}
+{{- include "nim-llm.fail" (printf $message $key $section $name $q $size $size $key $section $name $suggest) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
