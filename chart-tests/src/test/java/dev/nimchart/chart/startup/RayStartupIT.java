@@ -163,6 +163,10 @@ class RayStartupIT {
             soft.assertThat(env.get("NVIDIA_VISIBLE_DEVICES")).as("%s: the GPUs of its own pod", where).startsWith("GPU-" + own.pod().name() + "-");
             soft.assertThat(env.get("LD_LIBRARY_PATH")).as("%s: LD_LIBRARY_PATH", where).isEqualTo(
                     libraryPath.isEmpty() ? PodGroupRun.IMAGE_LD_LIBRARY_PATH : libraryPath + ":" + PodGroupRun.IMAGE_LD_LIBRARY_PATH);
+            // vLLM compiles on every node of the Ray cluster: each pod wrote the engine caches in its own home.
+            soft.assertThat(env.get("HOME")).as("%s: HOME", where).isEqualTo(e.text("home.path"));
+            soft.assertThat((List<?>) rec.get("caches")).as("%s: the engine caches, in the home %s", where, e.text("home.path"))
+                    .isNotEmpty().allMatch(path -> path.toString().startsWith(e.text("home.path") + "/"));
             if (!leader) {
                 soft.assertThat(rec.get("leaderReached")).as("%s: reached its head at %s", where, env.get("LWS_LEADER_ADDRESS")).isEqualTo(true);
             }

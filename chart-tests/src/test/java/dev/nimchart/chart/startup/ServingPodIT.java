@@ -48,6 +48,7 @@ class ServingPodIT {
         Report r = ServingPodRun.run(render(file, Map.of()), REPORT_DIR.resolve("minimal").toAbsolutePath(), Server.STANDIN,
                 Duration.ofMinutes(3));
         String home = String.valueOf(ChartUnderTest.values(file).get("home") instanceof Map<?, ?> h ? h.get("path") : null);
+        System.out.println("[serving pod] single-node-minimal.yaml with the stand-in:\n" + r.text());
         assertThat(r.passed()).as("the default pod on the runtime:%n%s", r.text()).isTrue();
         assertThat(r.home()).as("HOME of the server process").isEqualTo(home);
         for (String cache : List.of("/.triton/cache", "/.cache/vllm", "/.cache/torch", "/.cache/flashinfer", "/.nv/ComputeCache",
