@@ -144,6 +144,35 @@ class ExampleRenderingTest {
         }
     }
 
+    /**
+     * Every pod's NIM container (single-node, LeaderWorkerSet leader and workers, MPIJob launcher and workers, Ray head
+     * and workers) has HOME and every GPU engine's cache variable in a writable emptyDir of home.sizeLimit mounted at
+     * home.path: with the read-only root filesystem, an engine's first cache write anywhere else ends the server.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(ALL)
+    void everyNimContainerKeepsItsEngineCachesInItsSizedWritableHome(Path file) {
+        Example e = Example.of(file);
+        String home = e.text("home.path");
+        for (PodTemplate t : e.templates) {
+            Map<String, KubeObject> env = PodTemplate.env(t.nim());
+            assertThat(env.get("HOME")).as("%s: %s sets HOME", e.name(), t).isNotNull();
+            assertThat(env.get("HOME").at("value")).as("%s: %s HOME", e.name(), t).isEqualTo(home);
+            for (String variable : List.of("XDG_CACHE_HOME", "TRITON_HOME", "TRITON_CACHE_DIR", "VLLM_CACHE_ROOT", "TORCHINDUCTOR_CACHE_DIR",
+                    "TORCH_HOME", "FLASHINFER_WORKSPACE_BASE", "CUDA_CACHE_PATH", "OUTLINES_CACHE_DIR")) {
+                assertThat(env.get(variable)).as("%s: %s sets %s", e.name(), t, variable).isNotNull();
+                assertThat(env.get(variable).at("value").toString()).as("%s: %s %s", e.name(), t, variable)
+                        .matches(java.util.regex.Pattern.quote(home) + "(/.*)?");
+            }
+            KubeObject mount = t.nim().list("volumeMounts").stream().filter(m -> home.equals(m.at("mountPath"))).findFirst()
+                    .orElseThrow(() -> new AssertionError(e.name() + ": " + t + " mounts nothing at its home " + home));
+            assertThat(mount.at("readOnly")).as("%s: %s home mount read-only", e.name(), t).isNotEqualTo(true);
+            KubeObject volume = t.volumes().stream().filter(v -> mount.at("name").equals(v.at("name"))).findFirst().orElseThrow();
+            assertThat(volume.at("emptyDir.sizeLimit")).as("%s: %s home is an emptyDir of home.sizeLimit", e.name(), t)
+                    .isEqualTo(e.text("home.sizeLimit"));
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource(ALL)
     void theModelCacheFollowsTheValues(Path file) {
