@@ -31,7 +31,9 @@ fi
 echo "gpu-check: $(head -1 <<< "$gpus")"
 
 # A Python the pod's user (uid 1000, no access to /root) can run, with a GPU-capable PyTorch, Triton and transformers.
+# The pod's sandbox replaces /opt, /home and /tmp with the pod's own, so a Python (or its real path) there cannot run in it.
 usable() {
+  case "$(readlink -f "$1")" in /opt/*|/home/*|/tmp/*|/root/*) return 1 ;; esac
   setpriv --reuid=1000 --regid=1000 --clear-groups -- "$1" - <<'PY' 2>/dev/null
 import torch, triton, transformers
 def v(s): return tuple(int(p) for p in s.split("+")[0].split(".")[:2])
