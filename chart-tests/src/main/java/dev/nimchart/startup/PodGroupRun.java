@@ -82,6 +82,7 @@ public final class PodGroupRun implements AutoCloseable {
     private Path sandbox;
     private Path standin;
     private Path engineCaches;
+    private Path nimApi;
     private String servedModel;
     private Path rayStandin;
 
@@ -120,6 +121,7 @@ public final class PodGroupRun implements AutoCloseable {
             run.standin = server.program() != null ? server.program() : resource("nim-standin.py", workDir.resolve("nim-standin.py"));
             run.servedModel = server.servedModel();
             run.engineCaches = resource("engine_caches.py", workDir.resolve("engine_caches.py"));
+            run.nimApi = resource("nim_api.py", workDir.resolve("nim_api.py"));
             run.rayStandin = rayStandin(workDir);
             run.fabric = base + "f";
             StartupHost.must(List.of("ip", "netns", "add", run.fabric));
@@ -226,9 +228,10 @@ public final class PodGroupRun implements AutoCloseable {
             Files.copy(standin, target);
             Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
-        // The stand-ins' module of engine cache paths (engine_caches.py), in the image's files.
+        // The stand-ins' modules (engine cache paths: engine_caches.py; NIM's HTTP API: nim_api.py), in the image's files.
         Path standinLib = Files.createDirectories(dir.resolve("opt/nim/standin"));
         Files.copy(engineCaches, standinLib.resolve("engine_caches.py"));
+        Files.copy(nimApi, standinLib.resolve("nim_api.py"));
         if (servedModel != null) {
             Files.writeString(standinLib.resolve("served-model"), servedModel);
         }

@@ -12,7 +12,7 @@
 # The interpreter (first line) is the Python with PyTorch, Triton and transformers that ci/gpu-check.sh chose.
 # GPU_ENGINE_DEVICE=cpu runs steps 1, 2 and 4 on the CPU and skips the Triton kernel: to check this script on a machine
 # without a GPU; the GPU check itself never sets it.
-import http.server, json, os, sys, threading, time
+import json, os, sys, threading, time
 
 t_start = time.time()
 
@@ -24,61 +24,13 @@ def log(text):
 env = os.environ
 port = int(env.get("NIM_SERVER_PORT") or 8000)
 cache = env.get("NIM_CACHE_PATH") or "/tmp"
-try:
-    with open("/opt/nim/standin/served-model") as f:
-        served_model = f.read().strip()
-except OSError:
-    served_model = "model"
-state = {"ready": False, "error": None}
+state = {"ready": False}
 timings = {}
+sys.path.insert(0, "/opt/nim/standin")  # the image's module of NIM's API (nim_api.py)
+import nim_api  # noqa: E402
 
-
-class Handler(http.server.BaseHTTPRequestHandler):
-    def reply(self, code, payload):
-        body = json.dumps(payload).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self):
-        if self.path == "/v1/health/live":
-            self.reply(200, {"live": True})
-        elif self.path == "/v1/health/ready":
-            self.reply(200 if state["ready"] else 503, {"ready": state["ready"], "timings": timings})
-        elif self.path == "/v1/models" and state["ready"]:
-            self.reply(200, {"object": "list", "data": [{"id": served_model, "object": "model", "owned_by": "gpu-engine"}]})
-        else:
-            self.reply(404 if state["ready"] else 503, {"error": "not found"})
-
-    def do_POST(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        try:
-            request = json.loads(self.rfile.read(length) or b"{}")
-        except ValueError:
-            self.reply(400, {"error": "not JSON"})
-            return
-        if self.path != "/v1/chat/completions" or not state["ready"]:
-            self.reply(404 if state["ready"] else 503, {"error": "not served"})
-            return
-        if request.get("model") != served_model:
-            self.reply(404, {"error": {"message": "The model %r does not exist." % request.get("model"), "type": "NotFoundError"}})
-            return
-        prompt = " ".join(str(m.get("content", "")) for m in request.get("messages", []))
-        tokens = max(1, min(int(request.get("max_tokens") or 16), 256))
-        text, generated = generate(prompt, tokens)
-        self.reply(200, {"id": "chatcmpl-gpu-engine", "object": "chat.completion", "created": int(time.time()), "model": served_model,
-                         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length"}],
-                         "usage": {"prompt_tokens": len(prompt.encode()), "completion_tokens": generated,
-                                   "total_tokens": len(prompt.encode()) + generated}})
-
-    def log_message(self, *args):
-        pass
-
-
-server = http.server.ThreadingHTTPServer(("0.0.0.0", port), Handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
+nim_api.serve(port, lambda: state["ready"], lambda: {"ready": state["ready"], "timings": timings},
+              lambda prompt, tokens: generate(prompt, tokens), "gpu-engine")
 log("listening on port %d (live; ready once the model is on the GPU and compiled)" % port)
 
 import torch  # noqa: E402

@@ -7,10 +7,10 @@
 # /v1/health/ready with 200 only once every rank of the group has recorded itself (503 before). With
 # STANDIN_HOLD_READY=1 it also answers 503 until the test writes <NIM_CACHE_PATH>/.nim-standin/release, so a test can
 # look at the pods while every rank runs and the server listens but is not ready yet.
-import http.server, json, os, socket, sys, time, urllib.request
+import json, os, socket, sys, time, urllib.request
 
 sys.path.insert(0, "/opt/nim/standin")  # the stand-in image's own module (engine_caches.py)
-import engine_caches
+import engine_caches, nim_api
 
 env = dict(os.environ)
 mpi_rank = env.get("OMPI_COMM_WORLD_RANK")
@@ -76,55 +76,13 @@ release = os.path.join(os.path.dirname(records), "release")
 def ready():
     return joined() >= size and (not held or os.path.exists(release))
 
-# The model the image serves under its own name (a model-specific NIM image has one built in).
-try:
-    with open("/opt/nim/standin/served-model") as f:
-        served_model = f.read().strip()
-except OSError:
-    served_model = "model"
+# NIM's API (nim_api.py); a chat completion gets a fixed reply: the stand-in runs no model, so what a client and the
+# chart's checks see of NIM's API is served, not a measure of any engine.
+def generate(prompt, max_tokens):
+    words = ["stand-in"] * min(max_tokens, 16)
+    return " ".join(words), len(words)
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def reply(self, code, payload):
-        body = json.dumps(payload).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self):
-        if self.path == "/v1/health/live":
-            code = 200
-        elif self.path == "/v1/health/ready":
-            code = 200 if ready() else 503
-        elif self.path == "/v1/models" and ready():
-            self.reply(200, {"object": "list", "data": [{"id": served_model, "object": "model", "owned_by": "nim-standin"}]})
-            return
-        else:
-            code = 404
-        self.reply(code, {"joined": joined(), "size": size})
-
-    def do_POST(self):
-        # An OpenAI chat completion, answered with a fixed reply (the stand-in runs no model): what a client and the
-        # chart's checks see of NIM's API, not a measure of any engine.
-        length = int(self.headers.get("Content-Length") or 0)
-        try:
-            request = json.loads(self.rfile.read(length) or b"{}")
-        except ValueError:
-            request = {}
-        if self.path != "/v1/chat/completions" or not ready():
-            self.reply(404 if ready() else 503, {"error": "not served"})
-            return
-        if request.get("model") != served_model:
-            self.reply(404, {"error": {"message": "The model %r does not exist." % request.get("model"), "type": "NotFoundError"}})
-            return
-        words = ["stand-in"] * max(1, min(int(request.get("max_tokens") or 16), 16))
-        self.reply(200, {"id": "chatcmpl-standin", "object": "chat.completion", "created": int(time.time()), "model": served_model,
-                         "choices": [{"index": 0, "message": {"role": "assistant", "content": " ".join(words)}, "finish_reason": "length"}],
-                         "usage": {"prompt_tokens": 1, "completion_tokens": len(words), "total_tokens": len(words) + 1}})
-
-    def log_message(self, *args):
-        pass
-
-http.server.ThreadingHTTPServer(("0.0.0.0", port), Handler).serve_forever()
+nim_api.serve(port, ready, lambda: {"joined": joined(), "size": size}, generate, "nim-standin")
+while True:
+    time.sleep(3600)

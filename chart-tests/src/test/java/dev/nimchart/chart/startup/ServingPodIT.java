@@ -85,24 +85,29 @@ class ServingPodIT {
 
     @Test
     void theGpuCheckCommandRunsTheDeploymentExampleWithTheStandInAndPrintsItsFigures() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int exit = GpuCheck.run(new String[] {"--chart", ChartUnderTest.chartDir().toString(), "--values",
-                Examples.named("single-node-deployment-static-volume.yaml").toString(), "--results",
-                REPORT_DIR.resolve("gpu-check-command").toAbsolutePath().toString()}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        String out = bytes.toString(StandardCharsets.UTF_8);
-        assertThat(exit).as("exit code; output:%n%s", out).isZero();
+        Command c = gpuCheck("single-node-deployment-static-volume.yaml", "gpu-check-command");
+        String out = c.output();
+        assertThat(c.exit()).as("exit code; output:%n%s", out).isZero();
         assertThat(out).contains("the start-up tier's stand-in (no GPU engine)").contains("time to Ready: ").contains("tokens/s")
                 .contains("helm test: passed").contains("/.triton/cache: ").contains("gpu-check: PASSED");
     }
 
     @Test
     void theGpuCheckCommandRefusesAMultiNodeValuesFile() {
+        Command c = gpuCheck("multi-node-llama-3.1-405b-lws.yaml", "gpu-check-multi-node");
+        assertThat(c.exit()).as("exit code; output:%n%s", c.output()).isEqualTo(2);
+        assertThat(c.output()).contains("runs a single-node release").contains("single-node values file");
+    }
+
+    record Command(int exit, String output) {
+    }
+
+    /** The GPU check's command (without --engine: the stand-in) on an example, its results under REPORT_DIR/results. */
+    static Command gpuCheck(String example, String results) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int exit = GpuCheck.run(new String[] {"--chart", ChartUnderTest.chartDir().toString(), "--values",
-                Examples.named("multi-node-llama-3.1-405b-lws.yaml").toString(), "--results",
-                REPORT_DIR.resolve("gpu-check-multi-node").toAbsolutePath().toString()}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        assertThat(exit).isEqualTo(2);
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("runs a single-node release").contains("single-node values file");
+        int exit = GpuCheck.run(new String[] {"--chart", ChartUnderTest.chartDir().toString(), "--values", Examples.named(example).toString(),
+                "--results", REPORT_DIR.resolve(results).toAbsolutePath().toString()}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return new Command(exit, bytes.toString(StandardCharsets.UTF_8));
     }
 
     static RenderedManifest render(Path file, Map<String, String> sets) {
