@@ -49,7 +49,7 @@ final class ControllerChecks {
 
     void mustInstall(Path file) {
         KubeApi api = env.api();
-        String release = ChartRenderer.releaseName(file);
+        String release = rules.releaseName(file);
         String namespace = TierNamespaces.create(api, "reconcile-" + release, rules.podSecurityLevel(file, Tier.CONTROLLERS));
         try {
             InstalledRelease installed = session.install(Release.of(chartDir, release, namespace, List.of(file)));

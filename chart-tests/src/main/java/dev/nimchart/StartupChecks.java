@@ -51,7 +51,7 @@ final class StartupChecks {
 
     void mustStart(Path file) {
         KubeApi api = env.api();
-        String release = ChartRenderer.releaseName(file);
+        String release = rules.releaseName(file);
         String namespace = TierNamespaces.create(api, "startup-" + release, rules.podSecurityLevel(file, Tier.STARTUP));
         try {
             InstalledRelease installed = session.install(Release.of(chartDir, release, namespace, List.of(file)));
