@@ -40,7 +40,7 @@ venv_build() {
   local python="$1" dest="$2" out
   shift 2
   venv_partial="$(private_partial "${dest}")"
-  if ! out="$("${python}" -m venv "${venv_partial}" 2>&1)"; then
+  if ! out="$("${python}" -m venv --prompt "$(basename "${dest}")" "${venv_partial}" 2>&1)"; then
     rm -rf "${venv_partial}"
     if grep -q "ensurepip is not available" <<<"${out}" || ! "${python}" -c 'import venv, ensurepip' >/dev/null 2>&1; then
       die "${python} -m venv failed: ${python} has no usable venv/ensurepip module (Debian/Ubuntu: apt-get install python3-venv). Its output:
