@@ -84,17 +84,28 @@ for entry in "${crd_files[@]}"; do
   srcs+=("${mv}|${rel}|${dir}/${rel}")
 done
 
-mkdir -p "${out_dir}"
+# Forked test JVMs ask for the same directory at once: one copy at a time, made in a directory of this run's own and
+# renamed into place, so a reader never sees a directory with only some of the CRDs (a new directory appears whole, an
+# existing one has each file replaced by a rename).
+hold_lock "$(dirname "${out_dir}")/.$(basename "${out_dir}").lock"
+partial="$(private_partial "${out_dir}")"
 for s in "${srcs[@]}"; do
   IFS='|' read -r mv rel src <<<"${s}"
-  dest="${out_dir}/$(basename "${rel}")"
   # Module cache files are read-only: install gives the copy a normal mode so re-runs can overwrite it.
-  install -m 0644 "${src}" "${dest}"
-  echo "${mv} ${rel} -> ${dest}"
+  install -m 0644 "${src}" "${partial}/$(basename "${rel}")"
+  echo "${mv} ${rel} -> ${out_dir}/$(basename "${rel}")"
 done
 # CRDs pinned as files in ci/crds (their sources are not served by the Go module proxy; each file says where it
 # comes from): the ComputeDomain of NVIDIA's DRA driver for GPUs.
 for src in "${script_dir}"/crds/*.yaml; do
-  install -m 0644 "${src}" "${out_dir}/$(basename "${src}")"
+  install -m 0644 "${src}" "${partial}/$(basename "${src}")"
   echo "ci/crds/$(basename "${src}") -> ${out_dir}/$(basename "${src}")"
 done
+if [[ -d "${out_dir}" ]]; then
+  for f in "${partial}"/*; do
+    mv -f "${f}" "${out_dir}/"
+  done
+  rmdir "${partial}"
+else
+  publish_partial "${partial}" "${out_dir}"
+fi

@@ -12,7 +12,8 @@
 # Each tool's packages are pinned, dependencies included, by ci/tools/<tool>/package-lock.json (`npm ci`). Output,
 # cached outside the repo and keyed by the hash of the tool's files:
 #   ${NIM_TOOLS_DIR:-$HOME/.cache/nim-llm-chart/tools}/<tool>-npm-<hash>/
-# A cached install is reused as is (no network). With --print-path only the directories go to stdout.
+# A cached install is reused as is (no network). With --print-path only the directories go to stdout. Runs at the same
+# time wait for each other on a lock per tool; an install is built in a directory of the run's own and renamed into place.
 #
 # Needs node and npm (Node.js 18 or newer). Cost: readme-generator ~5 s, 2 MB.
 set -euo pipefail
@@ -35,19 +36,19 @@ for tool in "${tools[@]}"; do
   [[ -f "${src}/package-lock.json" ]] || die "unknown tool '${tool}': no ${src}/package-lock.json"
   hash="$(cat "${src}"/* | sha256sum | cut -c1-12)"
   dest="${cache}/${tool}-npm-${hash}"
+  # An install is only ever renamed into place complete, so its node_modules is the cache check. One install of a tool
+  # at a time on a machine (forked test JVMs ask together): the second finds the first's result.
+  [[ -d "${dest}/node_modules" ]] || hold_lock "${cache}/.install-${tool}-npm.lock"
   if [[ -d "${dest}/node_modules" ]]; then
     log "${tool} cached at ${dest}"
   else
-    mkdir -p "${cache}"
     log "installing ${tool} from npm (pinned in ${src}/package-lock.json) ..."
     started="${SECONDS}"
-    rm -rf "${dest}.partial"
-    mkdir -p "${dest}.partial"
-    cp "${src}"/* "${dest}.partial/"
-    (cd "${dest}.partial" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) >&2 ||
-      { rm -rf "${dest}.partial"; die "npm could not install ${src}/package-lock.json"; }
-    rm -rf "${dest}"
-    mv "${dest}.partial" "${dest}"
+    partial="$(private_partial "${dest}")"
+    cp "${src}"/* "${partial}/"
+    (cd "${partial}" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) >&2 ||
+      { rm -rf "${partial}"; die "npm ci could not install ${src}/package-lock.json in ${partial} (npm's output is above)"; }
+    publish_partial "${partial}" "${dest}"
     log "installed ${tool} in $((SECONDS - started))s: ${dest}"
   fi
   if ${print_path}; then echo "${dest}"; fi

@@ -13,7 +13,9 @@
 # install; to move a pin, install the new version into an empty venv and freeze it again). Output, cached outside the
 # repo and keyed by the hash of that file:
 #   ${NIM_TOOLS_DIR:-$HOME/.cache/nim-llm-chart/tools}/<tool>-py-<hash>/bin/<tool>
-# A cached environment is reused as is (no network). With --print-path only the tools' paths go to stdout.
+# A cached environment is reused as is (no network). With --print-path only the tools' paths go to stdout. Runs at the
+# same time (forked test JVMs) wait for each other on a lock per tool; the environment is built in a directory of the
+# run's own and renamed into place complete, so a run never sees, or removes, another's half-built environment.
 #
 # Needs python3 (3.9 or newer) with the venv module (Debian: python3-venv).
 # Cost (2 cores, empty pip cache): checkov 50-160 s (machine load), 290 MB; yamllint ~10 s; yamale ~10 s.
@@ -38,29 +40,17 @@ for tool in "${tools[@]}"; do
   hash="$(sha256sum "${requirements}" | cut -c1-12)"
   dest="${cache}/${tool}-py-${hash}"
   bin="${dest}/bin/${tool}"
+  # An environment is only ever renamed into place complete (publish_partial), so its program is the cache check. One
+  # install of a tool at a time on a machine (forked test JVMs ask together): the second finds the first's result.
+  [[ -x "${bin}" ]] || hold_lock "${cache}/.install-${tool}-py.lock"
   if [[ -x "${bin}" ]]; then
     log "${tool} cached at ${bin}"
   else
-    mkdir -p "${cache}"
-    tmp="$(mktemp -d "${cache}/.tmp-${tool}.XXXXXX")"
-    trap 'rm -rf "${tmp}"' EXIT
     log "installing ${tool} from PyPI (pinned in ${requirements}) ..."
     started="${SECONDS}"
-    # The environment is built in place at its final path (a venv's scripts name their interpreter by absolute path),
-    # under a name that only a complete install gets.
-    rm -rf "${dest}.partial"
-    python3 -m venv "${dest}.partial" >&2 || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
-    "${dest}.partial/bin/pip" install --quiet --disable-pip-version-check --no-input --require-virtualenv \
-      -r "${requirements}" >&2 || { rm -rf "${dest}.partial"; die "pip could not install ${requirements}"; }
-    rm -rf "${tmp}"
-    trap - EXIT
-    # Rename: fix the scripts' shebangs, which name the interpreter of the .partial path.
-    grep -rlI --exclude-dir=lib "${dest}.partial" "${dest}.partial/bin" | while read -r f; do
-      sed -i "s#${dest}.partial#${dest}#g" "${f}"
-    done
-    rm -rf "${dest}"
-    mv "${dest}.partial" "${dest}"
-    [[ -x "${bin}" ]] || die "${tool} installed but ${bin} is missing"
+    venv_build python3 "${dest}" -r "${requirements}"
+    [[ -x "${venv_partial}/bin/${tool}" ]] || die "${tool} installed but ${venv_partial}/bin/${tool} is missing"
+    publish_partial "${venv_partial}" "${dest}"
     log "installed ${tool} in $((SECONDS - started))s: ${bin}"
   fi
   if ${print_path}; then echo "${bin}"; fi

@@ -12,6 +12,53 @@ hold_lock() {
   flock 9
 }
 
+# private_partial DEST: creates and prints a new, empty directory beside DEST that no other run uses
+# (DEST.partial.XXXXXX, mode 755), for building what goes to DEST; the caller renames it to DEST once complete
+# (publish_partial), so DEST is either absent or whole. Partial directories left by an interrupted run of DEST are
+# removed first: call it only while holding the lock for DEST, so none of them is another run's work in progress.
+private_partial() {
+  local dest="$1" dir
+  mkdir -p "$(dirname "${dest}")"
+  rm -rf "${dest}".partial.*
+  dir="$(mktemp -d "${dest}.partial.XXXXXX")" || die "cannot create a directory beside ${dest}"
+  chmod 755 "${dir}"
+  printf '%s' "${dir}"
+}
+
+# publish_partial PARTIAL DEST: replaces DEST (if any) by the complete directory PARTIAL, with a rename.
+publish_partial() {
+  rm -rf "$2"
+  mv -T "$1" "$2" || die "cannot rename $1 to $2"
+}
+
+# venv_build PYTHON DEST PIP_ARGS...: a Python virtual environment for DEST made by PYTHON, with `pip install PIP_ARGS`
+# in it, built in a private partial directory (private_partial) whose path goes to the variable venv_partial; the
+# caller adds what else it needs and renames it to DEST (publish_partial). A venv's scripts name its interpreter by
+# absolute path, so the partial path is rewritten to DEST in bin/ and pyvenv.cfg here. Call it holding the lock for
+# DEST. On failure dies with the cause (venv's or pip's own output), removing the partial directory.
+venv_build() {
+  local python="$1" dest="$2" out
+  shift 2
+  venv_partial="$(private_partial "${dest}")"
+  if ! out="$("${python}" -m venv --prompt "$(basename "${dest}")" "${venv_partial}" 2>&1)"; then
+    rm -rf "${venv_partial}"
+    if grep -q "ensurepip is not available" <<<"${out}" || ! "${python}" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+      die "${python} -m venv failed: ${python} has no usable venv/ensurepip module (Debian/Ubuntu: apt-get install python3-venv). Its output:
+${out}"
+    fi
+    die "${python} -m venv ${venv_partial} failed (${python} has its venv and ensurepip modules, so python3-venv is not what is missing). Its output:
+${out}"
+  fi
+  if ! "${venv_partial}/bin/pip" install --quiet --disable-pip-version-check --no-input --require-virtualenv "$@" >&2; then
+    rm -rf "${venv_partial}"
+    die "pip could not install $* (pip's output is above)"
+  fi
+  { grep -rlIF --exclude-dir=lib "${venv_partial}" "${venv_partial}/bin" "${venv_partial}/pyvenv.cfg" || true; } |
+    while read -r f; do
+      sed -i "s#${venv_partial}#${dest}#g" "${f}"
+    done
+}
+
 # log MESSAGE...: "[  42s] message", seconds since the script started.
 log() { printf '[%4ss] %s\n' "${SECONDS}" "$*" >&2; }
 

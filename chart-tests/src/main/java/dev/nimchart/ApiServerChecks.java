@@ -55,7 +55,7 @@ final class ApiServerChecks {
     }
 
     void mustInstall(Path file) {
-        String release = ChartRenderer.releaseName(file);
+        String release = rules.releaseName(file);
         KubeApi api = cluster.api();
         String level = rules.podSecurityLevel(file, Tier.API);
         String namespace = TierNamespaces.create(api, "install-" + release, level, level);
@@ -144,7 +144,7 @@ final class ApiServerChecks {
     }
 
     void mustBeRefused(Path file) {
-        String release = ChartRenderer.releaseName(file);
+        String release = rules.releaseName(file);
         String expected = ExampleValuesFiles.expectedError(file);
         String level = rules.podSecurityLevel(file, Tier.API);
         String namespace = TierNamespaces.create(cluster.api(), "refused-" + release, level, level);

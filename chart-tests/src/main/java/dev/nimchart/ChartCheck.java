@@ -272,8 +272,20 @@ public final class ChartCheck {
     public List<Verdict> offline() {
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
-        ValuesJudge judge = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate());
         List<Verdict> verdicts = new ArrayList<>();
+        ValuesJudge judge;
+        try {
+            judge = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName);
+        } catch (RuntimeException e) {
+            // A chart the harness cannot judge offline (e.g. a values schema in a dialect the independent validator
+            // cannot load) still gets a verdict per file, naming why, and the other tiers still run.
+            String reason = "the offline tier cannot judge this chart: " + e.getMessage();
+            Stream.concat(valid.stream(), invalid.stream()).forEach(f -> verdicts.add(new Verdict(f.toString(), Tier.OFFLINE, reason)));
+            if (fuzzCount > 0 && hasValuesSchema()) {
+                verdicts.add(new Verdict(fuzzSubject(), Tier.OFFLINE, reason));
+            }
+            return verdicts;
+        }
         List<Optional<String>> installs = judge.mustInstallEach(valid);
         List<Optional<String>> refusals = judge.mustBeRefusedEach(invalid);
         for (int i = 0; i < valid.size(); i++) {
@@ -302,7 +314,7 @@ public final class ChartCheck {
     public Stream<DynamicNode> offlineTests() {
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
-        Supplier<ValuesJudge> judge = once(() -> new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate()));
+        Supplier<ValuesJudge> judge = once(() -> new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName));
         Supplier<Map<Path, Optional<String>>> judged = once(() -> {
             Map<Path, Optional<String>> all = new java.util.HashMap<>();
             List<Optional<String>> installs = judge.get().mustInstallEach(valid);

@@ -1,5 +1,7 @@
 package dev.nimchart;
 
+import dev.nimchart.render.ChartRenderer;
+
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.NamespaceState;
@@ -34,7 +36,8 @@ public interface ChartRules {
 
     /**
      * No rules beyond the generic checks, every values file's namespace on the cluster tiers at this Pod Security level
-     * ({@code privileged}, {@code baseline} or {@code restricted}) instead of {@code restricted}.
+     * ({@code privileged}, {@code baseline} or {@code restricted}) instead of the default {@code privileged}: a chart opts
+     * in to the level its pods promise to meet.
      */
     static ChartRules podSecurity(String level) {
         if (!POD_SECURITY_LEVELS.contains(level)) {
@@ -69,9 +72,25 @@ public interface ChartRules {
         return FuzzScenario.NONE;
     }
 
-    /** The Pod Security level (enforced, and warned at) of the namespace a values file is installed into on a tier. */
+    /**
+     * The Pod Security level (enforced, and warned at) of the namespace a values file is installed into on a tier.
+     * Default: {@code privileged}, what a Kubernetes namespace without Pod Security labels admits, so a chart's pods
+     * that need host namespaces or a root user by design (a node exporter's DaemonSet) are judged as a cluster would
+     * run them; a chart opts in to a stricter level ({@link #podSecurity(String)}; nim-llm's rules choose
+     * {@code restricted} or its documented exceptions).
+     */
     default String podSecurityLevel(Path valuesFile, Tier tier) {
-        return "restricted";
+        return "privileged";
+    }
+
+    /**
+     * The name of the release a values file is rendered and installed as, on every tier. Default: short and unique
+     * ({@link ChartRenderer#shortReleaseName(Path)}, as chart-testing gives each install a short random name), so a
+     * long values file name cannot push the chart's object names past Kubernetes' 63 characters. A chart whose own
+     * checks expect another name says so here (nim-llm's rules name the release after the file, as its tests do).
+     */
+    default String releaseName(Path valuesFile) {
+        return ChartRenderer.shortReleaseName(valuesFile);
     }
 
     /** Whether a warning the API server returned for an object of this values file is expected (else it fails the file). */

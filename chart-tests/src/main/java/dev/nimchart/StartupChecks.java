@@ -1,12 +1,12 @@
 package dev.nimchart;
 
 import dev.nimchart.cluster.CiScript;
-import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.NamespaceState;
-import dev.nimchart.controllers.ReleaseInstall;
+import dev.nimchart.controllers.InstalledRelease;
+import dev.nimchart.controllers.Release;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.TierNamespaces;
 import dev.nimchart.objects.KubeObject;
@@ -29,9 +29,9 @@ import java.util.Optional;
  */
 final class StartupChecks {
 
-    private final ChartRenderer renderer;
+    private final Path chartDir;
+    private final ControllerTier.ControllerSession session;
     private final ControllerEnvironment env;
-    private final HelmReleases releases;
     private final ChartRules rules;
     private final Duration timeout;
     private final Path workDir;
@@ -41,9 +41,9 @@ final class StartupChecks {
         if (unavailable.isPresent()) {
             throw new IllegalStateException("the start-up tier cannot run here: " + unavailable.get());
         }
-        this.renderer = new ChartRenderer(chartDir);
+        this.chartDir = chartDir;
+        this.session = session;
         this.env = session.environment().requireStartedByHarness("the start-up tier (it runs the pods' processes on this machine)");
-        this.releases = session.releases(chartDir);
         this.rules = rules;
         this.timeout = timeout;
         this.workDir = workDir;
@@ -51,13 +51,12 @@ final class StartupChecks {
 
     void mustStart(Path file) {
         KubeApi api = env.api();
-        String release = ChartRenderer.releaseName(file);
+        String release = rules.releaseName(file);
         String namespace = TierNamespaces.create(api, "startup-" + release, rules.podSecurityLevel(file, Tier.STARTUP));
         try {
-            ReleaseInstall.Reconciled installed = ReleaseInstall.installAndAwait(env, releases, renderer, release, namespace, List.of(file),
-                    Map.of(), r -> rules.expectedPods(file, r), timeout, made -> { });
+            InstalledRelease installed = session.install(Release.of(chartDir, release, namespace, List.of(file)));
             RenderedManifest rendered = installed.rendered();
-            NamespaceState state = installed.state();
+            NamespaceState state = installed.awaitReady(r -> rules.expectedPods(file, r), timeout);
             ChartRules.Reconciled reconciled = new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning);
             List<KubeObject> jobPods = state.livePods().stream().filter(StartupChecks::ownedByJob).toList();
             List<KubeObject> others = state.livePods().stream().filter(p -> !ownedByJob(p)).toList();
@@ -69,7 +68,7 @@ final class StartupChecks {
                 awaitReady(run, run.pods());
                 rules.started(new ChartRules.Started(reconciled, run));
             }
-            releases.uninstall(release, namespace);
+            installed.uninstall();
         } finally {
             TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }

@@ -15,7 +15,32 @@ class ChartRulesTest {
         for (Tier tier : Tier.values()) {
             assertThat(rules.podSecurityLevel(Path.of("any-values.yaml"), tier)).as(tier.label()).isEqualTo("baseline");
         }
-        assertThat(ChartRules.NONE.podSecurityLevel(Path.of("any-values.yaml"), Tier.API)).as("the default").isEqualTo("restricted");
+        for (Tier tier : Tier.values()) {
+            assertThat(ChartRules.NONE.podSecurityLevel(Path.of("any-values.yaml"), tier))
+                    .as("the default on the %s tier: what a namespace without Pod Security labels admits", tier.label()).isEqualTo("privileged");
+        }
+    }
+
+    @Test
+    void nimLlmsOwnRulesKeepRestrictedAndTheirFileNamedReleases() {
+        dev.nimchart.chart.repository.NimLlmRules nim = new dev.nimchart.chart.repository.NimLlmRules();
+        Path minimal = dev.nimchart.chart.repository.Examples.named("single-node-minimal.yaml");
+        assertThat(nim.podSecurityLevel(minimal, Tier.API)).as("nim-llm on the API-server tier").isEqualTo("restricted");
+        assertThat(nim.releaseName(minimal)).as("nim-llm's release name").isEqualTo("single-node-minimal");
+    }
+
+    @Test
+    void releaseNamesAreShortUniqueAndStable(@org.junit.jupiter.api.io.TempDir Path dir) {
+        Path longName = dir.resolve("a").resolve("daemonset-with-admission-webhooks-and-custom-node-ports-values.yaml");
+        Path sameNameElsewhere = dir.resolve("b").resolve("daemonset-with-admission-webhooks-and-custom-node-ports-values.yaml");
+        String name = ChartRules.NONE.releaseName(longName);
+        assertThat(name).as("the default release name of %s", longName.getFileName()).matches("[a-z][a-z0-9-]{0,7}-[0-9a-f]{6}")
+                .hasSizeLessThanOrEqualTo(15).startsWith("daemonse");
+        assertThat(ChartRules.NONE.releaseName(longName)).as("the same file, again").isEqualTo(name);
+        assertThat(ChartRules.NONE.releaseName(sameNameElsewhere)).as("a file of the same name in another directory").isNotEqualTo(name);
+        assertThat(ChartRules.NONE.releaseName(dir.resolve("01-first.yaml"))).as("a file name starting with a digit")
+                .matches("r01-first-[0-9a-f]{6}");
+        assertThat(ChartRules.podSecurity("baseline").releaseName(longName)).as("with only a Pod Security level chosen").isEqualTo(name);
     }
 
     @Test

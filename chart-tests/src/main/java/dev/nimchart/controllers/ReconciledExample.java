@@ -64,11 +64,11 @@ public final class ReconciledExample {
         HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), Path.of("target", "show-example", "helm"));
         NamespaceState state;
         try {
-            ReleaseInstall.Reconciled installed = ReleaseInstall.installAndAwait(env, releases, ChartUnderTest.renderer(), release, NAMESPACE,
-                    List.of(file), Map.of(), r -> ExpectedPods.of(ChartUnderTest.values(file)), Duration.ofSeconds(120),
-                    made -> progress.accept("cluster has " + made));
-            state = installed.state();
-            progress.accept("reconciled in " + installed.installToReady().toMillis() + " ms after helm install");
+            InstalledRelease installed = InstalledRelease.install(env, chart -> releases, chart -> ChartUnderTest.renderer(),
+                    Release.of(ChartUnderTest.chartDir(), release, NAMESPACE, List.of(file)));
+            installed.prepared().forEach(made -> progress.accept("cluster has " + made));
+            state = installed.awaitReady(ExpectedPods.of(ChartUnderTest.values(file)), Duration.ofSeconds(120));
+            progress.accept("reconciled in " + installed.sinceInstall().toMillis() + " ms after helm install");
         } catch (AssertionError notReconciled) {
             System.err.println(notReconciled.getMessage());
             return 1;

@@ -76,6 +76,7 @@ public final class ValuesJudge {
     private final ChartRenderer renderer;
     private final ChartRenderer rendererWithoutSchema;
     private final ValuesSchemaValidator schema;
+    private final java.util.function.Function<Path, String> releaseNames;
     private final StrictModelCheck strict;
     private final boolean standardLabels;
     private final RefusalRule refusalRule;
@@ -95,6 +96,16 @@ public final class ValuesJudge {
      * that is not the schema's must come from that template, else from any template.
      */
     public ValuesJudge(Path chartDir, boolean standardLabels, Optional<String> preflightTemplate) {
+        this(chartDir, standardLabels, preflightTemplate, ChartRenderer::releaseName);
+    }
+
+    /**
+     * As {@link #ValuesJudge(Path, boolean, Optional)}, each values file rendered as the release {@code releaseNames}
+     * gives it (the door gives {@code ChartRules.releaseName}: short and unique by default).
+     */
+    public ValuesJudge(Path chartDir, boolean standardLabels, Optional<String> preflightTemplate,
+            java.util.function.Function<Path, String> releaseNames) {
+        this.releaseNames = releaseNames;
         this.standardLabels = standardLabels;
         this.chartDir = chartDir;
         this.chart = ChartYaml.read(chartDir);
@@ -254,7 +265,7 @@ public final class ValuesJudge {
     /** This chart's objects carry the standard labels (app.kubernetes.io/name is the chart's name, or nameOverride). */
     private Optional<String> standardLabels(Path file, RenderedManifest manifest, Map<String, Object> values) {
         String name = values.get("nameOverride") instanceof String s && !s.isEmpty() ? s : chart.name();
-        String release = ChartRenderer.releaseName(file);
+        String release = releaseNames.apply(file);
         for (KubeObject o : manifest.objects()) {
             Map<String, Object> labels = o.labels();
             if (!name.equals(labels.get("app.kubernetes.io/name")) || !release.equals(labels.get("app.kubernetes.io/instance"))
@@ -316,9 +327,9 @@ public final class ValuesJudge {
         return RefusalRule.textProblem(file, message);
     }
 
-    private static RenderedManifest render(ChartRenderer renderer, List<Path> files) {
+    private RenderedManifest render(ChartRenderer renderer, List<Path> files) {
         LookupStub.shared();
-        return renderer.render(ChartRenderer.releaseName(files.get(0)), NAMESPACE, files, Map.of());
+        return renderer.render(releaseNames.apply(files.get(0)), NAMESPACE, files, Map.of());
     }
 
     /** Helm's refusal on one line: the text after the template location, blank lines dropped. */

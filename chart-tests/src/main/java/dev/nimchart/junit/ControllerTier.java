@@ -5,6 +5,10 @@ import dev.nimchart.cluster.ClusterUnavailableException;
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.ControllerTierException;
+import dev.nimchart.controllers.InstalledRelease;
+import dev.nimchart.controllers.Outcome;
+import dev.nimchart.controllers.Release;
+import dev.nimchart.render.ChartRenderer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,10 +25,11 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
 
     public static final Path REPORT_DIR = Path.of("target", "controller-tier");
 
-    /** The environment and Helm releases bound to it. */
+    /** The environment, Helm releases bound to it, and the one way to install a release on it ({@link #install}). */
     public static final class ControllerSession {
         private final ControllerEnvironment environment;
-        private HelmReleases releases;
+        private final Map<Path, HelmReleases> releasesByChart = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<Path, ChartRenderer> renderersByChart = new java.util.concurrent.ConcurrentHashMap<>();
 
         ControllerSession(ControllerEnvironment environment) {
             this.environment = environment;
@@ -40,16 +45,33 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
         }
 
         /** Releases of the repository's chart ({@code -Dnim.chart.dir}). */
-        public synchronized HelmReleases releases() {
-            if (releases == null) {
-                releases = releases(ChartUnderTest.chartDir());
-            }
-            return releases;
+        public HelmReleases releases() {
+            return releases(ChartUnderTest.chartDir());
         }
 
-        /** Releases of any chart on this environment. */
+        /** Releases of any chart on this environment (one per chart directory for the session). */
         public HelmReleases releases(Path chartDir) {
-            return new HelmReleases(chartDir, environment.kubeConfigYaml(), REPORT_DIR.resolve("helm"));
+            return releasesByChart.computeIfAbsent(chartDir.toAbsolutePath().normalize(),
+                    dir -> new HelmReleases(dir, environment.kubeConfigYaml(), REPORT_DIR.resolve("helm")));
+        }
+
+        /** The renderer of a chart directory (one per chart directory for the session). */
+        public ChartRenderer renderer(Path chartDir) {
+            return renderersByChart.computeIfAbsent(chartDir.toAbsolutePath().normalize(), ChartRenderer::new);
+        }
+
+        /**
+         * Installs the release into its namespace (which the caller made), after giving the cluster what its objects need
+         * (on an existing cluster without cluster-scoped writes: requiring that it has it), and returns its handle: await
+         * its desired state, upgrade, roll back, uninstall. Throws when the render, the cluster or Helm refuses.
+         */
+        public InstalledRelease install(Release release) {
+            return InstalledRelease.install(environment, this::releases, this::renderer, release);
+        }
+
+        /** {@link #install}, the failure returned instead of thrown. */
+        public Outcome<InstalledRelease> tryInstall(Release release) {
+            return InstalledRelease.tryInstall(environment, this::releases, this::renderer, release);
         }
     }
 

@@ -101,6 +101,28 @@ public final class ChartRenderer {
         return name.replaceAll("^-+|-+$", "");
     }
 
+    /**
+     * A short release name unique to the values file: up to 8 characters of its name ({@link #releaseName(Path)}, a
+     * leading digit prefixed with {@code r}), a dash and 6 hex digits of a hash of its absolute path, e.g.
+     * {@code daemonse-3fa1c9} for {@code ci/daemonset-customnodeport-values.yaml}: at most 15 characters, so that the
+     * chart's object names (usually the release and the chart's name, plus a suffix) stay within 63. The same file
+     * always gets the same name (a failure can be reproduced); two files of the same name in different charts do not.
+     */
+    public static String shortReleaseName(Path valuesFile) {
+        String base = releaseName(valuesFile);
+        String prefix = (base.length() > 8 ? base.substring(0, 8) : base).replaceAll("-+$", "");
+        if (prefix.isEmpty() || !Character.isLetter(prefix.charAt(0))) {
+            prefix = ("r" + prefix).replaceAll("-+$", "");
+        }
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(valuesFile.toAbsolutePath().normalize().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return prefix + "-" + java.util.HexFormat.of().formatHex(digest).substring(0, 6);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no SHA-256 in this JVM", e);
+        }
+    }
+
     /** {@link #template} parsed into objects. */
     public RenderedManifest render(String releaseName, String namespace, List<Path> valuesFiles, Map<String, String> setValues) {
         return RenderedManifest.parse(template(releaseName, namespace, valuesFiles, setValues));

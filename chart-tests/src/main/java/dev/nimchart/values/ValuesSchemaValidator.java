@@ -53,14 +53,49 @@ public final class ValuesSchemaValidator {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        text = withLatestDialectNamed(text);
         try {
             return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
                     .getSchema(SchemaLocation.of(file.toUri().toString()), text, InputFormat.JSON);
         } catch (InvalidSchemaException e) {
             throw new IllegalArgumentException(file + ": the independent validator cannot load the dialect its $schema"
-                    + " names (" + e.getMessage() + "); Helm fetches such a dialect over the network at every render."
+                    + " names, " + declaredDialect(text) + " (" + e.getMessage() + "); Helm fetches such a dialect over the network at every render."
                     + " Declare a published draft (http://json-schema.org/draft-07/schema#, draft 2019-09 or"
                     + " https://json-schema.org/draft/2020-12/schema), or none for 2020-12", e);
+        }
+    }
+
+    /** {@code http(s)://json-schema.org/schema}, with or without an empty fragment: the latest published draft's alias. */
+    private static final java.util.regex.Pattern LATEST_DIALECT = java.util.regex.Pattern.compile("https?://json-schema\\.org/schema#?");
+
+    /**
+     * The schema text with a {@code $schema} of {@link #LATEST_DIALECT} (bitnami's charts declare
+     * {@code http://json-schema.org/schema#}) replaced by draft 2020-12's URI: Helm's validator (santhosh-tekuri/jsonschema)
+     * reads that alias as its latest draft, 2020-12, without fetching anything; the independent validator knows only the
+     * drafts' own URIs. Any other text is returned as it is.
+     */
+    static String withLatestDialectNamed(String text) {
+        Object root;
+        try {
+            root = JsonMapper.shared().readValue(text, Object.class);
+        } catch (RuntimeException e) {
+            return text; // not JSON: the validator says so
+        }
+        if (root instanceof Map<?, ?> map && map.get("$schema") instanceof String dialect && LATEST_DIALECT.matcher(dialect.strip()).matches()) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> copy = new java.util.LinkedHashMap<>((Map<String, Object>) map);
+            copy.put("$schema", "https://json-schema.org/draft/2020-12/schema");
+            return JsonMapper.shared().writeValueAsString(copy);
+        }
+        return text;
+    }
+
+    /** The schema's {@code $schema}, or "none". */
+    private static String declaredDialect(String text) {
+        try {
+            return JsonMapper.shared().readValue(text, Object.class) instanceof Map<?, ?> map && map.get("$schema") instanceof String d ? d : "none";
+        } catch (RuntimeException e) {
+            return "none";
         }
     }
 

@@ -8,7 +8,8 @@ import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.Kueue;
-import dev.nimchart.controllers.ReleaseInstall;
+import dev.nimchart.controllers.InstalledRelease;
+import dev.nimchart.controllers.Release;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,8 +76,10 @@ final class ControllerTierBench {
                 KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                         "metadata", Map.of("name", ns))), "create " + ns);
                 int pods = ExpectedPods.of(ChartUnderTest.values(f));
-                long took = ReleaseInstall.installAndAwait(env, releases, ChartUnderTest.renderer(), release, ns, List.of(f), Map.of(),
-                        r -> pods, Duration.ofSeconds(120), made -> { }).installToReady().toNanos();
+                InstalledRelease installed = InstalledRelease.install(env, chart -> releases, chart -> ChartUnderTest.renderer(),
+                        Release.of(ChartUnderTest.chartDir(), release, ns, List.of(f)));
+                installed.awaitReady(pods, Duration.ofSeconds(120));
+                long took = installed.sinceInstall().toNanos();
                 total += took;
                 report.line("| " + f.getFileName() + " | " + pods + " | " + Stats.ms(took) + " |");
                 report.figure("controllers-install-to-ready", f.getFileName().toString(), took / 1e6, "ms");

@@ -8,7 +8,8 @@ import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.ExpectedPods;
-import dev.nimchart.controllers.ReleaseInstall;
+import dev.nimchart.controllers.InstalledRelease;
+import dev.nimchart.controllers.Release;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.StartupHost;
@@ -65,8 +66,9 @@ final class StartupTierBench {
                 String ns = "bench-startup-" + release;
                 KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                         "metadata", Map.of("name", ns))), "create " + ns);
-                NamespaceState state = ReleaseInstall.installAndAwait(env, releases, ChartUnderTest.renderer(), release, ns, List.of(f),
-                        Map.of(), r -> ExpectedPods.of(ChartUnderTest.values(f)), Duration.ofSeconds(120), made -> { }).state();
+                NamespaceState state = InstalledRelease.install(env, chart -> releases, chart -> ChartUnderTest.renderer(),
+                        Release.of(ChartUnderTest.chartDir(), release, ns, List.of(f))).awaitReady(ExpectedPods.of(ChartUnderTest.values(f)),
+                        Duration.ofSeconds(120));
                 List<KubeObject> pods = state.livePods();
                 int timeout = ((Number) ((Map<?, ?>) ChartUnderTest.values(f).get("multiNode")).get("clusterStartTimeout")).intValue();
                 List<Long> times = new ArrayList<>();

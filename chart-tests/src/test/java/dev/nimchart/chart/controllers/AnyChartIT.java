@@ -109,15 +109,22 @@ class AnyChartIT {
     }
 
     @Test
-    void thePodSecurityLevelIsTheCallersChoiceOnEveryClusterTier(@TempDir Path dir) throws IOException {
+    void thePodSecurityLevelIsTheChartsOptInOnEveryClusterTier(@TempDir Path dir) throws IOException {
         // a release and namespace per level: the API-server tier keeps its namespaces until the cluster goes
         Path restricted = Files.createDirectories(dir.resolve("restricted"));
         Path baseline = Files.createDirectories(dir.resolve("baseline"));
         Files.writeString(restricted.resolve("root-at-restricted-values.yaml"), "runAsNonRoot: false\n");
         Files.writeString(baseline.resolve("root-at-baseline-values.yaml"), "runAsNonRoot: false\n");
         assertThat(ChartCheck.of(exampleChart("plain-web")).values(restricted).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
-                .workDir(Path.of("target", "any-chart")).verdicts(Tier.API)).as("at the default level, restricted").singleElement()
+                .rules(ChartRules.podSecurity("restricted")).workDir(Path.of("target", "any-chart")).verdicts(Tier.API))
+                .as("at restricted, the chart's opt-in").singleElement()
                 .satisfies(v -> assertThat(v.reason()).as(v.subject()).contains("restricted").contains("runAsNonRoot"));
+        // Without an opt-in the namespaces admit what an unlabelled namespace admits (privileged): the same pod passes.
+        Path unlabelled = Files.createDirectories(dir.resolve("default"));
+        Files.writeString(unlabelled.resolve("root-at-default-values.yaml"), "runAsNonRoot: false\n");
+        assertThat(ChartCheck.of(exampleChart("plain-web")).values(unlabelled).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+                .workDir(Path.of("target", "any-chart")).verdicts(Tier.API)).as("at the default level, privileged").singleElement()
+                .satisfies(v -> assertThat(v.reason()).as(v.subject()).isNull());
         ChartCheck atBaseline = ChartCheck.of(exampleChart("plain-web")).values(baseline).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .rules(ChartRules.podSecurity("baseline")).workDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {

@@ -3,13 +3,13 @@ package dev.nimchart.chart.controllers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Example;
+import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.chart.repository.Reconciled;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
-import dev.nimchart.controllers.DesiredState;
+import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
@@ -58,27 +58,24 @@ class ControllerLifecycleIT {
         try {
             int replicas = e.integer("replicaCount");
             int workers = e.multiNode() ? e.integer("multiNode.workers") : 1;
-            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
-            session.releases().install(release, namespace, List.of(file), Map.of());
-            NamespaceState first = await(e, env, namespace, pods(e, replicas, workers));
+            InstalledRelease installed = session.install(ChartReleases.of(namespace, file));
+            NamespaceState first = await(installed, pods(e, replicas, workers));
             Object sshKey = ReleaseKeepsakes.sshKey(first);
             assertMarker(e, first, false);
 
             // Reshape: one more worker per group (multi-node), a changed environment everywhere.
             Path reshape = values(tmp, "reshape.yaml", reshapeValues(e, workers + (e.multiNode() ? 1 : 0), replicas));
-            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file, reshape).objects());
-            session.releases().upgrade(release, namespace, List.of(file, reshape), Map.of());
+            installed.upgrade(ChartReleases.of(namespace, file, reshape));
             int reshapedWorkers = workers + (e.multiNode() ? 1 : 0);
-            NamespaceState reshaped = await(e, env, namespace, pods(e, replicas, reshapedWorkers));
+            NamespaceState reshaped = await(installed, pods(e, replicas, reshapedWorkers));
             assertMarker(e, reshaped, true);
             assertThat(reshaped.livePodUids()).as("%s: every pod was replaced by the reshaping upgrade", e.name()).doesNotContainAnyElementsOf(first.livePodUids());
             assertThat(ReleaseKeepsakes.sshKey(reshaped)).as("%s: the SSH key after the upgrade", e.name()).isEqualTo(sshKey);
 
             // Scale: one more replica adds a whole group; the running groups stay as they are.
             Path scale = values(tmp, "scale.yaml", reshapeValues(e, reshapedWorkers, replicas + 1));
-            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file, scale).objects());
-            session.releases().upgrade(release, namespace, List.of(file, scale), Map.of());
-            NamespaceState scaled = await(e, env, namespace, pods(e, replicas + 1, reshapedWorkers));
+            installed.upgrade(ChartReleases.of(namespace, file, scale));
+            NamespaceState scaled = await(installed, pods(e, replicas + 1, reshapedWorkers));
             assertThat(scaled.livePodUids()).as("%s: adding a replica keeps the running pods", e.name()).containsAll(reshaped.livePodUids());
             if (e.multiNode()) {
                 assertThat(new Reconciled(e, release, scaled).groups()).as("%s: groups after scaling", e.name()).hasSize(replicas + 1)
@@ -87,23 +84,23 @@ class ControllerLifecycleIT {
             }
 
             // Roll back to the first revision: the first shape, the first environment, the same key.
-            session.releases().rollback(release, namespace, 1);
-            NamespaceState rolledBack = await(e, env, namespace, pods(e, replicas, workers));
+            installed.rollback(1);
+            NamespaceState rolledBack = await(installed, pods(e, replicas, workers));
             assertMarker(e, rolledBack, false);
             assertThat(ReleaseKeepsakes.sshKey(rolledBack)).as("%s: the SSH key after the rollback", e.name()).isEqualTo(sshKey);
             assertThat(rolledBack.warnings()).as("%s: Warning events through the lifecycle", e.name())
                     .filteredOn(w -> !ExplainedWarnings.explains(w)).isEmpty();
 
-            session.releases().uninstall(release, namespace);
-            NamespaceState after = DesiredState.awaitNoPods(api, namespace, Duration.ofSeconds(60), env::requireAllRunning);
+            installed.uninstall();
+            NamespaceState after = installed.awaitNoPods(Duration.ofSeconds(60));
             assertThat(after.workloads()).as("%s: workloads after uninstall", e.name()).isEmpty();
         } finally {
             TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
     }
 
-    private static NamespaceState await(Example e, ControllerEnvironment env, String namespace, int pods) {
-        return DesiredState.await(env.api(), namespace, pods, ReconciledExampleIT.RECONCILE_TIMEOUT, env::requireAllRunning);
+    private static NamespaceState await(InstalledRelease installed, int pods) {
+        return installed.awaitReady(pods, ReconciledExampleIT.RECONCILE_TIMEOUT);
     }
 
     /** Pods of a shape: single-node replicas; LWS replicas x workers; MPIJob replicas x (workers + launcher). */

@@ -2,14 +2,15 @@ package dev.nimchart.chart.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
-import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
+import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.Kueue;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.junit.ControllerTier;
@@ -71,12 +72,12 @@ class KueueAdmissionIT {
                 String first = queuedNamespace(api, e, "kq-first-" + release, queue, namespaces);
                 String second = queuedNamespace(api, e, "kq-second-" + release, queue, namespaces);
 
-                session.releases().install(release, first, List.of(FILE), Map.of("replicaCount", "1"));
-                NamespaceState running = DesiredState.await(api, first, podsPerGroup, WAIT, alive);
+                InstalledRelease firstRelease = session.install(ChartReleases.of(first, FILE, Map.of("replicaCount", "1")));
+                NamespaceState running = firstRelease.awaitReady(podsPerGroup, WAIT, alive);
                 assertThat(admitted(api, first)).as("admitted Workloads of the first release (one per group)").hasSize(1);
                 assertOneRack(api, running.livePods(), rack, "the first group");
 
-                session.releases().install(release, second, List.of(FILE), Map.of("replicaCount", "1"));
+                InstalledRelease secondRelease = session.install(ChartReleases.of(second, FILE, Map.of("replicaCount", "1")));
                 KubeObject waiting = awaitWorkload(api, second, w -> condition(w, "QuotaReserved", "False") != null, alive,
                         "a Workload of the second release refused quota");
                 assertThat(String.valueOf(condition(waiting, "QuotaReserved", "False").at("message")))
@@ -94,9 +95,9 @@ class KueueAdmissionIT {
                     LocalProcess.sleep(500);
                 }
 
-                session.releases().uninstall(release, first);
+                firstRelease.uninstall();
                 DesiredState.awaitNoPods(api, first, WAIT, alive);
-                NamespaceState admittedLater = DesiredState.await(api, second, podsPerGroup, WAIT, alive);
+                NamespaceState admittedLater = secondRelease.awaitReady(podsPerGroup, WAIT, alive);
                 assertThat(admitted(api, second)).as("admitted Workloads of the second release once the quota freed").hasSize(1);
                 assertOneRack(api, admittedLater.livePods(), rack, "the second group");
                 assertThat(admittedLater.livePods()).as("pods of the admitted group on the flavor's nodes")
@@ -128,7 +129,7 @@ class KueueAdmissionIT {
                 "create the ClusterQueue");
     }
 
-    /** A namespace Kueue manages, with a LocalQueue of the values' queue name and what an administrator provides. */
+    /** A namespace Kueue manages, with a LocalQueue of the values' queue name (the install provides what an administrator would). */
     private static String queuedNamespace(KubeApi api, Example e, String name, String queue, List<String> made) {
         String namespace = TierNamespaces.create(api, name, PodSecurityExceptions.level(e));
         made.add(namespace);
@@ -136,7 +137,6 @@ class KueueAdmissionIT {
         KubeApi.require(api.post("/apis/kueue.x-k8s.io/v1beta2/namespaces/" + namespace + "/localqueues", Map.of(
                 "apiVersion", "kueue.x-k8s.io/v1beta2", "kind", "LocalQueue", "metadata", Map.of("name", queue),
                 "spec", Map.of("clusterQueue", "nim-gpus"))), "create the LocalQueue in " + namespace);
-        ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, FILE).objects());
         return namespace;
     }
 

@@ -3,13 +3,14 @@ package dev.nimchart.chart.controllers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Example;
+import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.chart.repository.Reconciled;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
+import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
@@ -50,9 +51,8 @@ class PlacementIT {
         String release = ChartUnderTest.releaseName(file);
         String namespace = TierNamespaces.create(api, "nvl72-" + release, PodSecurityExceptions.level(e));
         try {
-            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
-            session.releases().install(release, namespace, List.of(file), Map.of());
-            DesiredState.await(api, namespace, 8, WAIT, env::requireAllRunning);
+            InstalledRelease installed = session.install(ChartReleases.of(namespace, file));
+            installed.awaitReady(8, WAIT);
             // A pod's status names its claims as the resource claim controller records them, which can trail the pod's
             // readiness in the copy read above (seen once with other classes running beside this one).
             NamespaceState state = DesiredState.awaitUntil(api, namespace, s -> s.livePods().stream()
@@ -85,7 +85,7 @@ class PlacementIT {
             assertNoDeviceTwice(claims);
 
             // A third group: the two cliques are taken, so none of its pods is scheduled and no device is handed out twice.
-            session.releases().upgrade(release, namespace, List.of(file), Map.of("replicaCount", "3"));
+            installed.upgrade(installed.release().withSets(Map.of("replicaCount", "3")));
             NamespaceState third = awaitState(api, namespace, s -> s.pods().stream().anyMatch(p -> "2".equals(Reconciled.label(p, Reconciled.LWS_GROUP))
                     && unschedulable(p)), env, "a pod of group 2 marked unschedulable");
             assertThat(third.pods()).filteredOn(p -> "2".equals(Reconciled.label(p, Reconciled.LWS_GROUP)))
@@ -106,13 +106,12 @@ class PlacementIT {
         String namespace = TierNamespaces.create(api, "part-" + release, PodSecurityExceptions.level(e));
         try {
             int workers = e.integer("multiNode.workers");
-            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
-            session.releases().install(release, namespace, List.of(file), Map.of("replicaCount", "3"));
-            NamespaceState before = DesiredState.await(api, namespace, 3 * workers, WAIT, env::requireAllRunning);
+            InstalledRelease installed = session.install(ChartReleases.of(namespace, file, Map.of("replicaCount", "3")));
+            NamespaceState before = installed.awaitReady(3 * workers, WAIT);
             Map<String, Set<String>> uidsBefore = uidsByGroup(e, release, before);
 
-            session.releases().upgrade(release, namespace, List.of(file), Map.of("replicaCount", "3",
-                    "multiNode.leaderWorkerSet.partition", "2", "podAnnotations." + MARKER.replace(".", "\\."), "new"));
+            installed.upgrade(installed.release().withSets(Map.of("replicaCount", "3",
+                    "multiNode.leaderWorkerSet.partition", "2", "podAnnotations." + MARKER.replace(".", "\\."), "new")));
             NamespaceState after = awaitState(api, namespace, s -> s.livePods().size() == 3 * workers
                     && s.livePods().stream().filter(p -> p.labels().get(Reconciled.LWS_GROUP).equals("2")).allMatch(p -> marked(p) && NamespaceState.ready(p)),
                     env, "group 2 running the new revision");
@@ -143,9 +142,8 @@ class PlacementIT {
             String namespace = TierNamespaces.create(api, "restart-" + policy.toLowerCase().substring(0, 4) + "-" + release, PodSecurityExceptions.level(e));
             try {
                 int workers = e.integer("multiNode.workers");
-                ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
-                session.releases().install(release, namespace, List.of(file), Map.of("multiNode.leaderWorkerSet.restartPolicy", policy));
-                NamespaceState before = DesiredState.await(api, namespace, workers, WAIT, env::requireAllRunning);
+                InstalledRelease installed = session.install(ChartReleases.of(namespace, file, Map.of("multiNode.leaderWorkerSet.restartPolicy", policy)));
+                NamespaceState before = installed.awaitReady(workers, WAIT);
                 KubeObject leader = before.livePods().stream().filter(p -> "0".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
                 KubeObject worker = before.livePods().stream().filter(p -> "1".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
                 String leaderUid = leader.at("metadata.uid").toString();

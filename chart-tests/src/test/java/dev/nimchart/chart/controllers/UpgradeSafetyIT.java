@@ -1,18 +1,18 @@
 package dev.nimchart.chart.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.nimchart.chart.repository.ChartCopy;
+import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
-import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.ReleaseRecord;
 import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
+import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
@@ -56,44 +56,43 @@ public class UpgradeSafetyIT {
         String release = ChartUnderTest.releaseName(STATEFUL);
         String namespace = TierNamespaces.create(api, "upg-sts", PodSecurityExceptions.level(e));
         try {
-            install(session, release, namespace, List.of(STATEFUL));
-            NamespaceState first = await(env, namespace, 1);
+            InstalledRelease installed = session.install(ChartReleases.of(namespace, STATEFUL));
+            NamespaceState first = await(installed, 1);
             Map<String, String> claims = ReleaseKeepsakes.claims(first);
             assertThat(claims).as("the per-pod cache claim, bound").hasSize(1).allSatisfy((name, volume) -> assertThat(volume).isNotEmpty());
 
-            refused(session, tmp, STATEFUL, release, namespace, Map.of("persistence", Map.of("size", "400Gi")), "persistence.size is 400Gi",
+            refused(installed, tmp, STATEFUL, Map.of("persistence", Map.of("size", "400Gi")), "persistence.size is 400Gi",
                     "--cascade=orphan");
-            refused(session, tmp, STATEFUL, release, namespace, Map.of("persistence", Map.of("storageClass", ClusterPreconditions.DEFAULT_CLASS)),
+            refused(installed, tmp, STATEFUL, Map.of("persistence", Map.of("storageClass", ClusterPreconditions.DEFAULT_CLASS)),
                     "persistence.storageClass is \"standard\"", "new release name");
-            refused(session, tmp, STATEFUL, release, namespace, Map.of("persistence", Map.of("accessMode", "ReadWriteOncePod")),
+            refused(installed, tmp, STATEFUL, Map.of("persistence", Map.of("accessMode", "ReadWriteOncePod")),
                     "persistence.accessMode is ReadWriteOncePod", "--cascade=orphan");
-            refused(session, tmp, STATEFUL, release, namespace, Map.of("persistence", Map.of("enabled", false)),
+            refused(installed, tmp, STATEFUL, Map.of("persistence", Map.of("enabled", false)),
                     "Kubernetes does not allow removing a StatefulSet's claim template", "persistence.abandonLiveCache: true");
-            refused(session, tmp, STATEFUL, release, namespace, Map.of("statefulSet", Map.of("enabled", false)),
+            refused(installed, tmp, STATEFUL, Map.of("statefulSet", Map.of("enabled", false)),
                     "this upgrade replaces the live StatefulSet", "persistence.abandonLiveCache: true");
-            refused(session, tmp, STATEFUL, release, namespace, Map.of("nameOverride", "llama"),
+            refused(installed, tmp, STATEFUL, Map.of("nameOverride", "llama"),
                     "this upgrade replaces the live StatefulSet", "persistence.abandonLiveCache: true");
-            refused(session, tmp, STATEFUL, release, namespace, Map.of("fullnameOverride", "llama"),
+            refused(installed, tmp, STATEFUL, Map.of("fullnameOverride", "llama"),
                     "this upgrade replaces the live StatefulSet", "nameOverride, fullnameOverride");
 
             // A chart-version-only upgrade: no pod restarts.
-            bumpedChart(session, "sts").upgrade(release, namespace, List.of(STATEFUL), Map.of());
+            installed.upgrade(installed.release().ofChart(bumpedChart("sts")));
             assertNoPodReplaced(env, namespace, first, "the chart-version-only upgrade");
             // A real change: pods replaced, the claims and their volumes kept.
             Path changed = values(tmp, "env.yaml", Map.of("env", List.of(Map.of("name", "NIM_CHART_UPGRADE_MARKER", "value", "1"))));
-            session.releases().upgrade(release, namespace, List.of(STATEFUL, changed), Map.of());
+            installed.upgrade(ChartReleases.of(namespace, STATEFUL, changed));
             NamespaceState upgraded = awaitReplaced(env, namespace, 1, first);
             assertThat(ReleaseKeepsakes.claims(upgraded)).as("the cache claims after an upgrade that replaced the pods").isEqualTo(claims);
-            session.releases().rollback(release, namespace, 1);
+            installed.rollback(1);
             NamespaceState rolledBack = awaitReplaced(env, namespace, 1, upgraded);
             assertThat(ReleaseKeepsakes.claims(rolledBack)).as("the cache claims after the rollback").isEqualTo(claims);
 
             // Said explicitly, the switch to a Deployment goes ahead; the old claims stay (Retain), unused.
             Path optIn = values(tmp, "opt-in.yaml", Map.of("statefulSet", Map.of("enabled", false),
                     "persistence", Map.of("abandonLiveCache", true)));
-            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, STATEFUL, optIn).objects());
-            session.releases().upgrade(release, namespace, List.of(STATEFUL, optIn), Map.of());
-            NamespaceState switched = await(env, namespace, 1);
+            installed.upgrade(ChartReleases.of(namespace, STATEFUL, optIn));
+            NamespaceState switched = await(installed, 1);
             assertThat(switched.all("StatefulSet")).as("StatefulSets after the explicit switch").isEmpty();
             assertThat(switched.all("Deployment")).as("the Deployment after the explicit switch").hasSize(1);
             assertThat(ReleaseKeepsakes.claims(switched)).as("the old per-pod claims stay, with their volumes").containsAllEntriesOf(claims);
@@ -111,45 +110,45 @@ public class UpgradeSafetyIT {
         String namespace = TierNamespaces.create(api, "upg-lws", PodSecurityExceptions.level(e));
         int pods = e.integer("replicaCount") * e.integer("multiNode.workers");
         try {
-            install(session, release, namespace, List.of(LWS));
-            NamespaceState first = await(env, namespace, pods);
+            InstalledRelease installed = session.install(ChartReleases.of(namespace, LWS));
+            NamespaceState first = await(installed, pods);
             Map<String, String> claims = ReleaseKeepsakes.claims(first);
             Object key = ReleaseKeepsakes.sshKey(first);
             assertThat(key).as("the generated SSH key").isNotNull();
             assertThat(claims).as("the shared cache claim, bound").hasSize(1);
 
-            refused(session, tmp, LWS, release, namespace, Map.of("persistence", Map.of("accessMode", "ReadOnlyMany")),
+            refused(installed, tmp, LWS, Map.of("persistence", Map.of("accessMode", "ReadOnlyMany")),
                     "persistence.accessMode is ReadOnlyMany", "existingClaim");
-            refused(session, tmp, LWS, release, namespace, Map.of("persistence", Map.of("size", "2000Gi")),
+            refused(installed, tmp, LWS, Map.of("persistence", Map.of("size", "2000Gi")),
                     "persistence.size is 2000Gi", "kubectl patch pvc");
-            refused(session, tmp, LWS, release, namespace, Map.of("nameOverride", "llama"),
+            refused(installed, tmp, LWS, Map.of("nameOverride", "llama"),
                     "no longer uses the live model cache claim", "persistence.abandonLiveCache: true");
-            refused(session, tmp, LWS, release, namespace, Map.of("multiNode", Map.of("leaderWorkerSet", Map.of("subGroupSize", 2))),
+            refused(installed, tmp, LWS, Map.of("multiNode", Map.of("leaderWorkerSet", Map.of("subGroupSize", 2))),
                     "multiNode.leaderWorkerSet.subGroupSize is 2, but the live LeaderWorkerSet", "kubectl delete leaderworkerset");
 
-            bumpedChart(session, "lws").upgrade(release, namespace, List.of(LWS), Map.of());
+            installed.upgrade(installed.release().ofChart(bumpedChart("lws")));
             assertNoPodReplaced(env, namespace, first, "the chart-version-only upgrade");
 
             // Revision 3 uses a key of the user's: the generated key stays, unchanged; revision 4 uses it again.
             KubeApi.require(api.post("/api/v1/namespaces/" + namespace + "/secrets", Map.of("apiVersion", "v1", "kind", "Secret",
                     "metadata", Map.of("name", "team-mpi-key"), "data", key)), "create the user's key");
             Path own = values(tmp, "own-key.yaml", Map.of("multiNode", Map.of("existingSSHSecret", "team-mpi-key")));
-            session.releases().upgrade(release, namespace, List.of(LWS, own), Map.of());
+            installed.upgrade(ChartReleases.of(namespace, LWS, own));
             NamespaceState ownKey = awaitReplaced(env, namespace, pods, first);
             assertThat(ReleaseKeepsakes.sshKey(ownKey)).as("the generated key while a revision uses another").isEqualTo(key);
-            session.releases().upgrade(release, namespace, List.of(LWS), Map.of());
+            installed.upgrade(ChartReleases.of(namespace, LWS));
             NamespaceState back = awaitReplaced(env, namespace, pods, ownKey);
             assertThat(ReleaseKeepsakes.sshKey(back)).as("the generated key when a revision uses it again").isEqualTo(key);
-            session.releases().rollback(release, namespace, 3);
+            installed.rollback(3);
             NamespaceState rolledBack = awaitReplaced(env, namespace, pods, back);
             assertThat(ReleaseKeepsakes.sshKey(rolledBack)).as("the key after rolling back to revision 3").isEqualTo(key);
-            session.releases().rollback(release, namespace, 1);
+            installed.rollback(1);
             NamespaceState firstAgain = awaitReplaced(env, namespace, pods, rolledBack);
             assertThat(ReleaseKeepsakes.sshKey(firstAgain)).as("the key after rolling back to revision 1").isEqualTo(key);
             assertThat(ReleaseKeepsakes.claims(firstAgain)).as("the shared cache claim through upgrades and rollbacks").isEqualTo(claims);
 
-            session.releases().uninstall(release, namespace);
-            NamespaceState after = DesiredState.awaitNoPods(api, namespace, Duration.ofSeconds(60), env::requireAllRunning);
+            installed.uninstall();
+            NamespaceState after = installed.awaitNoPods(Duration.ofSeconds(60));
             assertThat(ReleaseKeepsakes.sshKey(after)).as("the SSH key after uninstall").isNull();
             assertThat(ReleaseKeepsakes.claims(after)).as("the claim annotated helm.sh/resource-policy: keep after uninstall").isEqualTo(claims);
         } finally {
@@ -165,10 +164,10 @@ public class UpgradeSafetyIT {
         String release = ChartUnderTest.releaseName(MPIJOB);
         String namespace = TierNamespaces.create(api, "upg-mpi", PodSecurityExceptions.level(e));
         try {
-            install(session, release, namespace, List.of(MPIJOB));
-            NamespaceState first = await(env, namespace, e.integer("replicaCount") * (e.integer("multiNode.workers") + 1));
+            InstalledRelease installed = session.install(ChartReleases.of(namespace, MPIJOB));
+            NamespaceState first = await(installed, e.integer("replicaCount") * (e.integer("multiNode.workers") + 1));
             List<String> jobs = first.all("MPIJob").stream().map(KubeObject::name).toList();
-            bumpedChart(session, "mpi").upgrade(release, namespace, List.of(MPIJOB), Map.of());
+            installed.upgrade(installed.release().ofChart(bumpedChart("mpi")));
             NamespaceState after = assertNoPodReplaced(env, namespace, first, "the chart-version-only upgrade");
             assertThat(after.all("MPIJob").stream().map(KubeObject::name).toList()).as("MPIJob names").isEqualTo(jobs);
         } finally {
@@ -194,16 +193,16 @@ public class UpgradeSafetyIT {
             full.put("resources", Map.of("limits", Map.of("nvidia.com/gpu", 8)));
             full.put("nodeSelector", Map.of("topology.kubernetes.io/rack", "rack-a"));
             Path fullRack = values(tmp, "full-rack.yaml", full);
-            install(session, release, namespace, List.of(MINIMAL, fullRack));
-            NamespaceState first = await(env, namespace, 3);
+            InstalledRelease installed = session.install(ChartReleases.of(namespace, MINIMAL, fullRack));
+            NamespaceState first = await(installed, 3);
             Path changed = values(tmp, "env.yaml", Map.of("env", List.of(Map.of("name", "NIM_CHART_UPGRADE_MARKER", "value", "1"))));
-            session.releases().upgrade(release, namespace, List.of(MINIMAL, fullRack, changed), Map.of());
+            installed.upgrade(ChartReleases.of(namespace, MINIMAL, fullRack, changed));
             NamespaceState rolled = awaitReplaced(env, namespace, 3, first);
             assertThat(rolled.livePods()).as("pods after the default rollout").hasSize(3);
 
             Path surge = values(tmp, "surge.yaml", Map.of("strategy", Map.of("rollingUpdate", Map.of("maxSurge", 1, "maxUnavailable", 0)),
                     "env", List.of(Map.of("name", "NIM_CHART_UPGRADE_MARKER", "value", "2"))));
-            session.releases().upgrade(release, namespace, List.of(MINIMAL, fullRack, surge), Map.of());
+            installed.upgrade(ChartReleases.of(namespace, MINIMAL, fullRack, surge));
             sleep(Duration.ofSeconds(10));
             NamespaceState stuck = NamespaceState.read(api, namespace);
             assertThat(stuck.pods().stream().filter(p -> "Pending".equals(p.at("status.phase"))).toList())
@@ -216,20 +215,16 @@ public class UpgradeSafetyIT {
 
     // ---- helpers
 
-    private static void install(ControllerSession session, String release, String namespace, List<Path> files) {
-        KubeApi api = session.environment().api();
-        ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, files.get(0), files.subList(1, files.size()).toArray(Path[]::new)).objects());
-        session.releases().install(release, namespace, files, Map.of());
-    }
-
     /** The upgrade is refused naming the key, and the namespace and the release are as they were. */
-    private static void refused(ControllerSession session, Path tmp, Path base, String release, String namespace, Map<String, Object> change,
-            String names, String wayOut) throws IOException {
-        KubeApi api = session.environment().api();
+    private static void refused(InstalledRelease installed, Path tmp, Path base, Map<String, Object> change, String names, String wayOut)
+            throws IOException {
+        KubeApi api = installed.api();
+        String namespace = installed.namespace();
+        String release = installed.name();
         Map<String, String> before = steadyVersions(api, namespace);
         int revision = ReleaseRecord.latest(api, namespace, release).revision();
         Path file = values(tmp, "refused-" + Math.abs(change.hashCode()) + ".yaml", change);
-        Throwable refusal = catchThrowable(() -> session.releases().upgrade(release, namespace, List.of(base, file), Map.of()));
+        Throwable refusal = installed.tryUpgrade(ChartReleases.of(namespace, base, file)).failure();
         assertThat(refusal).as("upgrade with %s", change).isNotNull();
         assertThat(refusal.getMessage()).as("upgrade with %s", change).contains("nim-llm: ").contains(names).contains(wayOut)
                 .doesNotContain("nil pointer", "<no value>", "Forbidden", "field is immutable");
@@ -264,7 +259,7 @@ public class UpgradeSafetyIT {
         return versions;
     }
 
-    private static HelmReleases bumpedChart(ControllerSession session, String label) {
+    private static Path bumpedChart(String label) {
         Path copy = ChartCopy.of(ChartUnderTest.chartDir(), "upgrade-bump-" + label, p -> false);
         try {
             Path chartYaml = copy.resolve("Chart.yaml");
@@ -272,7 +267,7 @@ public class UpgradeSafetyIT {
         } catch (IOException ex) {
             throw new java.io.UncheckedIOException(ex);
         }
-        return new HelmReleases(copy, session.environment().kubeConfigYaml(), ControllerTier.REPORT_DIR.resolve("helm-" + label));
+        return copy;
     }
 
     /** Waits a while and checks that the pods are still the same ones; returns the state then. */
@@ -284,6 +279,10 @@ public class UpgradeSafetyIT {
                 .as("the release's workloads after %s", what).isNotEmpty()
                 .allSatisfy(w -> assertThat(String.valueOf(w.labels().get("helm.sh/chart"))).as("%s applied to %s", what, w.name()).endsWith("-bump.1"));
         return after;
+    }
+
+    private static NamespaceState await(InstalledRelease installed, int pods) {
+        return installed.awaitReady(pods, ReconciledExampleIT.RECONCILE_TIMEOUT);
     }
 
     private static NamespaceState await(ControllerEnvironment env, String namespace, int pods) {

@@ -3,6 +3,7 @@ package dev.nimchart.chart.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.controllers.ReleaseKeepsakes;
+import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
@@ -13,6 +14,7 @@ import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.FakeGpuNodes;
+import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
@@ -195,7 +197,7 @@ class FaultIT {
             assertThat(midway).as("%s: the rollout is half done when the rollback starts (some pods still on the first revision)",
                     r.example.name()).anyMatch(p -> !marked(p, "rolling"));
             NamespaceState after = FaultLog.inject("helm rollback mid rolling update", r.example.name(),
-                    () -> session.releases().rollback(r.release, r.namespace, 1), () -> r.awaitMarked(null, LIMIT));
+                    () -> r.handle.rollback(1), () -> r.awaitMarked(null, LIMIT));
             assertThat(ReleaseKeepsakes.of(after)).as("%s: cache claims and SSH key after the rollback", r.example.name()).isEqualTo(kept);
         } finally {
             r.remove();
@@ -223,7 +225,7 @@ class FaultIT {
             Set<String> mayStay = new java.util.TreeSet<>(mustStay);
             mayStay.addAll(ReleaseKeepsakes.retainedStatefulSetClaims(r.rendered));
             NamespaceState after = FaultLog.inject("helm uninstall during start-up", r.example.name(),
-                    () -> r.session.releases().uninstall(r.release, r.namespace),
+                    () -> r.handle.uninstall(),
                     () -> DesiredState.awaitUntil(r.api(), r.namespace, s -> s.pods().isEmpty() && s.workloads().isEmpty()
                             && s.all("Job").isEmpty(), "no pod and no workload", LIMIT, r.alive()));
             assertThat(ReleaseKeepsakes.sshKey(after)).as("%s: the generated SSH key after uninstall", r.example.name()).isNull();
@@ -341,7 +343,7 @@ class FaultIT {
 
     /** One release of an example in a namespace of its own, installed without waiting. */
     record Release(ControllerSession session, Example example, Path file, String release, String namespace, RenderedManifest rendered,
-            Set<String> claimsBefore) {
+            Set<String> claimsBefore, InstalledRelease handle) {
 
         /** Installed with the values file and --set overrides, after what an administrator provides (claims, volumes). */
         static Release installed(ControllerSession session, Path file, String label, Map<String, String> sets) {
@@ -349,13 +351,12 @@ class FaultIT {
             Example e = Example.of(file);
             String release = ChartUnderTest.releaseName(file);
             String namespace = TierNamespaces.create(api, "f" + label + "-" + release, PodSecurityExceptions.level(e));
-            dev.nimchart.render.LookupStub.shared();
-            RenderedManifest rendered = ChartUnderTest.renderer().render(release, namespace, List.of(file), sets);
-            ClusterPreconditions.prepare(api, namespace, rendered.objects());
-            Set<String> claimsBefore = NamespaceState.read(api, namespace).all("PersistentVolumeClaim").stream().map(KubeObject::name)
+            InstalledRelease handle = session.install(ChartReleases.of(namespace, file, sets));
+            // The claims the release did not make: the existing claims its pods mount, made for the namespace before the install.
+            Set<String> claimsBefore = NamespaceState.read(api, namespace).all("PersistentVolumeClaim").stream()
+                    .filter(c -> c.labels().containsKey(ClusterPreconditions.LABEL)).map(KubeObject::name)
                     .collect(Collectors.toCollection(java.util.TreeSet::new));
-            session.releases().install(release, namespace, List.of(file), sets);
-            return new Release(session, e, file, release, namespace, rendered, claimsBefore);
+            return new Release(session, e, file, release, namespace, handle.rendered(), claimsBefore, handle);
         }
 
         KubeApi api() {
@@ -367,7 +368,7 @@ class FaultIT {
         }
 
         NamespaceState await(Duration limit) {
-            return DesiredState.await(api(), namespace, currentPods(), limit, alive());
+            return handle.awaitReady(currentPods(), limit);
         }
 
         /** The desired state, with none of these pod UIDs left. */
@@ -408,7 +409,7 @@ class FaultIT {
         }
 
         void upgrade(Map<String, String> sets) {
-            session.releases().upgrade(release, namespace, List.of(file), sets);
+            handle.upgrade(handle.release().withSets(sets));
         }
 
         /**

@@ -7,6 +7,7 @@ import dev.nimchart.chart.controllers.ReconciledExampleIT;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.fuzz.FuzzScenario;
+import dev.nimchart.render.ChartUnderTest;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Random;
@@ -40,6 +41,12 @@ public final class NimLlmRules implements ChartRules {
     @Override
     public FuzzScenario fuzzScenario(Random random) {
         return SCENARIOS.draw(random);
+    }
+
+    /** Named after the values file, as this repository's tests name the releases they render and install. */
+    @Override
+    public String releaseName(Path valuesFile) {
+        return ChartUnderTest.releaseName(valuesFile);
     }
 
     @Override

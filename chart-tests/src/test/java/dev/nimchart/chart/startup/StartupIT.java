@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.cluster.CiScript;
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
+import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.ChartScripts;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.chart.repository.Reconciled;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.controllers.ClusterPreconditions;
+import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.ObjectDns;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
@@ -278,10 +279,9 @@ public class StartupIT {
         KubeApi api = session.environment().api();
         String release = ChartUnderTest.releaseName(file);
         String namespace = TierNamespaces.create(api, "startup-" + release + (sets.isEmpty() ? "" : "-alone"), PodSecurityExceptions.level(e));
-        ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, file).objects());
-        session.releases().install(release, namespace, List.of(file), sets);
+        InstalledRelease installed = session.install(ChartReleases.of(namespace, file, sets));
         return new Installed(release, namespace, new Reconciled(e, release,
-                DesiredState.await(api, namespace, Reconciled.expectedPods(e), ReconciledExampleIT.RECONCILE_TIMEOUT, session.environment()::requireAllRunning)));
+                installed.awaitReady(Reconciled.expectedPods(e), ReconciledExampleIT.RECONCILE_TIMEOUT)));
     }
 
     public static void requireStartupHost() {
