@@ -39,10 +39,10 @@
 # Works from any working directory; relative paths are taken from it. A line per verdict is printed as it comes; the
 # full log goes to a temporary directory named at the start; nothing of Maven's own output reaches the terminal.
 # Maven runs only when the command must be built: the first time, and after a pom, chart-tests' main sources,
-# ci/go.mod or ci/fetch-crds.sh changed. It then also writes a launcher (chart-tests/target/check-chart-launcher: the
-# runtime classpath, chart-tests' classes as a jar, Helm's native library unpacked, a class-data archive of the first
-# direct run), and every later run starts the command with java directly, as a tool starts: no Maven, a JVM that
-# compiles with C1 only. (NIM_CHECK_CHART_LAUNCHER=DIR puts the launcher elsewhere.)
+# ci/go.mod, ci/crds/ or ci/fetch-crds.sh changed. That run also writes a launcher (chart-tests/target/
+# check-chart-launcher: the runtime classpath, chart-tests' classes as a jar, Helm's native library unpacked, a
+# class-data archive of the first direct run), and every later run starts the command with java directly, as a tool
+# starts: no Maven, a JVM that compiles with C1 only. (NIM_CHECK_CHART_LAUNCHER=DIR puts the launcher elsewhere.)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -86,7 +86,7 @@ while [[ $# -gt 0 ]]; do
       [[ $# -ge 2 && "$2" =~ ^(privileged|baseline|restricted)$ ]] || usage "--pod-security needs privileged, baseline or restricted"
       pod_security=$2; shift 2 ;;
     --maven-offline) mvn_flags+=(-o); shift ;;
-    -h|--help) sed -n '2,43p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,45p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown argument: $1" ;;
   esac
 done
@@ -149,7 +149,7 @@ command_args=(--chart "$chart" --values "$values_csv" --tiers "$tier_csv" --resu
 launcher_current() {
   [[ -f "$launcher/stamp" && -f "$launcher/launch-classpath" ]] || return 1
   local newer entry entries
-  newer=$(find "$repo/pom.xml" "$pom" "$repo/chart-tests/src/main" "$repo/ci/go.mod" "$repo/ci/fetch-crds.sh" \
+  newer=$(find "$repo/pom.xml" "$pom" "$repo/chart-tests/src/main" "$repo/ci/go.mod" "$repo/ci/fetch-crds.sh" "$repo/ci/crds" \
     -newer "$launcher/stamp" -print -quit 2>/dev/null) || return 1
   [[ -z "$newer" ]] || return 1
   IFS=: read -r -a entries <"$launcher/launch-classpath"
