@@ -42,7 +42,7 @@ public final class ReadmeFigures {
             new Row("... CPU time of the command, all its processes (median)", "offline-command", "check-chart-cpu-median", Shape.ONE, "s", 1),
             new Row("... CPU time of the usual pipeline as a command (median)", "offline-command", "usual-pipeline-cpu-median", Shape.ONE, "s", 1),
             new Row("... the machine's load average when they were measured", "offline-command", "load-average", Shape.ONE, "", 1),
-            new Row("... the command's first run, which builds it with Maven", "offline-command", "first-run", Shape.ONE, "s", 1),
+            new Row("... its first run, which goes through Maven to build the launcher (chart-tests already compiled)", "offline-command", "first-run", Shape.ONE, "s", 1),
             new Row("... the command with the default fuzz, `--fuzz 200` (median)", "offline-command", "fuzz-200-median", Shape.ONE, "s", 1),
             new Row("... what the fuzz's 200 generated documents add", "offline-command", "fuzz-adds", Shape.ONE, "s", 1),
             new Row("API-server tier: local control plane ready (etcd + kube-apiserver, median)", "cluster", "start-median", Shape.ONE, "s", 1),
