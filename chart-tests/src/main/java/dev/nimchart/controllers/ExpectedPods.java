@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * How many pods a release's values ask for, read from the merged values as the chart documents them: single-node
- * replicas (or the autoscaler's minimum), LeaderWorkerSet groups x workers, MPIJobs x (workers + the launcher).
+ * replicas (or the HorizontalPodAutoscaler's minimum), LeaderWorkerSet groups x workers, MPIJobs x (workers + the launcher).
  */
 public final class ExpectedPods {
 
@@ -14,7 +14,10 @@ public final class ExpectedPods {
 
     public static int of(Map<String, Object> mergedValues) {
         KubeObject v = new KubeObject(mergedValues);
-        int replicas = flag(v, "autoscaling.enabled") ? Math.max(1, integer(v, "autoscaling.minReplicas")) : integer(v, "replicaCount");
+        // A HorizontalPodAutoscaler keeps at least its minimum; a KEDA ScaledObject (autoscaling.keda.enabled) acts only
+        // where KEDA runs, so the workload keeps replicaCount until it does.
+        boolean hpa = flag(v, "autoscaling.enabled") && !flag(v, "autoscaling.keda.enabled");
+        int replicas = hpa ? Math.max(1, integer(v, "autoscaling.minReplicas")) : integer(v, "replicaCount");
         if (!flag(v, "multiNode.enabled")) {
             return replicas;
         }
