@@ -61,7 +61,7 @@ class InferenceGatewayTest {
         assertThat(pickers).as("%s: the picker's Service selects the picker's pods only", e.name())
                 .singleElement().matches(t -> t.role().equals(PodTemplate.ENDPOINT_PICKER) && !t.gpuPod());
         KubeObject epp = pickers.get(0).containers().get(0);
-        List<?> args = (List<?>) epp.at("args");
+        List<String> args = ((List<?>) epp.at("args")).stream().map(String::valueOf).toList();
         assertThat(args).as(e.name()).containsSubsequence("--pool-name", pool.name()).containsSubsequence("--pool-group", "inference.networking.k8s.io")
                 .containsSubsequence("--model-server-metrics-path", "/v1/metrics");
         assertThat(pickers.get(0).gpus()).as(e.name()).isZero();
