@@ -5,7 +5,6 @@ import dev.nimchart.Tier;
 import dev.nimchart.chart.apiserver.ExampleInstallIT;
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
 import dev.nimchart.controllers.ExpectedPods;
-import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.fuzz.FuzzScenario;
 import java.nio.file.Path;
@@ -55,9 +54,7 @@ public final class NimLlmRules implements ChartRules {
 
     @Override
     public int expectedPods(Path valuesFile, RenderedManifest rendered) {
-        // The model's pods, and the endpoint picker's (inferencePool.enabled).
-        return ExpectedPods.of(Example.of(valuesFile).values.raw()) + PodTemplate.of(rendered).stream()
-                .filter(t -> t.role().equals(PodTemplate.ENDPOINT_PICKER)).mapToInt(PodTemplate::pods).sum();
+        return ExpectedPods.of(Example.of(valuesFile).values.raw());
     }
 
     /** The multi-node examples: their pods' programs are the chart's scripts, sshd and mpirun, and NIM's stand-in. */
