@@ -14,6 +14,8 @@
 # `go mod download` and built read-only inside its module directory with its own
 # go.sum (`go install M@V` reads the version list, which the proxy may refuse).
 # Not part of `mvn verify`: no test runs the binary yet (docs/routing-and-autoscaling.md).
+# Measured here (2 shared cores, Go 1.26.8, module cache and Kubernetes build cache warm from the
+# controller tier's builds): 517 s cold (3 min user CPU), 0.02 s warm; an 83 MB binary.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -49,6 +51,7 @@ dir="$(sed -nE 's#^[[:space:]]*"Dir": "(.*)",?$#\1#p' "${json}" | head -n 1)"
 [[ -n "${dir}" && -d "${dir}/cmd/epp" ]] || die "no cmd/epp in ${module}@${tag} (${dir})"
 mkdir -p "${cache}"
 tmp="$(mktemp -d "${cache}/.tmp-epp.XXXXXX")"
+chmod 0755 "${tmp}"
 run_step "building ${module}/cmd/epp@${tag}" bash -c "cd '${dir}' && go build -trimpath -o '${tmp}/epp' ./cmd/epp" ||
   { rm -rf "${tmp}"; die "go build of ${module}/cmd/epp@${tag} failed"; }
 rm -rf "${dest}"
