@@ -19,6 +19,7 @@ one line each. Their bodies live in files by concern:
   _preflight_ray.tpl          the Ray launch mode (NIM 2.x and 3.x)
   _preflight_resources.tpl    memory, shared memory and disk
   _preflight_writable.tpl     where the NIM container can write (its home, the caches engines write at start)
+  _preflight_routing.tpl      Inference Gateway routing and LLM-aware autoscaling
   _numbers.tpl                number helpers (counts, sizes, quantities)
 A new rule: its define in the file of its concern, or in a new
 _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
@@ -108,6 +109,15 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.ncclShm" . -}}                       {{- /* multi-node networking needs shared memory for NCCL */ -}}
 {{- include "nim-llm.preflight.networkNames" . -}}                  {{- /* Multus and GKE network names are object names */ -}}
 {{- include "nim-llm.preflight.networkingAnnotations" . -}}         {{- /* podAnnotations leave the networking annotations alone */ -}}
+{{- /* Inference Gateway routing and LLM-aware autoscaling (_preflight_routing.tpl) */ -}}
+{{- include "nim-llm.preflight.routingNeedsPool" . -}}              {{- /* an HTTPRoute or InferenceObjective needs inferencePool.enabled */ -}}
+{{- include "nim-llm.preflight.eppImagePinned" . -}}                {{- /* the endpoint picker's image has a tag or a digest */ -}}
+{{- include "nim-llm.preflight.poolTargetPort" . -}}                {{- /* the pool's target port is the serving pods' API port */ -}}
+{{- include "nim-llm.preflight.poolSelectsServingPods" . -}}        {{- /* the pool selects exactly the serving pods, never workers */ -}}
+{{- include "nim-llm.preflight.httpRouteParents" . -}}              {{- /* an HTTPRoute has a parent Gateway */ -}}
+{{- include "nim-llm.preflight.nimMetricTargets" . -}}              {{- /* each autoscaling.nimMetrics entry has the target its type takes */ -}}
+{{- include "nim-llm.preflight.nimMetricNames" . -}}                {{- /* metrics the autoscaler and the endpoint picker read are names NIM exports */ -}}
+{{- include "nim-llm.preflight.keda" . -}}                          {{- /* KEDA: with autoscaling, a trigger, scale to zero only with a trigger that can wake it */ -}}
 {{- /* Placement: DRA GPUs, ComputeDomains, topology, LWS policies, Kueue (_preflight_placement.tpl) */ -}}
 {{- include "nim-llm.preflight.placement" . -}}                     {{- /* every placement rule, one define each, in order */ -}}
 {{- /* Upgrades against the live objects (_preflight_live.tpl) */ -}}

@@ -57,6 +57,7 @@ public class ReconciledExampleIT {
         envIsCompleteAsTheKubeletExpandsIt(soft, r);
         inferenceServiceEndpointsAreTheServingPods(soft, r);
         selectorsSelectThePodsTheyMean(soft, r);
+        RoutingChecks.check(soft, r, release.api());
         claimsAreBoundOnePerStatefulSetPod(soft, r);
         soft.assertAll();
     }
