@@ -64,7 +64,7 @@ spec:
   terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds | int64 }}
   {{- $initContainers := list -}}
   {{- if $gpuPod -}}
-  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) (include "nim-llm.extraInitContainers" $root | fromYamlArray) -}}
+  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) (include "nim-llm.cachePrefill.initContainers" (dict "root" $root "role" $role) | fromYamlArray) (include "nim-llm.extraInitContainers" $root | fromYamlArray) -}}
   {{- end }}
   {{- with $initContainers }}
   initContainers:
@@ -240,6 +240,9 @@ args:
 {{- if has .role (list "server" "leader" "mpi-worker") -}}
 {{- $ports = append $ports (dict "name" "http-openai" "containerPort" ($V.model.openaiPort | int) "protocol" "TCP") -}}
 {{- end -}}
+{{- if and (has .role (list "server" "leader")) (gt (int $V.model.healthPort) 0) -}}
+{{- $ports = append $ports (dict "name" "http-health" "containerPort" ($V.model.healthPort | int) "protocol" "TCP") -}}
+{{- end -}}
 {{- if include "nim-llm.runsSshd" . -}}
 {{- $ports = append $ports (dict "name" "ssh" "containerPort" ($V.multiNode.sshPort | int) "protocol" "TCP") -}}
 {{- end -}}
@@ -253,7 +256,7 @@ args:
 ready.sh (worker 0 serves the API); an sshd readiness probe on LWS MPI workers; none on the launcher. */}}
 {{- define "nim-llm.probes" -}}
 {{- $V := .root.Values -}}
-{{- $port := "http-openai" -}}
+{{- $port := ternary "http-health" "http-openai" (gt (int $V.model.healthPort) 0) -}}
 {{- if has .role (list "server" "leader") -}}
 {{- range $kind := list "startupProbe" "livenessProbe" "readinessProbe" -}}
 {{- $p := index $V $kind -}}
