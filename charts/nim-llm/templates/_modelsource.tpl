@@ -66,25 +66,36 @@ makes it optional the same way for Hugging Face models). */}}
 domain are never reached through the proxy), then proxy.clusterCIDRs and proxy.noProxy. In a LeaderWorkerSet the
 leader's address is $(LWS_LEADER_ADDRESS), which the LWS webhook defines before the chart's variables. */}}
 {{- define "nim-llm.proxy.noProxy" -}}
+{{- $withLeader := .withLeader -}}
+{{- with .root -}}
 {{- $V := .Values -}}
 {{- $ns := .Release.Namespace -}}
 {{- $entries := list "localhost" "127.0.0.1" "::1" ".svc" ".cluster.local" -}}
-{{- $services := list (include "nim-llm.serviceName" .) -}}
-{{- if eq (include "nim-llm.mode" .) "leaderworkerset" -}}
-{{- $services = append $services (include "nim-llm.lwsName" .) -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $entries = concat $entries (list (include "nim-llm.serviceName" .) (printf "%s.%s" (include "nim-llm.serviceName" .) $ns)) -}}
+{{- /* The headless Service whose domain names the pods (<pod>.<service>.<namespace>): the LeaderWorkerSet's or the
+StatefulSet's. (An MPIJob's names end in .svc; they carry a hash of the pod template, which holds this list.) */ -}}
+{{- $headless := "" -}}
+{{- if eq $mode "leaderworkerset" -}}{{- $headless = include "nim-llm.lwsName" . -}}
+{{- else if eq $mode "statefulset" -}}{{- $headless = printf "%s-headless" (include "nim-llm.fullname" .) -}}
 {{- end -}}
-{{- range $s := $services -}}
-{{- $entries = concat $entries (list $s (printf "%s.%s" $s $ns)) -}}
+{{- with $headless -}}
+{{- $entries = concat $entries (list . (printf "%s.%s" . $ns) (printf ".%s" .) (printf ".%s.%s" . $ns)) -}}
 {{- end -}}
-{{- if eq (include "nim-llm.mode" .) "leaderworkerset" -}}
-{{- $entries = concat $entries (list (printf ".%s.%s" (include "nim-llm.lwsName" .) $ns) "$(LWS_LEADER_ADDRESS)") -}}
+{{- if and $withLeader (eq $mode "leaderworkerset") -}}
+{{- $entries = append $entries "$(LWS_LEADER_ADDRESS)" -}}
 {{- end -}}
 {{- $entries = concat $entries ($V.proxy.clusterCIDRs | default list) ($V.proxy.noProxy | default list) -}}
 {{- join "," ($entries | uniq) -}}
 {{- end -}}
+{{- end -}}
 
-{{/* Proxy and CA variables of a container that downloads (YAML list; empty without a proxy or a bundle). */}}
+{{/* Proxy and CA variables of a container that downloads (YAML list; empty without a proxy or a bundle).
+Usage: include "nim-llm.proxy.env" (dict "root" $ "withLeader" true); withLeader for the pods of a LeaderWorkerSet,
+where $(LWS_LEADER_ADDRESS) is defined. */}}
 {{- define "nim-llm.proxy.env" -}}
+{{- $withLeader := .withLeader -}}
+{{- with .root -}}
 {{- $V := .Values -}}
 {{- $env := list -}}
 {{- $p := $V.proxy -}}
@@ -95,7 +106,7 @@ leader's address is $(LWS_LEADER_ADDRESS), which the LWS webhook defines before 
 {{- $env = append $env (dict "name" (lower (index $pair 0)) "value" (toString (index $pair 1))) -}}
 {{- end -}}
 {{- end -}}
-{{- $noProxy := include "nim-llm.proxy.noProxy" . -}}
+{{- $noProxy := include "nim-llm.proxy.noProxy" (dict "root" . "withLeader" $withLeader) -}}
 {{- $env = concat $env (list (dict "name" "NO_PROXY" "value" $noProxy) (dict "name" "no_proxy" "value" $noProxy)) -}}
 {{- end -}}
 {{- if include "nim-llm.caBundle.enabled" . -}}
@@ -106,6 +117,7 @@ leader's address is $(LWS_LEADER_ADDRESS), which the LWS webhook defines before 
 {{- $env = append $env (dict "name" "NIM_SDK_USE_NATIVE_TLS" "value" "1") -}}
 {{- end -}}
 {{- with $env -}}{{- toYaml . -}}{{- end -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Variables of the model source, LoRA, proxy and health port for a NIM container of a role (YAML list). */}}
@@ -133,7 +145,7 @@ leader's address is $(LWS_LEADER_ADDRESS), which the LWS webhook defines before 
 {{- if and (gt (int64 $V.model.healthPort) 0) (has $role (list "server" "leader")) -}}
 {{- $env = append $env (dict "name" "NIM_HEALTH_PORT" "value" ($V.model.healthPort | int64 | toString)) -}}
 {{- end -}}
-{{- $env = concat $env (include "nim-llm.proxy.env" $root | fromYamlArray) -}}
+{{- $env = concat $env (include "nim-llm.proxy.env" (dict "root" $root "withLeader" true) | fromYamlArray) -}}
 {{- end -}}
 {{- with $env -}}{{- toYaml . -}}{{- end -}}
 {{- end -}}
@@ -207,7 +219,11 @@ controller puts the name in a label). A new name for a new fill: Helm replaces t
 {{- end -}}
 {{- if eq (toJson $profiles) "[\"all\"]" -}}
 {{- $command = append $command "--all" -}}
+{{- else if eq (len $profiles) 1 -}}
+{{- /* One profile: --profile, as NIM 2.x documents it (argparse also reads it as an abbreviation of --profiles). */ -}}
+{{- $command = concat $command (list "--profile") $profiles -}}
 {{- else if $profiles -}}
+{{- /* Several: --profiles, as the NIM Operator's NIMCache Job passes them. */ -}}
 {{- $command = concat $command (list "--profiles") $profiles -}}
 {{- end -}}
 {{- toYaml $command -}}
