@@ -120,6 +120,31 @@ where $(LWS_LEADER_ADDRESS) is defined. */}}
 {{- end -}}
 {{- end -}}
 
+{{/* A user init container (initContainers.extraInit) with the proxy variables and the CA bundle mount it does not set
+itself; unchanged without a proxy or a bundle. Usage: include "nim-llm.proxy.initContainer" (dict "root" $ "container" $c) */}}
+{{- define "nim-llm.proxy.initContainer" -}}
+{{- $c := .container -}}
+{{- $add := include "nim-llm.proxy.env" (dict "root" .root "withLeader" (eq (include "nim-llm.mode" .root) "leaderworkerset")) | fromYamlArray -}}
+{{- if $add -}}
+{{- $c = deepCopy $c -}}
+{{- $names := list -}}
+{{- range $e := $c.env | default list -}}{{- $names = append $names (toString $e.name) -}}{{- end -}}
+{{- $env := $c.env | default list -}}
+{{- range $e := $add -}}
+{{- if not (has $e.name $names) -}}{{- $env = append $env $e -}}{{- end -}}
+{{- end -}}
+{{- $_ := set $c "env" $env -}}
+{{- if include "nim-llm.caBundle.enabled" .root -}}
+{{- $mounted := false -}}
+{{- range $m := $c.volumeMounts | default list -}}{{- if eq (toString $m.name) "ca-bundle" -}}{{- $mounted = true -}}{{- end -}}{{- end -}}
+{{- if not $mounted -}}
+{{- $_ := set $c "volumeMounts" (append ($c.volumeMounts | default list) (dict "name" "ca-bundle" "mountPath" (include "nim-llm.caBundle.dir" .root) "readOnly" true)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $c -}}
+{{- end -}}
+
 {{/* Variables of the model source, LoRA, proxy and health port for a NIM container of a role (YAML list). */}}
 {{- define "nim-llm.modelSource.env" -}}
 {{- $root := .root -}}

@@ -133,9 +133,7 @@ when that makes its root filesystem read-only, the pod's /tmp unless it mounts s
 {{- define "nim-llm.extraInitContainers" -}}
 {{- $out := list -}}
 {{- range $c := .Values.initContainers.extraInit | default list -}}
-{{- if hasKey $c "securityContext" -}}
-{{- $out = append $out $c -}}
-{{- else -}}
+{{- if not (hasKey $c "securityContext") -}}
 {{- $ctx := deepCopy ($.Values.containerSecurityContext | default dict) -}}
 {{- $c = merge (dict "securityContext" $ctx) $c -}}
 {{- $mountsTmp := false -}}
@@ -145,8 +143,9 @@ when that makes its root filesystem read-only, the pod's /tmp unless it mounts s
 {{- if and $ctx.readOnlyRootFilesystem (not $mountsTmp) -}}
 {{- $c = merge (dict "volumeMounts" (append ($c.volumeMounts | default list) (dict "name" "tmp" "mountPath" "/tmp"))) (omit $c "volumeMounts") -}}
 {{- end -}}
-{{- $out = append $out $c -}}
 {{- end -}}
+{{- /* An init container may download too: the proxy variables and the CA bundle it does not set itself (_modelsource.tpl). */ -}}
+{{- $out = append $out (include "nim-llm.proxy.initContainer" (dict "root" $ "container" $c) | fromYaml) -}}
 {{- end -}}
 {{- toYaml $out -}}
 {{- end -}}

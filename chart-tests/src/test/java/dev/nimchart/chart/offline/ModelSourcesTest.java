@@ -200,6 +200,22 @@ class ModelSourcesTest {
     }
 
     @Test
+    void userInitContainersGetTheProxyAndTheBundleTheyDoNotSetThemselves() {
+        Path production = Examples.named("single-node-production-features.yaml");
+        PodTemplate t = PodTemplate.of(ChartUnderTest.render(production, Map.of("proxy.httpsProxy", "http://proxy.corp.example:3128",
+                "proxy.caBundle.secret", "corp-ca"))).get(0);
+        assertThat(t.initContainers()).isNotEmpty();
+        for (KubeObject c : t.initContainers()) {
+            Map<String, KubeObject> env = PodTemplate.env(c);
+            assertThat(env.get("https_proxy").at("value")).as("%s", c.at("name")).isEqualTo("http://proxy.corp.example:3128");
+            assertThat(env.get("SSL_CERT_FILE").at("value")).isEqualTo("/etc/nim-llm/ca/ca.crt");
+            assertThat(c.list("volumeMounts")).anyMatch(m -> "ca-bundle".equals(m.at("name")) && Boolean.TRUE.equals(m.at("readOnly")));
+        }
+        assertThat(PodTemplate.of(ChartUnderTest.render(production)).get(0).initContainers())
+                .allMatch(c -> !PodTemplate.env(c).containsKey("HTTPS_PROXY"));
+    }
+
+    @Test
     void probesAndTheServiceFollowTheHealthPort() {
         Example e = Example.of(PROXY);
         KubeObject nim = e.gpuTemplates().get(0).nim();
