@@ -97,7 +97,8 @@ class ExampleRenderingTest {
                 }
                 assertThat(nim.at(probe + ".httpGet.path")).as("%s: %s %s path", e.name(), t, probe)
                         .isEqualTo(e.text(probe + ".path"));
-                assertThat(nim.at(probe + ".httpGet.port")).isEqualTo("http-openai");
+                assertThat(nim.at(probe + ".httpGet.port")).as("%s: %s %s port (model.healthPort moves health to http-health)", e.name(), t, probe)
+                        .isEqualTo(e.integer("model.healthPort") > 0 ? "http-health" : "http-openai");
                 for (String field : List.of("initialDelaySeconds", "periodSeconds", "timeoutSeconds", "successThreshold",
                         "failureThreshold")) {
                     assertThat(nim.at(probe + "." + field)).as("%s: %s %s.%s", e.name(), t, probe, field)
