@@ -297,5 +297,7 @@ variables. */}}
     - name: model-store
       mountPath: {{ $V.model.nimCache | quote }}
       readOnly: true
+    - name: tmp
+      mountPath: /tmp
 {{- end -}}
 {{- end -}}

@@ -74,7 +74,7 @@ class ModelSourcesTest {
                     .isEqualTo(marker);
             assertThat(PodTemplate.env(wait).get("NIM_LLM_PREFILL_JOB").at("value")).isEqualTo(job.name());
             assertThat(wait.at("volumeMounts")).as("the waiting container reads the shared cache, read-only")
-                    .isEqualTo(List.of(Map.of("name", "model-store", "mountPath", "/model-store", "readOnly", true)));
+                    .isEqualTo(List.of(Map.of("name", "model-store", "mountPath", "/model-store", "readOnly", true), Map.of("name", "tmp", "mountPath", "/tmp")));
             assertThat(PodTemplate.env(t.nim()).get("NIM_MODEL_PROFILE").at("value")).isEqualTo("vllm-fp8-tp8-pp2");
         }
         assertThat(jobEnv.get("NGC_API_KEY").at("valueFrom.secretKeyRef")).as("the Job alone has the key")
