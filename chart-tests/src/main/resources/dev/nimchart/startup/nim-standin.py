@@ -5,7 +5,8 @@
 # shares, one directory per group), and the rank that serves (MPI rank 0, or the native leader) answers /v1/health/live at once and
 # /v1/health/ready with 200 only once every rank of the group has recorded itself (503 before). With
 # STANDIN_HOLD_READY=1 it also answers 503 until the test writes <NIM_CACHE_PATH>/.nim-standin/release, so a test can
-# look at the pods while every rank runs and the server listens but is not ready yet.
+# look at the pods while every rank runs and the server listens but is not ready yet. Once ready, /v1/models lists the
+# served model and the LoRA adapters of NIM_PEFT_SOURCE as NIM lists them (each adapter with the base as its parent).
 import http.server, json, os, socket, sys, time, urllib.request
 
 env = dict(os.environ)
@@ -70,15 +71,44 @@ release = os.path.join(os.path.dirname(records), "release")
 def ready():
     return joined() >= size and (not held or os.path.exists(release))
 
+def base_model():
+    """The served name: NIM_SERVED_MODEL_NAME, else (model-free NIM) NIM_MODEL_PATH without its scheme and trailing
+    :<version>, as NIM derives it, else the image's own model (the stand-in has no manifest to read it from)."""
+    name = env.get("NIM_SERVED_MODEL_NAME")
+    if name:
+        return name
+    path = env.get("NIM_MODEL_PATH", "")
+    if path:
+        name = path.split("://", 1)[-1]
+        return name.rsplit(":", 1)[0].replace(":", "-")
+    return "nim-standin/model"
+
+def adapters():
+    """LoRA adapters as NIM finds them: every directory of NIM_PEFT_SOURCE holding an adapter_config.json, looked at on
+    each request (NIM rescans every NIM_PEFT_REFRESH_INTERVAL seconds)."""
+    source = env.get("NIM_PEFT_SOURCE")
+    if not source or not os.path.isdir(source):
+        return []
+    return sorted(n for n in os.listdir(source) if os.path.isfile(os.path.join(source, n, "adapter_config.json")))
+
+def models():
+    base = base_model()
+    data = [{"id": base, "object": "model", "owned_by": "system", "root": base, "parent": None}]
+    data += [{"id": a, "object": "model", "owned_by": "system", "root": os.path.join(env["NIM_PEFT_SOURCE"], a), "parent": base} for a in adapters()]
+    return {"object": "list", "data": data}
+
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        payload = {"joined": joined(), "size": size}
         if self.path == "/v1/health/live":
             code = 200
         elif self.path == "/v1/health/ready":
             code = 200 if ready() else 503
+        elif self.path == "/v1/models":
+            code, payload = (200, models()) if ready() else (503, payload)
         else:
             code = 404
-        body = json.dumps({"joined": joined(), "size": size}).encode()
+        body = json.dumps(payload).encode()
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
