@@ -223,10 +223,10 @@ The cache pre-fill Job.
 {{- toYaml $profiles -}}
 {{- end -}}
 
-{{/* Name of the Job: <fullname>-prefill-<first 5 hex digits of the fill's identity>, within 63 characters (the Job
-controller puts the name in a label). A new name for a new fill: Helm replaces the Job, and the new one runs. */}}
-{{- define "nim-llm.cachePrefill.jobName" -}}
-{{- printf "%s-prefill-%s" (include "nim-llm.fullname" . | trunc 46 | trimSuffix "-") (include "nim-llm.cachePrefill.id" . | trunc 5) -}}
+{{/* The Job's name without its hash: <fullname>-prefill, so that with "-" and 5 hex digits it stays within 63
+characters (the Job controller puts the name in a label). */}}
+{{- define "nim-llm.cachePrefill.jobPrefix" -}}
+{{- printf "%s-prefill" (include "nim-llm.fullname" . | trunc 46 | trimSuffix "-") -}}
 {{- end -}}
 
 {{/* The marker file a finished fill writes, which the NIM pods wait for. */}}
@@ -272,7 +272,7 @@ variables. */}}
       waited=0
       until [ -f "$NIM_LLM_PREFILL_MARKER" ]; do
         if [ $((waited % 60)) -eq 0 ]; then
-          echo "nim-llm: waiting for the model cache pre-fill Job $NIM_LLM_PREFILL_JOB to write $NIM_LLM_PREFILL_MARKER (${waited}s so far; kubectl logs job/$NIM_LLM_PREFILL_JOB)"
+          echo "nim-llm: waiting for the model cache pre-fill Job to write $NIM_LLM_PREFILL_MARKER (${waited}s so far; kubectl get jobs,pods -l $NIM_LLM_PREFILL_JOBS)"
         fi
         sleep 5
         waited=$((waited + 5))
@@ -281,8 +281,8 @@ variables. */}}
   env:
     - name: NIM_LLM_PREFILL_MARKER
       value: {{ include "nim-llm.cachePrefill.marker" $root | quote }}
-    - name: NIM_LLM_PREFILL_JOB
-      value: {{ include "nim-llm.cachePrefill.jobName" $root | quote }}
+    - name: NIM_LLM_PREFILL_JOBS
+      value: {{ printf "app.kubernetes.io/instance=%s,app.kubernetes.io/component=cache-prefill" $root.Release.Name | quote }}
   {{- with $V.containerSecurityContext }}
   securityContext:
     {{- toYaml . | nindent 4 }}

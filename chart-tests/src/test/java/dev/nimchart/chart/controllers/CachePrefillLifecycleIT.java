@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The model cache pre-fill Job (docs/model-sources.md) through a release's life, with the real Job, LeaderWorkerSet and
  * StatefulSet controllers on kwok: the install runs the Job to Complete; an upgrade that does not change the model
  * (one more group) leaves the finished Job alone (same UID, not run again) and the running group's pods too; an upgrade
- * that changes the model (another profile) replaces the Job by a new one that runs, and every NIM pod is replaced by
- * one that waits for the new fill's marker; uninstalling leaves no Job.
+ * of the Job alone (its resources) makes a new Job of the same fill and restarts no NIM pod; an upgrade that changes the
+ * model (another profile) makes a new Job of a new fill, and every NIM pod is replaced by one that waits for the new
+ * fill's marker; uninstalling leaves no Job.
  */
 @ExtendWith(ControllerTier.class)
 class CachePrefillLifecycleIT {
@@ -67,17 +68,30 @@ class CachePrefillLifecycleIT {
             assertThat(scaled.livePodUids()).as("the running group keeps its pods").containsAll(podUids(first, release, e));
             assertWaitFor(scaled, release, same);
 
+            // A change to the Job alone (its resources) is a new Job of the same fill: it runs, and no NIM pod restarts.
+            Path resources = tmp.resolve("resources.yaml");
+            Files.writeString(resources, "replicaCount: 2\ncachePrefill:\n  resources:\n    requests:\n      cpu: \"4\"\n");
+            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, FILE, resources).objects());
+            session.releases().upgrade(release, namespace, List.of(FILE, resources), Map.of());
+            NamespaceState rerun = await(env, namespace, 2 * workers);
+            KubeObject sameFill = onlyJob(rerun);
+            assertThat(sameFill.name()).as("a Job's pod template cannot change: a new Job").isNotEqualTo(job.name());
+            assertThat(sameFill.at("status.succeeded")).isEqualTo(1);
+            assertThat(rerun.livePodUids()).as("the same fill restarts no NIM pod").containsAll(podUids(scaled, release, e));
+            assertWaitFor(rerun, release, sameFill);
+            assertThat(marker(sameFill)).isEqualTo(marker(job));
+
             Path profile = tmp.resolve("profile.yaml");
             Files.writeString(profile, "replicaCount: 2\nmodelSource:\n  profile: vllm-bf16-tp8-pp2\n");
             ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, FILE, profile).objects());
             session.releases().upgrade(release, namespace, List.of(FILE, profile), Map.of());
             NamespaceState refilled = await(env, namespace, 2 * workers);
             KubeObject next = onlyJob(refilled);
-            assertThat(next.name()).as("another profile is another fill").isNotEqualTo(job.name());
+            assertThat(marker(next)).as("another profile is another fill").isNotEqualTo(marker(job));
             assertThat(next.at("status.succeeded")).as("the new fill ran").isEqualTo(1);
             assertThat(PodTemplate.env(next.list("spec.template.spec.containers").get(0)).get("NIM_MODEL_PROFILE")).isNull();
             assertThat(next.at("spec.template.spec.containers[0].args")).isEqualTo(List.of("download-to-cache", "--profile", "vllm-bf16-tp8-pp2"));
-            assertThat(refilled.livePodUids()).as("every NIM pod is replaced for the new model").doesNotContainAnyElementsOf(podUids(scaled, release, e));
+            assertThat(refilled.livePodUids()).as("every NIM pod is replaced for the new model").doesNotContainAnyElementsOf(podUids(rerun, release, e));
             assertWaitFor(refilled, release, next);
             assertThat(refilled.warnings()).as("Warning events through the fills").filteredOn(w -> !ExplainedWarnings.explains(w)).isEmpty();
 
@@ -101,6 +115,10 @@ class CachePrefillLifecycleIT {
 
     private static List<String> podUids(NamespaceState state, String release, Example e) {
         return new Reconciled(e, release, state).gpuPods().stream().map(p -> String.valueOf(p.at("metadata.uid"))).toList();
+    }
+
+    private static String marker(KubeObject job) {
+        return (String) PodTemplate.env(job.list("spec.template.spec.containers").get(0)).get("NIM_LLM_PREFILL_MARKER").at("value");
     }
 
     /** Every NIM pod waits for the marker this Job writes. */

@@ -47,7 +47,8 @@ class CachePrefillScriptsTest {
             String role = AIR_GAPPED.gpuTemplates().get(i).role();
             assertThat(waiting.get(i).isAlive()).as("the %s waits while the cache is empty", role).isTrue();
             assertThat(read(dir.resolve(role + ".log"))).as(role)
-                    .contains("nim-llm: waiting for the model cache pre-fill Job " + job().name() + " to write " + cache + "/.nim-llm/prefill-");
+                    .contains("nim-llm: waiting for the model cache pre-fill Job to write " + cache + "/.nim-llm/prefill-")
+                    .contains("kubectl get jobs,pods -l app.kubernetes.io/instance=");
         }
         Process prefill = start(jobContainer(), cache, bin, dir.resolve("job.log"));
         Thread.sleep(1000);
@@ -88,7 +89,7 @@ class CachePrefillScriptsTest {
         Thread.sleep(1500);
         try {
             assertThat(waiting.isAlive()).as("the leader keeps waiting, it does not crash or download").isTrue();
-            assertThat(read(dir.resolve("leader.log"))).contains("waiting for the model cache pre-fill Job").contains("kubectl logs job/");
+            assertThat(read(dir.resolve("leader.log"))).contains("waiting for the model cache pre-fill Job").contains("kubectl get jobs,pods -l");
         } finally {
             waiting.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }

@@ -72,7 +72,10 @@ class ModelSourcesTest {
             KubeObject wait = t.initContainers().stream().filter(c -> "wait-for-model-cache".equals(c.at("name"))).findFirst().orElseThrow();
             assertThat(PodTemplate.env(wait).get("NIM_LLM_PREFILL_MARKER").at("value")).as("%s: the %s waits for the Job's marker", e.name(), t.role())
                     .isEqualTo(marker);
-            assertThat(PodTemplate.env(wait).get("NIM_LLM_PREFILL_JOB").at("value")).isEqualTo(job.name());
+            String selector = (String) PodTemplate.env(wait).get("NIM_LLM_PREFILL_JOBS").at("value");
+            assertThat(job.labels()).as("the waiting container's log names the Job by %s", selector)
+                    .containsAllEntriesOf(java.util.Arrays.stream(selector.split(",")).map(kv -> kv.split("=", 2))
+                            .collect(java.util.stream.Collectors.toMap(kv -> kv[0], kv -> (Object) kv[1])));
             assertThat(wait.at("volumeMounts")).as("the waiting container reads the shared cache, read-only")
                     .isEqualTo(List.of(Map.of("name", "model-store", "mountPath", "/model-store", "readOnly", true), Map.of("name", "tmp", "mountPath", "/tmp")));
             assertThat(PodTemplate.env(t.nim()).get("NIM_MODEL_PROFILE").at("value")).isEqualTo("vllm-fp8-tp8-pp2");
@@ -97,11 +100,19 @@ class ModelSourcesTest {
     @Test
     void onlyAnUpgradeThatChangesTheModelFillsAgain() {
         String first = Example.of(AIR_GAPPED).manifest.one("Job").name();
-        assertThat(jobName(Map.of("replicaCount", "2"))).as("more groups").isEqualTo(first);
+        String firstMarker = marker(Map.of());
+        Object leader = PodTemplate.of(Example.of(AIR_GAPPED).manifest).get(0).pod().raw();
+        assertThat(jobName(Map.of("replicaCount", "2"))).as("more groups: the same Job, left alone").isEqualTo(first);
         assertThat(jobName(Map.of("startupProbe.failureThreshold", "900"))).as("a probe").isEqualTo(first);
-        assertThat(jobName(Map.of("cachePrefill.activeDeadlineSeconds", "3600"))).as("the Job's own deadline").isEqualTo(first);
+        // A Job's pod template cannot change: a change to the Job itself is a new Job (its name hashes its spec), of
+        // the same fill (it finds the marker and ends), and the NIM pods, waiting for the same marker, stay as they are.
+        Map<String, String> jobOnly = Map.of("cachePrefill.resources.requests.cpu", "4");
+        assertThat(jobName(jobOnly)).as("the Job's own resources: a new Job").isNotEqualTo(first);
+        assertThat(marker(jobOnly)).as("... of the same fill").isEqualTo(firstMarker);
+        assertThat(PodTemplate.of(ChartUnderTest.render(AIR_GAPPED, jobOnly)).get(0).pod().raw()).as("... which restarts no NIM pod").isEqualTo(leader);
         assertThat(jobName(Map.of("modelSource.profile", "vllm-bf16-tp8-pp2"))).as("another profile").isNotEqualTo(first);
-        assertThat(jobName(Map.of("image.tag", "2.0.14"))).as("another image").isNotEqualTo(first);
+        assertThat(marker(Map.of("modelSource.profile", "vllm-bf16-tp8-pp2"))).as("another profile is another fill").isNotEqualTo(firstMarker);
+        assertThat(marker(Map.of("image.tag", "2.0.14"))).as("another image is another fill").isNotEqualTo(firstMarker);
         RenderedManifest otherProfile = ChartUnderTest.render(AIR_GAPPED, Map.of("modelSource.profile", "vllm-bf16-tp8-pp2"));
         KubeObject job = otherProfile.one("Job");
         String marker = (String) PodTemplate.env(job.list("spec.template.spec.containers").get(0)).get("NIM_LLM_PREFILL_MARKER").at("value");
@@ -109,6 +120,11 @@ class ModelSourcesTest {
             assertThat(t.initContainers()).as("the %s waits for the new fill", t.role())
                     .anyMatch(c -> marker.equals(PodTemplate.env(c).getOrDefault("NIM_LLM_PREFILL_MARKER", new KubeObject(Map.of())).at("value")));
         }
+    }
+
+    private static String marker(Map<String, String> set) {
+        KubeObject job = ChartUnderTest.render(AIR_GAPPED, set).one("Job");
+        return (String) PodTemplate.env(job.list("spec.template.spec.containers").get(0)).get("NIM_LLM_PREFILL_MARKER").at("value");
     }
 
     private static String jobName(Map<String, String> set) {
