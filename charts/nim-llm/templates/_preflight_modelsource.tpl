@@ -155,6 +155,14 @@ the bundle's key) are checked by values.schema.json.
   "the NIM pods serve (an id from the image's list-model-profiles), cachePrefill.profiles to the profiles "
   "to download, or cachePrefill.profiles: [all] for every profile of the image.") -}}
 {{- end -}}
+{{- if eq (include "nim-llm.mode" .) "mpijob" -}}
+{{- include "nim-llm.fail" (print
+  "cachePrefill.enabled is true with an MPIJob (multiNode.leaderWorkerSet.enabled: false): its workers wait for the "
+  "fill, but the launcher, which mounts no cache, starts at once and gives up on their sshd after "
+  "multiNode.clusterStartTimeout, long before a model is downloaded. Use the LeaderWorkerSet "
+  "(multiNode.leaderWorkerSet.enabled: true), or fill the cache beforehand (persistence.existingClaim) with "
+  "cachePrefill.enabled: false.") -}}
+{{- end -}}
 {{- range $c := $V.initContainers.extraInit | default list -}}
 {{- if eq (toString $c.name) "wait-for-model-cache" -}}
 {{- include "nim-llm.fail" (print
