@@ -20,6 +20,7 @@ one line each. Their bodies live in files by concern:
   _preflight_resources.tpl    memory, shared memory and disk
   _preflight_writable.tpl     where the NIM container can write (its home, the caches engines write at start)
   _preflight_routing.tpl      Inference Gateway routing and LLM-aware autoscaling
+  _preflight_modelsource.tpl  model sources, cache pre-fill, air gap, LoRA, CA bundle, health port
   _numbers.tpl                number helpers (counts, sizes, quantities)
 A new rule: its define in the file of its concern, or in a new
 _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
@@ -120,6 +121,20 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.keda" . -}}                          {{- /* KEDA: with autoscaling, a trigger, scale to zero only with a trigger that can wake it */ -}}
 {{- /* Placement: DRA GPUs, ComputeDomains, topology, LWS policies, Kueue (_preflight_placement.tpl) */ -}}
 {{- include "nim-llm.preflight.placement" . -}}                     {{- /* every placement rule, one define each, in order */ -}}
+{{- /* Model sources, pre-fill, air gap, LoRA, CA bundle, health port (_preflight_modelsource.tpl) */ -}}
+{{- include "nim-llm.preflight.modelSourceLocalPath" . -}}          {{- /* a local modelSource.uri is a directory of the cache */ -}}
+{{- include "nim-llm.preflight.modelFreeNotNgcLayout" . -}}         {{- /* model-free NIM is not pointed at the NGC model-specific cache layout */ -}}
+{{- include "nim-llm.preflight.modelFreeNeedsNim2" . -}}            {{- /* modelSource.uri (NIM_MODEL_PATH) only with NIM 2.0 or later */ -}}
+{{- include "nim-llm.preflight.modelSourceToken" . -}}              {{- /* modelSource.tokenSecret only for hf:// and modelscope:// */ -}}
+{{- include "nim-llm.preflight.airGapNoCredentials" . -}}           {{- /* air-gap mode: no key or token reaches a NIM container */ -}}
+{{- include "nim-llm.preflight.airGapCacheFilled" . -}}             {{- /* air-gap mode: no cache that starts empty */ -}}
+{{- include "nim-llm.preflight.cachePrefillSharedCache" . -}}       {{- /* the pre-fill Job fills a cache every NIM pod shares */ -}}
+{{- include "nim-llm.preflight.cachePrefillSource" . -}}            {{- /* the pre-fill Job knows what to download */ -}}
+{{- include "nim-llm.preflight.loraSourceMounted" . -}}             {{- /* lora.source lies inside a mount of the NIM container */ -}}
+{{- include "nim-llm.preflight.loraMountPath" . -}}                 {{- /* the LoRA claim's mount path is free */ -}}
+{{- include "nim-llm.preflight.caBundleOneSource" . -}}             {{- /* the CA bundle comes from a ConfigMap or a Secret, not both */ -}}
+{{- include "nim-llm.preflight.caBundleLive" . -}}                  {{- /* an existing CA bundle object holds the key, in PEM */ -}}
+{{- include "nim-llm.preflight.healthPort" . -}}                    {{- /* model.healthPort is a port of its own, with NIM 2.x or later */ -}}
 {{- /* Upgrades against the live objects (_preflight_live.tpl) */ -}}
 {{- include "nim-llm.preflight.liveStatefulSets" . -}}              {{- /* a live StatefulSet keeps its claim templates, selector and per-pod cache */ -}}
 {{- include "nim-llm.preflight.liveClaims" . -}}                    {{- /* a live shared cache claim keeps its class, access modes and size, and stays in use */ -}}

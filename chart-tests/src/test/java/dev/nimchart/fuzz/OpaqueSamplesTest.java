@@ -30,6 +30,7 @@ class OpaqueSamplesTest {
                 "tolerations[]", "initContainers.extraInit[]", "autoscaling.metrics[]", "autoscaling.behavior", "extraVolumes",
                 "extraVolumeMounts", "env[].valueFrom.fieldRef", "env[].valueFrom.resourceFieldRef",
                 "env[].valueFrom.configMapKeyRef", "env[].valueFrom.secretKeyRef", "inferencePool.epp.tolerations[]",
-                "inferencePool.epp.affinity");
+                "inferencePool.epp.affinity", "cachePrefill.tolerations[]",
+                "cachePrefill.affinity");
     }
 }
