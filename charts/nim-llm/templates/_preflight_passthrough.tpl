@@ -311,3 +311,56 @@ one environment string (MAX_ARG_STRLEN, 131072 bytes with NAME= and the final NU
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{- /* No container mounts two volumes on one path: the API server refuses the pod ("must be unique"), and for a
+LeaderWorkerSet or MPIJob only when the controller creates the pods, after the release installed. Every mount of every
+role the chart renders is checked, the chart's own included, so a value that moves one of them (model.nimCache, the EFA
+host path) onto a path another mount already takes is refused with that value's key; paths are compared cleaned
+(/tmp/ is /tmp). Runs after nim-llm.preflight.mountPaths and efaHostPath, which name an extra mount or the EFA host path on a chart
+mount. */ -}}
+{{- define "nim-llm.preflight.mountPathsUnique" -}}
+{{- $V := .Values -}}
+{{- $roles := get (dict "statefulset" (list "server") "deployment" (list "server") "leaderworkerset" (list "leader" "worker")
+  "mpijob" (list "launcher" "mpi-worker")) (include "nim-llm.mode" .) -}}
+{{- $extras := include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray -}}
+{{- $mapForm := kindIs "map" $V.extraVolumeMounts -}}
+{{- range $role := $roles -}}
+{{- $mounts := include "nim-llm.volumeMounts" (dict "root" $ "role" $role) | fromYamlArray -}}
+{{- $firstExtra := sub (len $mounts) (len $extras) -}}
+{{- $seen := dict -}}
+{{- range $i, $m := $mounts -}}
+{{- $path := clean (toString $m.mountPath) -}}
+{{- /* The value a mount's path comes from. */ -}}
+{{- $key := printf "the chart's %s volume" $m.name -}}
+{{- if ge $i $firstExtra -}}
+{{- $key = ternary (printf "extraVolumeMounts.%v.mountPath" $m.name) (printf "extraVolumeMounts[%d].mountPath" (sub $i $firstExtra)) $mapForm -}}
+{{- else if eq (toString $m.name) "model-store" -}}
+{{- $key = "model.nimCache" -}}
+{{- else if eq (toString $m.name) "efa-libraries" -}}
+{{- $key = "multinodeNetworking.aws.hostPath" -}}
+{{- end -}}
+{{- if hasKey $seen $path -}}
+{{- $first := get $seen $path -}}
+{{- $fix := "mount it on a directory of its own" -}}
+{{- if or (eq $key "model.nimCache") (eq $first "model.nimCache") -}}
+{{- $fix = "set model.nimCache to a directory of its own (the default is /model-store)" -}}
+{{- end -}}
+{{- $message := print
+  "%s and %s both mount on %s in the %s container of the %s pods, and Kubernetes refuses a mount path used twice "
+  "(for a LeaderWorkerSet or MPIJob only when its controller creates the pods, so none would ever run): %s." -}}
+{{- include "nim-llm.fail" (printf $message $first $key $path "NIM" $role $fix) -}}
+{{- end -}}
+{{- $_ := set $seen $path $key -}}
+{{- end -}}
+{{- end -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- $seen := dict -}}
+{{- range $j, $m := $c.volumeMounts | default list -}}
+{{- $path := clean (toString $m.mountPath) -}}
+{{- if hasKey $seen $path -}}
+{{- include "nim-llm.fail" (printf "initContainers.extraInit[%d].volumeMounts[%d].mountPath is %s, where volumeMounts[%d] already mounts, and Kubernetes refuses a mount path used twice in a container: mount it elsewhere." $i $j $path (get $seen $path)) -}}
+{{- end -}}
+{{- $_ := set $seen $path $j -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
