@@ -1,0 +1,65 @@
+package dev.nimchart.chart.agreement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.startup.StartupHost;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The chart agrees with the real validators, both ways (issue 34): generated values documents biased to where the
+ * chart's rules stand for a validator's ({@link AgreementScenarios}: Ray ports, DRA selectors and attributes, topology
+ * keys, Kueue queue names, LeaderWorkerSet subgroup and rollout policies, mounts, env references, commands, Ingress
+ * paths, names), each judged by the chart and by the validators of the controller tier: the API server's strict
+ * server-side dry run with the LeaderWorkerSet controller's webhooks registered, the pods of every LeaderWorkerSet and
+ * MPIJob template, and {@code ray start}'s own port check of the pinned Ray ({@link AgreementRun}). No escape (the chart
+ * renders, a validator refuses) and no false refusal (the chart refuses, every validator accepts the rendering without
+ * its rules); each would be written, as the smallest document that shows it, under target/agreement/.
+ *
+ * <p>Seeded and bounded: {@code -Dnim.agreement.seed}, {@code -Dnim.agreement.count} (documents) and
+ * {@code -Dnim.agreement.seconds} (the run stops at whichever comes first). The default budget keeps it under half a
+ * minute in {@code mvn verify}; a larger one finds more.
+ */
+@ExtendWith(ControllerTier.class)
+class ChartValidatorAgreementIT {
+
+    static final long SEED = Long.getLong("nim.agreement.seed", 20261127L);
+    static final int COUNT = Integer.getInteger("nim.agreement.count", 1000);
+    static final int SECONDS = Integer.getInteger("nim.agreement.seconds", 20);
+
+    @Test
+    void theChartRefusesWhatTheValidatorsRefuseAndNothingElse(ControllerSession session) {
+        KubeApi api = session.environment().api();
+        String namespace = TierNamespaces.create(api, "agreement", "privileged");
+        Path work = Path.of("target");
+        RayPortCheck ray = RayPortCheck.in(StartupHost.rayDir(), work.resolve("agreement-ray"));
+        if (ray == null && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError("CI=true and no Ray in " + StartupHost.rayDir() + " (ci/install-ray.sh installs it): "
+                    + "Ray's own port check is part of this test");
+        }
+        Validators validators = new Validators(api, namespace, ray);
+        AgreementRun.Result r = new AgreementRun(validators, AgreementRun.withoutRules(), namespace, work)
+                .run(SEED, COUNT, Duration.ofSeconds(SECONDS));
+        System.out.println("chart/validator agreement: " + r.summary()
+                + (ray == null ? "; Ray's port check not run (no Ray in " + StartupHost.rayDir() + ")" : "; Ray's verdicts by port " + ray.verdicts())
+                + (validators.unjudgedKinds().isEmpty() ? "" : "; kinds the cluster does not serve, not judged: " + validators.unjudgedKinds())
+                + "; re-run with -Dnim.agreement.seed=" + SEED);
+        r.explained().forEach(f -> System.out.println("  " + f));
+
+        assertThat(r.escapes()).as("escapes: the chart rendered what a validator refuses (seed %d; each under target/agreement/escapes)", SEED)
+                .isEmpty();
+        assertThat(r.falseRefusals()).as("false refusals: the chart refused what every validator accepts (seed %d; each under"
+                + " target/agreement/false-refusals)", SEED).isEmpty();
+        assertThat(r.count("rendered")).as("documents that rendered and were judged").isGreaterThanOrEqualTo(10);
+        assertThat(r.count("refused, and a validator refuses it too")).as("refusals the validators confirmed").isPositive();
+        List<String> rendered = AgreementScenarios.surfaces().stream().filter(s -> r.count("rendered: surface " + s) > 0).toList();
+        assertThat(rendered).as("surfaces that rendered at least once").hasSizeGreaterThanOrEqualTo(AgreementScenarios.surfaces().size() / 2);
+    }
+}
