@@ -201,7 +201,7 @@ smallest count is checked too, as the webhook checks every update the autoscaler
   "group(s) (a percentage of maxUnavailable is rounded down), so a rolling update could never replace a group and "
   "the LeaderWorkerSet controller's webhook refuses it: set multiNode.leaderWorkerSet.maxUnavailable: 1 (groups "
   "replaced in place, no extra GPUs), or maxSurge: 1 if the cluster has GPUs free for an extra group." -}}
-{{- include "nim-llm.fail" (printf $message $lws.maxUnavailable $lws.maxSurge $replicas) -}}
+{{- include "nim-llm.fail" (printf $message (include "nim-llm.intOrString" $lws.maxUnavailable | trimAll "\"") (include "nim-llm.intOrString" $lws.maxSurge | trimAll "\"") $replicas) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -219,8 +219,9 @@ the API server: ChartValidatorAgreementIT shows which of those reach it. */ -}}
 {{- if and $dra.enabled (not $dra.resourceClaimTemplateName) -}}
 {{- range $i, $expr := $dra.selectors | default list -}}
 {{- $problem := "" -}}
-{{- /* String literals (double or single quoted, with escapes) become "" so that nothing inside them counts. */ -}}
-{{- $bare := regexReplaceAll `"(\\.|[^"\\\n])*"|'(\\.|[^'\\\n])*'` (toString $expr) `""` -}}
+{{- /* String literals (double or single quoted, with escapes, raw r"..." and bytes b"..." too) become "" so that nothing
+inside them counts. */ -}}
+{{- $bare := regexReplaceAll `(^|[^A-Za-z0-9_])[rRbB]{0,2}("(\\.|[^"\\\n])*"|'(\\.|[^'\\\n])*')` (toString $expr) `${1}""` -}}
 {{- if regexMatch `["']` (regexReplaceAll `""` $bare "") -}}
 {{- $problem = "a string literal is not terminated (a quote without its closing quote)" -}}
 {{- end -}}

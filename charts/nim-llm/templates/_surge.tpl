@@ -10,8 +10,11 @@ names and labels it checks) must count them too.
 an integer as it is, "N%" of the total rounded up (roundUp) or down.
 Usage: include "nim-llm.scaledIntOrPercent" (dict "value" $v "total" $n "roundUp" true) */}}
 {{- define "nim-llm.scaledIntOrPercent" -}}
-{{- $v := toString .value -}}
 {{- $total := int64 .total -}}
+{{- if not (kindIs "string" .value) -}}
+{{- int64 .value -}}
+{{- else -}}
+{{- $v := .value -}}
 {{- if hasSuffix "%" $v -}}
 {{- $p := trimSuffix "%" $v | atoi | int64 -}}
 {{- if .roundUp -}}
@@ -21,6 +24,7 @@ Usage: include "nim-llm.scaledIntOrPercent" (dict "value" $v "total" $n "roundUp
 {{- end -}}
 {{- else -}}
 {{- atoi $v -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 

@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>the API server: every object created with a server-side dry run and strict field validation, with the
  *       admission webhooks the cluster has registered (on the controller tier, the LeaderWorkerSet controller's
- *       mutating and validating webhooks);</li>
+ *       mutating and validating webhooks); an object over 1 MB is also created for real (and deleted), as only etcd
+ *       refuses one over its request limit;</li>
  *   <li>the pods the API server never sees at install: every pod template of a LeaderWorkerSet or MPIJob as the Pod its
  *       controller would create ({@link EmbeddedPods}), dry-run the same way;</li>
  *   <li>Ray: the head port of every Ray group, through {@code ray start}'s own port check ({@link RayPortCheck}).</li>
@@ -32,6 +33,9 @@ final class Validators {
             return validator + " refuses " + object + ": " + message;
         }
     }
+
+    /** JSON bytes above which an object is also created for real (etcd's request limit is 1.5 MiB). */
+    static final int LARGE = 1_000_000;
 
     private final KubeApi api;
     private final String namespace;
@@ -73,6 +77,14 @@ final class Validators {
             KubeApi.Response r;
             try {
                 r = api.create(withoutNamespace(o), namespace, true);
+                if (r.ok() && o.toJson().length() > LARGE) {
+                    // A dry run never reaches etcd, whose request limit (1.5 MiB) only a real create meets: a large
+                    // object is created for real, and deleted at once.
+                    r = api.create(withoutNamespace(o), namespace, false);
+                    if (r.ok()) {
+                        api.delete(api.resource(o.apiVersion(), o.kind()).collectionPath(namespace) + "/" + o.name());
+                    }
+                }
             } catch (IllegalStateException e) {
                 unjudgedKinds.add(o.kind());
                 continue;

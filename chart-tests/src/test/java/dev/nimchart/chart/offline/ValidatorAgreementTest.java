@@ -60,7 +60,7 @@ class ValidatorAgreementTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"nim-gpus.team-a", "gpus.team-a.research.example-organisation.cluster-west-1.pool-x"})
     void aQueueNameWithDotsRenders(String queue) {
-        KubeObject lws = ChartUnderTest.render(LWS, Map.of("kueue.queueName", queue)).one("LeaderWorkerSet");
+        KubeObject lws = ChartUnderTest.render(LWS, Map.of("kueue.queueName", queue, "fullnameOverride", "nim")).one("LeaderWorkerSet");
         assertThat(lws.labels()).containsEntry("kueue.x-k8s.io/queue-name", queue);
     }
 
