@@ -151,12 +151,13 @@ version (latest) says nothing and is left to the user. */ -}}
 {{- /* ray start checks the ports of its components before it starts anything, and exits with "Ray component <name> is
 trying to use a port number <port> that is used by other components" when two share one (RayParams'
 update_pre_selected_port, Ray 2.x): the GCS port (multiNode.ray.port, --port) must not be the dashboard's 8265
-(--dashboard-port), the dashboard agent's 52365 (--dashboard-agent-listen-port), the Ray client server's 10001
-(--ray-client-server-port, on a head) or a port of the worker range 10002-19999 (--min-worker-port,
---max-worker-port): the defaults of ray start, which nim-serve-ray does not change. */ -}}
+(--dashboard-port), the dashboard agent's 52365 (--dashboard-agent-listen-port) or a port of the worker range
+10002-19999 (--min-worker-port, --max-worker-port): the defaults of ray start, which nim-serve-ray is not documented to
+change. The Ray client server's 10001 is not among them: ray start reserves it only where ray[client] is installed
+(the pinned Ray 2.60.0, a plain install, starts with --port 10001; ChartValidatorAgreementIT asks it). */ -}}
 {{- define "nim-llm.preflight.ray.portNotRays" -}}
 {{- $port := int .Values.multiNode.ray.port -}}
-{{- $reserved := dict "8265" "the dashboard's port (--dashboard-port)" "52365" "the dashboard agent's port (--dashboard-agent-listen-port)" "10001" "the Ray client server's port (--ray-client-server-port)" -}}
+{{- $reserved := dict "8265" "the dashboard's port (--dashboard-port)" "52365" "the dashboard agent's port (--dashboard-agent-listen-port)" -}}
 {{- $what := get $reserved (toString $port) -}}
 {{- if and (ge $port 10002) (le $port 19999) -}}
 {{- $what = "in the range of Ray's worker processes, 10002-19999 (--min-worker-port, --max-worker-port)" -}}
@@ -166,7 +167,7 @@ update_pre_selected_port, Ray 2.x): the GCS port (multiNode.ray.port, --port) mu
   "multiNode.ray.port is %d, %s, a port Ray reserves for another of its components on the same pod: "
   "ray start refuses to start (\"Ray component ... is trying to use a port number %d that is used by other "
   "components\"), so no group would form: set multiNode.ray.port to Ray's default 6379 (or another port below "
-  "10001 that is not 8265, or from 20000 up other than 52365).") $port $what $port) -}}
+  "10002 that is not 8265, or from 20000 up other than 52365).") $port $what $port) -}}
 {{- end -}}
 {{- end -}}
 
