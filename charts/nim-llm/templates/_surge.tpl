@@ -36,9 +36,10 @@ autoscaler owns the count (the chart leaves spec.replicas out). */}}
 
 {{/* How many group indexes a LeaderWorkerSet may use: its most groups (replicaCount, or autoscaling.maxReplicas when
 the autoscaler owns the count) plus the surge groups of a rolling update (maxSurge of that count, a percentage rounded
-up, as the LWS controller scales it). */}}
+up, at most that count, as the LWS controller scales it). */}}
 {{- define "nim-llm.lwsGroupSlots" -}}
 {{- $groups := ternary (int .Values.autoscaling.maxReplicas) (int .Values.replicaCount) .Values.autoscaling.enabled -}}
 {{- $surge := include "nim-llm.scaledIntOrPercent" (dict "value" .Values.multiNode.leaderWorkerSet.maxSurge "total" $groups "roundUp" true) | int -}}
-{{- add $groups $surge -}}
+{{- /* The controller never surges by more groups than it has (lws v0.9.0: maxSurge capped at replicas). */ -}}
+{{- add $groups (min $surge $groups) -}}
 {{- end -}}

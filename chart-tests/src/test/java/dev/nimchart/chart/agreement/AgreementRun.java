@@ -38,8 +38,8 @@ import java.util.stream.Stream;
 final class AgreementRun {
 
     /** What a message says that makes a refusal stand for a validator's. */
-    static final List<String> VALIDATOR_CLAIMS = List.of("webhook", "ray start refuses", "API server", "Kubernetes refuses",
-            "compile as CEL");
+    static final List<String> VALIDATOR_CLAIMS = List.of("webhook refuses", "ray start refuses", "API server refuses",
+            "API server would refuse", "Kubernetes refuses", "cannot compile as CEL");
 
     record Finding(String kind, int index, Path file, String problem) {
 
@@ -143,8 +143,18 @@ final class AgreementRun {
                     continue;
                 }
                 List<Validators.Rejection> rejections = validators.judge(nearest.manifest);
+                List<String> named = keys.stream().filter(k -> namesAny(chart.message, List.of(k))).toList();
                 if (!rejections.isEmpty()) {
                     count("refused, and a validator refuses it too");
+                    named.forEach(k -> count("refused, and a validator refuses it too: " + k));
+                    continue;
+                }
+                if (named.stream().allMatch(AgreementScenarios.CONTRACT_KEYS::contains)) {
+                    count("refused by a run-time contract rule no admission validator checks");
+                    continue;
+                }
+                if (named.stream().allMatch(AgreementScenarios.VALIDATOR_NOT_RUN::containsKey)) {
+                    count("refused, not judged here: " + named.get(0));
                     continue;
                 }
                 count("false refusals");

@@ -26,6 +26,20 @@ public final class AgreementScenarios implements FuzzScenarios {
     /** Prefix of a trait naming a surface. */
     public static final String SURFACE = "surface ";
 
+    /**
+     * Keys whose rule is a run-time contract no admission validator checks (an empty program passes the API server; the
+     * container runtime cannot run it): a refusal there is never counted as false.
+     */
+    static final java.util.Set<String> CONTRACT_KEYS = java.util.Set.of("customCommand");
+    /**
+     * Keys whose rule stands for a validator this run does not start, by key: the API server judges part of it, and a
+     * refusal it does not bear out is counted as not judged, never as false.
+     */
+    static final Map<String, String> VALIDATOR_NOT_RUN = Map.of("kueue.queueName",
+            "Kueue's webhook (a DNS subdomain; the API server judges only the label value)", "fullnameOverride",
+            "the API server on the pods the controllers create (their controller-revision-hash label, <StatefulSet>-<hash>,"
+                    + " is 63 characters at most; a dry run creates no StatefulSet)");
+
     private static final String P253 = String.join(".", "a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(61));
     private static final String P254 = P253 + "d";
 

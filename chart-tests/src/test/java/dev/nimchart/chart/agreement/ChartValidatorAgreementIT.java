@@ -99,6 +99,9 @@ class ChartValidatorAgreementIT {
             files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
         }
         for (Path file : files) {
+            if (Files.readString(file).startsWith("# expect-error: at '")) {
+                continue; // values.schema.json's refusal: its message says no validator's
+            }
             String message;
             try {
                 ChartUnderTest.renderIn(namespace, file);

@@ -18,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       mutating and validating webhooks); an object over 1 MB is also created for real (and deleted), as only etcd
  *       refuses one over its request limit;</li>
  *   <li>the pods the API server never sees at install: every pod template of a LeaderWorkerSet or MPIJob as the Pod its
- *       controller would create ({@link EmbeddedPods}), dry-run the same way;</li>
+ *       controller would create ({@link EmbeddedPods}), dry-run the same way; a LeaderWorkerSet's leader with the
+ *       metadata its controller adds, so that the real LWS pod webhook mutates it first ({@link #asLwsLeader});</li>
  *   <li>Ray: the head port of every Ray group, through {@code ray start}'s own port check ({@link RayPortCheck}).</li>
  * </ul>
  * Objects of a kind the cluster does not serve are counted as not judged, never as refused.
@@ -67,10 +68,11 @@ final class Validators {
     List<Rejection> judge(RenderedManifest manifest) {
         List<Rejection> out = new ArrayList<>();
         // The pods name the release's ServiceAccount, which ServiceAccount admission looks up: it exists, as it would
-        // once Helm created it.
+        // once Helm created it (after its own dry run below has judged it).
         for (KubeObject sa : manifest.ofKind("ServiceAccount")) {
-            if (serviceAccounts.add(sa.name())) {
-                api.create(sa, namespace, false);
+            if (!serviceAccounts.contains(sa.name()) && api.create(withoutNamespace(sa), namespace, true).ok()) {
+                serviceAccounts.add(sa.name());
+                api.create(withoutNamespace(sa), namespace, false);
             }
         }
         for (KubeObject o : manifest.objects()) {
@@ -89,12 +91,15 @@ final class Validators {
                 unjudgedKinds.add(o.kind());
                 continue;
             }
-            if (!r.ok()) {
+            // A ServiceAccount of an earlier document, created here for real, is no fault of this one.
+            boolean ours = r.code() == 409 && o.kind().equals("ServiceAccount") && serviceAccounts.contains(o.name());
+            if (!r.ok() && !ours) {
                 out.add(new Rejection("the API server", o.kind() + "/" + o.name(), r.message()));
             }
             if (List.of("LeaderWorkerSet", "MPIJob").contains(o.kind())) {
                 for (EmbeddedPods t : EmbeddedPods.of(o)) {
-                    KubeApi.Response pod = api.create(t.pod(), namespace, true);
+                    KubeObject candidate = t.path().endsWith("leaderTemplate") ? asLwsLeader(o, t.pod()) : t.pod();
+                    KubeApi.Response pod = api.create(candidate, namespace, true);
                     if (!pod.ok()) {
                         out.add(new Rejection("the API server", "the pods of " + o.kind() + "/" + o.name() + " " + t.path(), pod.message()));
                     }
@@ -106,6 +111,42 @@ final class Validators {
             }
         }
         return out;
+    }
+
+    /**
+     * A LeaderWorkerSet's leader pod with the metadata its controller gives it (lws v0.9.0, the leader StatefulSet's
+     * template: the set's name, worker index 0, the group size, and its exclusive-topology and subgroup annotations;
+     * named {@code <lws>-0}), so that the real LWS pod webhook, registered on the controller tier for pods with that
+     * name label, adds what it adds at creation (the group labels, the exclusive-topology pod affinity, the LWS
+     * environment) before the API server judges the pod.
+     */
+    @SuppressWarnings("unchecked")
+    static KubeObject asLwsLeader(KubeObject lws, KubeObject pod) {
+        java.util.Map<String, Object> raw = new java.util.LinkedHashMap<>(pod.raw());
+        java.util.Map<String, Object> meta = new java.util.LinkedHashMap<>((java.util.Map<String, Object>) raw.get("metadata"));
+        meta.put("name", lws.name() + "-0");
+        java.util.Map<String, Object> labels = new java.util.LinkedHashMap<>(pod.labels());
+        labels.put("leaderworkerset.sigs.k8s.io/worker-index", "0");
+        labels.put("leaderworkerset.sigs.k8s.io/name", lws.name());
+        labels.put("leaderworkerset.sigs.k8s.io/template-revision-hash", "agreement");
+        java.util.Map<String, Object> annotations = new java.util.LinkedHashMap<>(pod.annotations());
+        annotations.put("leaderworkerset.sigs.k8s.io/size", String.valueOf(lws.at("spec.leaderWorkerTemplate.size")));
+        Object exclusive = lws.annotations().get("leaderworkerset.sigs.k8s.io/exclusive-topology");
+        if (exclusive != null) {
+            annotations.put("leaderworkerset.sigs.k8s.io/exclusive-topology", exclusive);
+        }
+        if (lws.at("spec.leaderWorkerTemplate.subGroupPolicy") instanceof java.util.Map<?, ?> policy) {
+            annotations.put("leaderworkerset.sigs.k8s.io/subgroup-policy-type", String.valueOf(policy.get("subGroupPolicyType")));
+            annotations.put("leaderworkerset.sigs.k8s.io/subgroup-size", String.valueOf(policy.get("subGroupSize")));
+            Object sub = lws.annotations().get("leaderworkerset.sigs.k8s.io/subgroup-exclusive-topology");
+            if (sub != null) {
+                annotations.put("leaderworkerset.sigs.k8s.io/subgroup-exclusive-topology", sub);
+            }
+        }
+        meta.put("labels", labels);
+        meta.put("annotations", annotations);
+        raw.put("metadata", meta);
+        return new KubeObject(raw);
     }
 
     /** The port of {@code nim-serve-ray --head --port P} in a LeaderWorkerSet's leader, if it runs a Ray head. */
