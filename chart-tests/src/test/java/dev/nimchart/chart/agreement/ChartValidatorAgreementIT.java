@@ -34,15 +34,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * its rules); each would be written, as the smallest document that shows it, under target/agreement/.
  *
  * <p>Seeded and bounded: {@code -Dnim.agreement.seed}, {@code -Dnim.agreement.count} (documents) and
- * {@code -Dnim.agreement.seconds} (the run stops at whichever comes first). The default budget keeps it under half a
- * minute in {@code mvn verify}; a larger one finds more.
+ * {@code -Dnim.agreement.seconds} (the run stops at whichever comes first). The default budget (12 s of documents, about
+ * 90 on a quiet 2-core machine) keeps the class near half a minute in {@code mvn verify}; a larger one finds more (the
+ * README's figures: {@code -Dnim.agreement.seconds=150}, 1000 documents).
  */
 @ExtendWith(ControllerTier.class)
 class ChartValidatorAgreementIT {
 
     static final long SEED = Long.getLong("nim.agreement.seed", 20261127L);
     static final int COUNT = Integer.getInteger("nim.agreement.count", 1000);
-    static final int SECONDS = Integer.getInteger("nim.agreement.seconds", 20);
+    static final int SECONDS = Integer.getInteger("nim.agreement.seconds", 12);
 
     private static RayPortCheck ray() {
         RayPortCheck ray = RayPortCheck.in(StartupHost.rayDir(), Path.of("target", "agreement-ray"));
@@ -72,10 +73,10 @@ class ChartValidatorAgreementIT {
                 .isEmpty();
         assertThat(r.falseRefusals()).as("false refusals: the chart refused what every validator accepts (seed %d; each under"
                 + " target/agreement/false-refusals)", SEED).isEmpty();
-        assertThat(r.count("rendered")).as("documents that rendered and were judged").isGreaterThanOrEqualTo(10);
+        assertThat(r.count("rendered")).as("documents that rendered and were judged").isGreaterThanOrEqualTo(5);
         assertThat(r.count("refused, and a validator refuses it too")).as("refusals the validators confirmed").isPositive();
         List<String> rendered = AgreementScenarios.surfaces().stream().filter(s -> r.count("rendered: surface " + s) > 0).toList();
-        assertThat(rendered).as("surfaces that rendered at least once").hasSizeGreaterThanOrEqualTo(AgreementScenarios.surfaces().size() / 2);
+        assertThat(rendered).as("surfaces that rendered at least once").hasSizeGreaterThanOrEqualTo(3);
     }
 
     /**
