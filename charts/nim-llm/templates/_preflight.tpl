@@ -94,7 +94,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.multiNodeSharedCache" . -}}          {{- /* every node of a group reaches the model cache */ -}}
 {{- include "nim-llm.preflight.mpiJobKeys" . -}}                    {{- /* MPIJob mode refuses keys that only apply to LeaderWorkerSet */ -}}
 {{- include "nim-llm.preflight.mpiStartup" . -}}                    {{- /* mpi launch mode in a LeaderWorkerSet: no start-up that waits for itself */ -}}
-{{- include "nim-llm.preflight.subGroupSize" . -}}                  {{- /* multiNode.leaderWorkerSet.subGroupSize divides multiNode.workers */ -}}
+{{- include "nim-llm.preflight.subGroupSize" . -}}                  {{- /* multiNode.leaderWorkerSet.subGroupSize as the LWS webhook takes it (LeaderExcluded: divides workers - 1) */ -}}
 {{- end -}}
 {{- /* Services, Ingress, NetworkPolicy, multi-node networking (_preflight_networking.tpl) */ -}}
 {{- include "nim-llm.preflight.serviceName" . -}}                   {{- /* service.name is not the headless Service a controller creates */ -}}
@@ -110,6 +110,8 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.ncclShm" . -}}                       {{- /* multi-node networking needs shared memory for NCCL */ -}}
 {{- include "nim-llm.preflight.networkNames" . -}}                  {{- /* Multus and GKE network names are object names */ -}}
 {{- include "nim-llm.preflight.networkingAnnotations" . -}}         {{- /* podAnnotations leave the networking annotations alone */ -}}
+{{- /* Mounts of every container, after the rules that name a networking or extra mount (_preflight_passthrough.tpl) */ -}}
+{{- include "nim-llm.preflight.mountPathsUnique" . -}}              {{- /* no container mounts two volumes on one path (model.nimCache included) */ -}}
 {{- /* Inference Gateway routing and LLM-aware autoscaling (_preflight_routing.tpl) */ -}}
 {{- include "nim-llm.preflight.routingNeedsPool" . -}}              {{- /* an HTTPRoute or InferenceObjective needs inferencePool.enabled */ -}}
 {{- include "nim-llm.preflight.eppImagePinned" . -}}                {{- /* the endpoint picker's image has a tag or a digest */ -}}
@@ -135,6 +137,8 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.caBundleOneSource" . -}}             {{- /* the CA bundle comes from a ConfigMap or a Secret, not both */ -}}
 {{- include "nim-llm.preflight.caBundleLive" . -}}                  {{- /* an existing CA bundle object holds the key, in PEM */ -}}
 {{- include "nim-llm.preflight.healthPort" . -}}                    {{- /* model.healthPort is a port of its own, with NIM 2.x or later */ -}}
+{{- /* Size of what the API server stores (_preflight_resources.tpl); last, as it renders the pod templates */ -}}
+{{- include "nim-llm.preflight.objectSize" . -}}                    {{- /* a workload's pod templates fit etcd's 1.5 MiB request */ -}}
 {{- /* Upgrades against the live objects (_preflight_live.tpl) */ -}}
 {{- include "nim-llm.preflight.liveStatefulSets" . -}}              {{- /* a live StatefulSet keeps its claim templates, selector and per-pod cache */ -}}
 {{- include "nim-llm.preflight.liveClaims" . -}}                    {{- /* a live shared cache claim keeps its class, access modes and size, and stays in use */ -}}
