@@ -351,6 +351,8 @@ multiple of hugepages-2Mi"), inside a LeaderWorkerSet or MPIJob only once the co
 {{- end -}}
 {{- end -}}
 {{- end -}}
+{{- end -}}
+{{- end -}}
 
 {{- /* No container mounts two volumes on one path: the API server refuses the pod ("must be unique"), and for a
 LeaderWorkerSet or MPIJob only when the controller creates the pods, after the release installed. Every mount of every

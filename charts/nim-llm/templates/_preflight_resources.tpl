@@ -39,6 +39,8 @@ not a measured need: engines and models differ, and a large model's compile cach
 {{- $size := include "nim-llm.size" .Values.home.sizeLimit -}}
 {{- if lt (include "nim-llm.quantityValue" $size | float64) 1073741824.0 -}}
 {{- include "nim-llm.fail" (printf "home.sizeLimit is %s, below 1Gi: the NIM container's home (home.path) is where GPU engines write the kernels and graphs they compile at start (Triton, FlashInfer, torch.compile, CUDA's PTX cache), and a full home stops the server at start (No space left on device). Set home.sizeLimit to at least 1Gi (the chart's default is 8Gi)." $size) -}}
+{{- end -}}
+{{- end -}}
 
 {{- /* etcd stores an object in one request of at most 1.5 MiB (--max-request-bytes, 1572864 bytes by default; the API
 server answers "etcdserver: request is too large"), and a server-side dry run never reaches etcd, so only a real
