@@ -28,6 +28,10 @@ crd_files=(
   "sigs.k8s.io/lws|config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml"
   "github.com/kubeflow/mpi-operator|manifests/base/kubeflow.org_mpijobs.yaml"
   "github.com/prometheus-operator/prometheus-operator|example/prometheus-operator-crd-full/monitoring.coreos.com_servicemonitors.yaml"
+  "sigs.k8s.io/gateway-api-inference-extension|config/crd/bases/inference.networking.k8s.io_inferencepools.yaml"
+  "sigs.k8s.io/gateway-api-inference-extension|config/crd/bases/inference.networking.x-k8s.io_inferenceobjectives.yaml"
+  "sigs.k8s.io/gateway-api|config/crd/standard/gateway.networking.k8s.io_httproutes.yaml"
+  "github.com/kedacore/keda/v2|config/crd/bases/keda.sh_scaledobjects.yaml"
 )
 
 command -v go >/dev/null 2>&1 ||

@@ -15,6 +15,10 @@ go 1.26.0
 //   LeaderWorkerSet leaderworkerset.x-k8s.io/v1 -> config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml
 //   MPIJob kubeflow.org/v2beta1                 -> manifests/base/kubeflow.org_mpijobs.yaml
 //   ServiceMonitor monitoring.coreos.com/v1     -> example/prometheus-operator-crd-full/monitoring.coreos.com_servicemonitors.yaml
+//   InferencePool inference.networking.k8s.io/v1, InferenceObjective inference.networking.x-k8s.io/v1alpha2
+//                                               -> config/crd/bases/ of sigs.k8s.io/gateway-api-inference-extension
+//   HTTPRoute gateway.networking.k8s.io/v1      -> config/crd/standard/gateway.networking.k8s.io_httproutes.yaml
+//   ScaledObject keda.sh/v1alpha1               -> config/crd/bases/keda.sh_scaledobjects.yaml
 //
 // Controllers of the controller tier (ci/build-controllers.sh builds them at
 // these same versions, so each controller runs against the CRD of its release):
@@ -27,8 +31,11 @@ go 1.26.0
 // cache by ci/chart-testing-lintconf.sh for ExampleYamlLintTest.
 require (
 	github.com/helm/chart-testing/v3 v3.14.0
+	github.com/kedacore/keda/v2 v2.18.0
 	github.com/kubeflow/mpi-operator v0.8.0
 	github.com/prometheus-operator/prometheus-operator v0.85.0
+	sigs.k8s.io/gateway-api v1.4.0
+	sigs.k8s.io/gateway-api-inference-extension v1.5.0
 	sigs.k8s.io/kueue v0.15.0
 	sigs.k8s.io/kwok v0.8.0
 	sigs.k8s.io/lws v0.9.0

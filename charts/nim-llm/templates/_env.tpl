@@ -25,11 +25,10 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
 {{- $mode := include "nim-llm.mode" $root -}}
 - name: NIM_CACHE_PATH
   value: {{ $V.model.nimCache | quote }}
-- name: NGC_API_KEY
-  valueFrom:
-    secretKeyRef:
-      name: {{ $V.model.ngcAPISecret | quote }}
-      key: NGC_API_KEY
+{{- /* The NGC key by model source and air-gap mode (_modelsource.tpl). */}}
+{{- with include "nim-llm.modelSource.ngcKeyEnv" $root }}
+{{ . }}
+{{- end }}
 - name: NIM_SERVER_PORT
   value: {{ $V.model.openaiPort | int64 | toString | quote }}
 - name: NIM_LOG_LEVEL
@@ -140,6 +139,10 @@ air-gapped one could not. */}}
 {{- if ne $role "launcher" }}
 {{- include "nim-llm.networking.env" $root }}
 {{- end }}
+{{- end }}
+{{- /* Model source, LoRA, proxy, CA bundle and health port (_modelsource.tpl). */}}
+{{- with include "nim-llm.modelSource.env" (dict "root" $root "role" $role) }}
+{{ . }}
 {{- end }}
 {{- end -}}
 

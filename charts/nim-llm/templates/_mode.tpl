@@ -159,13 +159,13 @@ Usage: include "nim-llm.mpiJobName" (list $ $i) */}}
 
 {{/* The multi-node groups, each with the labels its operator puts on every pod of that group and only those (list of
 {index, labels}): LeaderWorkerSet group i (leaderworkerset.sigs.k8s.io/name and group-index; as many groups as
-autoscaling.maxReplicas when the autoscaler owns the count), or MPIJob i (training.kubeflow.org/job-name). Empty for
+autoscaling.maxReplicas when the autoscaler owns the count, and the surge groups of a rolling update: _surge.tpl), or MPIJob i (training.kubeflow.org/job-name). Empty for
 single-node. */}}
 {{- define "nim-llm.groups" -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- $groups := list -}}
 {{- if eq $mode "leaderworkerset" -}}
-{{- $count := ternary .Values.autoscaling.maxReplicas .Values.replicaCount .Values.autoscaling.enabled | int -}}
+{{- $count := include "nim-llm.lwsGroupSlots" . | int -}}
 {{- range $i := until $count -}}
 {{- $groups = append $groups (dict "index" $i "labels" (dict "leaderworkerset.sigs.k8s.io/name" (include "nim-llm.lwsName" $) "leaderworkerset.sigs.k8s.io/group-index" (toString $i))) -}}
 {{- end -}}

@@ -64,7 +64,7 @@ spec:
   terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds | int64 }}
   {{- $initContainers := list -}}
   {{- if $gpuPod -}}
-  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) (include "nim-llm.extraInitContainers" $root | fromYamlArray) -}}
+  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) (include "nim-llm.cachePrefill.initContainers" (dict "root" $root "role" $role) | fromYamlArray) (include "nim-llm.extraInitContainers" $root | fromYamlArray) -}}
   {{- end }}
   {{- with $initContainers }}
   initContainers:
@@ -133,9 +133,7 @@ when that makes its root filesystem read-only, the pod's /tmp unless it mounts s
 {{- define "nim-llm.extraInitContainers" -}}
 {{- $out := list -}}
 {{- range $c := .Values.initContainers.extraInit | default list -}}
-{{- if hasKey $c "securityContext" -}}
-{{- $out = append $out $c -}}
-{{- else -}}
+{{- if not (hasKey $c "securityContext") -}}
 {{- $ctx := deepCopy ($.Values.containerSecurityContext | default dict) -}}
 {{- $c = merge (dict "securityContext" $ctx) $c -}}
 {{- $mountsTmp := false -}}
@@ -145,8 +143,9 @@ when that makes its root filesystem read-only, the pod's /tmp unless it mounts s
 {{- if and $ctx.readOnlyRootFilesystem (not $mountsTmp) -}}
 {{- $c = merge (dict "volumeMounts" (append ($c.volumeMounts | default list) (dict "name" "tmp" "mountPath" "/tmp"))) (omit $c "volumeMounts") -}}
 {{- end -}}
-{{- $out = append $out $c -}}
 {{- end -}}
+{{- /* An init container may download too: the proxy variables and the CA bundle it does not set itself (_modelsource.tpl). */ -}}
+{{- $out = append $out (include "nim-llm.proxy.initContainer" (dict "root" $ "container" $c) | fromYaml) -}}
 {{- end -}}
 {{- toYaml $out -}}
 {{- end -}}
@@ -240,6 +239,9 @@ args:
 {{- if has .role (list "server" "leader" "mpi-worker") -}}
 {{- $ports = append $ports (dict "name" "http-openai" "containerPort" ($V.model.openaiPort | int) "protocol" "TCP") -}}
 {{- end -}}
+{{- if and (has .role (list "server" "leader")) (gt (int $V.model.healthPort) 0) -}}
+{{- $ports = append $ports (dict "name" "http-health" "containerPort" ($V.model.healthPort | int) "protocol" "TCP") -}}
+{{- end -}}
 {{- if include "nim-llm.runsSshd" . -}}
 {{- $ports = append $ports (dict "name" "ssh" "containerPort" ($V.multiNode.sshPort | int) "protocol" "TCP") -}}
 {{- end -}}
@@ -253,7 +255,7 @@ args:
 ready.sh (worker 0 serves the API); an sshd readiness probe on LWS MPI workers; none on the launcher. */}}
 {{- define "nim-llm.probes" -}}
 {{- $V := .root.Values -}}
-{{- $port := "http-openai" -}}
+{{- $port := ternary "http-health" "http-openai" (gt (int $V.model.healthPort) 0) -}}
 {{- if has .role (list "server" "leader") -}}
 {{- range $kind := list "startupProbe" "livenessProbe" "readinessProbe" -}}
 {{- $p := index $V $kind -}}

@@ -19,6 +19,8 @@ one line each. Their bodies live in files by concern:
   _preflight_ray.tpl          the Ray launch mode (NIM 2.x and 3.x)
   _preflight_resources.tpl    memory, shared memory and disk
   _preflight_writable.tpl     where the NIM container can write (its home, the caches engines write at start)
+  _preflight_routing.tpl      Inference Gateway routing and LLM-aware autoscaling
+  _preflight_modelsource.tpl  model sources, cache pre-fill, air gap, LoRA, CA bundle, health port
   _numbers.tpl                number helpers (counts, sizes, quantities)
 A new rule: its define in the file of its concern, or in a new
 _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
@@ -92,7 +94,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.multiNodeSharedCache" . -}}          {{- /* every node of a group reaches the model cache */ -}}
 {{- include "nim-llm.preflight.mpiJobKeys" . -}}                    {{- /* MPIJob mode refuses keys that only apply to LeaderWorkerSet */ -}}
 {{- include "nim-llm.preflight.mpiStartup" . -}}                    {{- /* mpi launch mode in a LeaderWorkerSet: no start-up that waits for itself */ -}}
-{{- include "nim-llm.preflight.subGroupSize" . -}}                  {{- /* multiNode.leaderWorkerSet.subGroupSize divides multiNode.workers */ -}}
+{{- include "nim-llm.preflight.subGroupSize" . -}}                  {{- /* multiNode.leaderWorkerSet.subGroupSize as the LWS webhook takes it (LeaderExcluded: divides workers - 1) */ -}}
 {{- end -}}
 {{- /* Services, Ingress, NetworkPolicy, multi-node networking (_preflight_networking.tpl) */ -}}
 {{- include "nim-llm.preflight.serviceName" . -}}                   {{- /* service.name is not the headless Service a controller creates */ -}}
@@ -108,8 +110,35 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.ncclShm" . -}}                       {{- /* multi-node networking needs shared memory for NCCL */ -}}
 {{- include "nim-llm.preflight.networkNames" . -}}                  {{- /* Multus and GKE network names are object names */ -}}
 {{- include "nim-llm.preflight.networkingAnnotations" . -}}         {{- /* podAnnotations leave the networking annotations alone */ -}}
+{{- /* Mounts of every container, after the rules that name a networking or extra mount (_preflight_passthrough.tpl) */ -}}
+{{- include "nim-llm.preflight.mountPathsUnique" . -}}              {{- /* no container mounts two volumes on one path (model.nimCache included) */ -}}
+{{- /* Inference Gateway routing and LLM-aware autoscaling (_preflight_routing.tpl) */ -}}
+{{- include "nim-llm.preflight.routingNeedsPool" . -}}              {{- /* an HTTPRoute or InferenceObjective needs inferencePool.enabled */ -}}
+{{- include "nim-llm.preflight.eppImagePinned" . -}}                {{- /* the endpoint picker's image has a tag or a digest */ -}}
+{{- include "nim-llm.preflight.poolTargetPort" . -}}                {{- /* the pool's target port is the serving pods' API port */ -}}
+{{- include "nim-llm.preflight.poolSelectsServingPods" . -}}        {{- /* the pool selects exactly the serving pods, never workers */ -}}
+{{- include "nim-llm.preflight.httpRouteParents" . -}}              {{- /* an HTTPRoute has a parent Gateway */ -}}
+{{- include "nim-llm.preflight.nimMetricTargets" . -}}              {{- /* each autoscaling.nimMetrics entry has the target its type takes */ -}}
+{{- include "nim-llm.preflight.nimMetricNames" . -}}                {{- /* metrics the autoscaler and the endpoint picker read are names NIM exports */ -}}
+{{- include "nim-llm.preflight.keda" . -}}                          {{- /* KEDA: with autoscaling, a trigger, scale to zero only with a trigger that can wake it */ -}}
 {{- /* Placement: DRA GPUs, ComputeDomains, topology, LWS policies, Kueue (_preflight_placement.tpl) */ -}}
 {{- include "nim-llm.preflight.placement" . -}}                     {{- /* every placement rule, one define each, in order */ -}}
+{{- /* Model sources, pre-fill, air gap, LoRA, CA bundle, health port (_preflight_modelsource.tpl) */ -}}
+{{- include "nim-llm.preflight.modelSourceLocalPath" . -}}          {{- /* a local modelSource.uri is a directory of the cache */ -}}
+{{- include "nim-llm.preflight.modelFreeNotNgcLayout" . -}}         {{- /* model-free NIM is not pointed at the NGC model-specific cache layout */ -}}
+{{- include "nim-llm.preflight.modelFreeNeedsNim2" . -}}            {{- /* modelSource.uri (NIM_MODEL_PATH) only with NIM 2.0 or later */ -}}
+{{- include "nim-llm.preflight.modelSourceToken" . -}}              {{- /* modelSource.tokenSecret only for hf:// and modelscope:// */ -}}
+{{- include "nim-llm.preflight.airGapNoCredentials" . -}}           {{- /* air-gap mode: no key or token reaches a NIM container */ -}}
+{{- include "nim-llm.preflight.airGapCacheFilled" . -}}             {{- /* air-gap mode: no cache that starts empty */ -}}
+{{- include "nim-llm.preflight.cachePrefillSharedCache" . -}}       {{- /* the pre-fill Job fills a cache every NIM pod shares */ -}}
+{{- include "nim-llm.preflight.cachePrefillSource" . -}}            {{- /* the pre-fill Job knows what to download */ -}}
+{{- include "nim-llm.preflight.loraSourceMounted" . -}}             {{- /* lora.source lies inside a mount of the NIM container */ -}}
+{{- include "nim-llm.preflight.loraMountPath" . -}}                 {{- /* the LoRA claim's mount path is free */ -}}
+{{- include "nim-llm.preflight.caBundleOneSource" . -}}             {{- /* the CA bundle comes from a ConfigMap or a Secret, not both */ -}}
+{{- include "nim-llm.preflight.caBundleLive" . -}}                  {{- /* an existing CA bundle object holds the key, in PEM */ -}}
+{{- include "nim-llm.preflight.healthPort" . -}}                    {{- /* model.healthPort is a port of its own, with NIM 2.x or later */ -}}
+{{- /* Size of what the API server stores (_preflight_resources.tpl); last, as it renders the pod templates */ -}}
+{{- include "nim-llm.preflight.objectSize" . -}}                    {{- /* a workload's pod templates fit etcd's 1.5 MiB request */ -}}
 {{- /* Upgrades against the live objects (_preflight_live.tpl) */ -}}
 {{- include "nim-llm.preflight.liveStatefulSets" . -}}              {{- /* a live StatefulSet keeps its claim templates, selector and per-pod cache */ -}}
 {{- include "nim-llm.preflight.liveClaims" . -}}                    {{- /* a live shared cache claim keeps its class, access modes and size, and stays in use */ -}}

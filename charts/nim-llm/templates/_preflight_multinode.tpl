@@ -252,12 +252,28 @@ share the pod's network namespace. */ -}}
 {{- define "nim-llm.preflight.subGroupSize" -}}
 {{- $M := .Values.multiNode -}}
 {{- $mode := include "nim-llm.mode" . -}}
-{{- if and (eq $mode "leaderworkerset") $M.leaderWorkerSet.subGroupSize -}}
-{{- if mod (int $M.workers) (int $M.leaderWorkerSet.subGroupSize) -}}
+{{- $size := int $M.leaderWorkerSet.subGroupSize -}}
+{{- if and (eq $mode "leaderworkerset") $size -}}
+{{- /* The LeaderWorkerSet webhook (lws v0.9.0, validateUpdateSubGroupPolicy): subGroupSize at most the group's size, and
+the size or the size - 1 divisible by it (when only size - 1 is, the leader is an extra pod of the first subgroup);
+with LeaderExcluded (the leader a subgroup of its own) size - 1 must be. */ -}}
+{{- $workers := int $M.workers -}}
+{{- $excluded := eq (toString $M.leaderWorkerSet.subGroupPolicyType) "LeaderExcluded" -}}
+{{- $fits := and (le $size $workers) (ternary (eq (mod (sub $workers 1) $size) 0) (or (eq (mod $workers $size) 0) (eq (mod (sub $workers 1) $size) 0)) $excluded) -}}
+{{- if not $fits -}}
+{{- $divisors := list -}}
+{{- range $d := until $workers -}}
+{{- $d = add1 $d -}}
+{{- if ternary (eq (mod (sub $workers 1) $d) 0) (or (eq (mod $workers $d) 0) (eq (mod (sub $workers 1) $d) 0)) $excluded -}}
+{{- $divisors = append $divisors (toString $d) -}}
+{{- end -}}
+{{- end -}}
+{{- $rule := ternary (printf "with multiNode.leaderWorkerSet.subGroupPolicyType LeaderExcluded the leader is a subgroup of its own, so subGroupSize must divide the %d workers (multiNode.workers - 1)" (sub $workers 1))
+  (printf "subGroupSize must be at most multiNode.workers (%d) and divide it or multiNode.workers - 1" $workers) $excluded -}}
 {{- $message := print
-  "multiNode.leaderWorkerSet.subGroupSize (%d) must divide multiNode.workers (%d): set it to a divisor "
-  "of %d, or 0 for no subgroups." -}}
-{{- include "nim-llm.fail" (printf $message (int $M.leaderWorkerSet.subGroupSize) (int $M.workers) (int $M.workers)) -}}
+  "multiNode.leaderWorkerSet.subGroupSize is %d, which the LeaderWorkerSet controller's webhook refuses: %s. "
+  "Set multiNode.leaderWorkerSet.subGroupSize to one of %s, or 0 for no subgroups." -}}
+{{- include "nim-llm.fail" (printf $message $size $rule (join ", " $divisors)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -326,7 +342,8 @@ at most 63: the longest StatefulSet name may have 52 characters. */ -}}
 {{- define "nim-llm.preflight.lwsNamesFit" -}}
 {{- if eq (include "nim-llm.mode" .) "leaderworkerset" -}}
 {{- $lws := include "nim-llm.lwsName" . -}}
-{{- $longest := printf "%s-%d" $lws (sub (max (int .Values.replicaCount) 1) 1) -}}
+{{- /* The last group index, surge groups of a rolling update and autoscaling.maxReplicas counted (_surge.tpl). */ -}}
+{{- $longest := printf "%s-%d" $lws (sub (max (include "nim-llm.lwsGroupSlots" . | int) 1) 1) -}}
 {{- if gt (len $longest) 52 -}}
 {{- $message := print
   "the LeaderWorkerSet %s (multiNode.leaderWorkerSet.enabled) makes StatefulSets up to %s (%d characters), and the pods' label "

@@ -250,9 +250,11 @@ after nim-llm.preflight.extraMountsResolve, so every extra mount names an extra 
 {{- $role := get (dict "statefulset" "server" "deployment" "server" "leaderworkerset" "leader" "mpijob" "mpi-worker")
   $mode -}}
 {{- $chartMounts := dict -}}
+{{- $chartPaths := dict -}}
 {{- range $m := include "nim-llm.volumeMounts" (dict "root" . "role" $role) | fromYamlArray -}}
 {{- if has $m.name (include "nim-llm.chartVolumeNames" $ | fromYamlArray) -}}
 {{- $_ := set $chartMounts (trimSuffix "/" (toString $m.mountPath)) $m.name -}}
+{{- $_ := set $chartPaths (trimSuffix "/" (toString $m.mountPath)) (toString $m.mountPath) -}}
 {{- end -}}
 {{- end -}}
 {{- $mapForm := kindIs "map" $V.extraVolumeMounts -}}
@@ -262,9 +264,9 @@ after nim-llm.preflight.extraMountsResolve, so every extra mount names an extra 
 {{- $key := ternary (printf "extraVolumeMounts.%v.mountPath" $m.name) (printf "extraVolumeMounts[%d].mountPath" $i)
   $mapForm -}}
 {{- $message := print
-  "%s is %s, where the chart already mounts its %s volume (Kubernetes refuses a mount path used "
-  "twice): mount it elsewhere%s." -}}
+  "%s is %s, where the chart already mounts its %s volume (%s): mount it elsewhere%s." -}}
 {{- include "nim-llm.fail" (printf $message $key $m.mountPath (index $chartMounts $path)
+  (include "nim-llm.twiceMountedWhy" (dict "paths" (list (toString $m.mountPath) (get $chartPaths $path))))
   (ternary "; to move the model cache, set model.nimCache" "" (eq (index $chartMounts $path) "model-store"))) -}}
 {{- end -}}
 {{- end -}}
@@ -349,5 +351,67 @@ multiple of hugepages-2Mi"), inside a LeaderWorkerSet or MPIJob only once the co
 {{- end -}}
 {{- end -}}
 {{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* No container mounts two volumes on one path: the API server refuses the pod ("must be unique"), and for a
+LeaderWorkerSet or MPIJob only when the controller creates the pods, after the release installed. Every mount of every
+role the chart renders is checked, the chart's own included, so a value that moves one of them (model.nimCache, the EFA
+host path) onto a path another mount already takes is refused with that value's key; paths are compared cleaned
+(/tmp/ is /tmp). Runs after nim-llm.preflight.mountPaths and efaHostPath, which name an extra mount or the EFA host path on a chart
+mount. */ -}}
+{{- define "nim-llm.preflight.mountPathsUnique" -}}
+{{- $V := .Values -}}
+{{- $roles := get (dict "statefulset" (list "server") "deployment" (list "server") "leaderworkerset" (list "leader" "worker")
+  "mpijob" (list "launcher" "mpi-worker")) (include "nim-llm.mode" .) -}}
+{{- $extras := include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray -}}
+{{- $mapForm := kindIs "map" $V.extraVolumeMounts -}}
+{{- range $role := $roles -}}
+{{- $mounts := include "nim-llm.volumeMounts" (dict "root" $ "role" $role) | fromYamlArray -}}
+{{- $firstExtra := sub (len $mounts) (len $extras) -}}
+{{- $seen := dict -}}
+{{- range $i, $m := $mounts -}}
+{{- $path := clean (toString $m.mountPath) -}}
+{{- /* The value a mount's path comes from. */ -}}
+{{- $key := printf "the chart's %s volume" $m.name -}}
+{{- if ge $i $firstExtra -}}
+{{- $key = ternary (printf "extraVolumeMounts.%v.mountPath" $m.name) (printf "extraVolumeMounts[%d].mountPath" (sub $i $firstExtra)) $mapForm -}}
+{{- else if eq (toString $m.name) "model-store" -}}
+{{- $key = "model.nimCache" -}}
+{{- else if eq (toString $m.name) "efa-libraries" -}}
+{{- $key = "multinodeNetworking.aws.hostPath" -}}
+{{- end -}}
+{{- if hasKey $seen $path -}}
+{{- $first := index (get $seen $path) 0 -}}
+{{- $fix := "mount it on a directory of its own" -}}
+{{- if or (eq $key "model.nimCache") (eq $first "model.nimCache") -}}
+{{- $fix = "set model.nimCache to a directory of its own (the default is /model-store)" -}}
+{{- end -}}
+{{- $message := print "%s and %s both mount on %s in the %s container of the %s pods (%s): %s." -}}
+{{- include "nim-llm.fail" (printf $message $first $key $path "NIM" $role
+  (include "nim-llm.twiceMountedWhy" (dict "paths" (list (index (get $seen $path) 1) (toString $m.mountPath)))) $fix) -}}
+{{- end -}}
+{{- $_ := set $seen $path (list $key (toString $m.mountPath)) -}}
+{{- end -}}
+{{- end -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- $seen := dict -}}
+{{- range $j, $m := $c.volumeMounts | default list -}}
+{{- $path := clean (toString $m.mountPath) -}}
+{{- if hasKey $seen $path -}}
+{{- include "nim-llm.fail" (printf "initContainers.extraInit[%d].volumeMounts[%d].mountPath is %s, where volumeMounts[%d] already mounts (%s): mount it elsewhere." $i $j $path (index (get $seen $path) 0) (include "nim-llm.twiceMountedWhy" (dict "paths" (list (index (get $seen $path) 1) (toString $m.mountPath))))) -}}
+{{- end -}}
+{{- $_ := set $seen $path (list $j (toString $m.mountPath)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Why two mounts on one directory fail: the API server compares mount paths as written and refuses the same one twice;
+two spellings of one directory (/data and /data/) it takes, and then the volume mounted last hides the other. */ -}}
+{{- define "nim-llm.twiceMountedWhy" -}}
+{{- if eq (index .paths 0) (index .paths 1) -}}
+Kubernetes refuses a mount path used twice in a container; for a LeaderWorkerSet or MPIJob only when its controller creates the pods, so none would ever run
+{{- else -}}
+{{- printf "%s and %s are one directory: the API server takes the two spellings, and the volume mounted last would hide the other" (index .paths 0) (index .paths 1) -}}
 {{- end -}}
 {{- end -}}

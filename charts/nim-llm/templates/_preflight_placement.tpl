@@ -8,6 +8,7 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- define "nim-llm.preflight.placement" -}}
 {{- include "nim-llm.preflight.placement.draGpuCount" . -}}
 {{- include "nim-llm.preflight.placement.draOwnTemplate" . -}}
+{{- include "nim-llm.preflight.placement.draSelectorsCompile" . -}}
 {{- include "nim-llm.preflight.placement.claimNames" . -}}
 {{- include "nim-llm.preflight.placement.computeDomainMultiNode" . -}}
 {{- include "nim-llm.preflight.placement.computeDomainScope" . -}}
@@ -16,6 +17,7 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- include "nim-llm.preflight.placement.topologyBackend" . -}}
 {{- include "nim-llm.preflight.placement.topologyOnce" . -}}
 {{- include "nim-llm.preflight.placement.subGroupPolicy" . -}}
+{{- include "nim-llm.preflight.placement.lwsRolloutProgress" . -}}
 {{- include "nim-llm.preflight.placement.lwsObjectMetadata" . -}}
 {{- include "nim-llm.preflight.placement.kueueTopology" . -}}
 {{- include "nim-llm.preflight.placement.kueueGroupLabel" . -}}
@@ -162,8 +164,8 @@ pods are refused by the API server as Kueue's controller or webhook labels them,
 {{- $workload := "" -}}
 {{- $value := "" -}}
 {{- if eq $mode "leaderworkerset" -}}
-{{- $groups := int .Values.replicaCount -}}
-{{- if .Values.autoscaling.enabled -}}{{- $groups = max $groups (int .Values.autoscaling.maxReplicas) -}}{{- end -}}
+{{- /* Every group index the LeaderWorkerSet may use, surge groups of a rolling update included (_surge.tpl). */ -}}
+{{- $groups := include "nim-llm.lwsGroupSlots" . | int -}}
 {{- $workload = printf "LeaderWorkerSet %s" (include "nim-llm.lwsName" .) -}}
 {{- $value = printf "leaderworkerset-%s-%d-xxxxx" (include "nim-llm.lwsName" .) (sub (max $groups 1) 1) -}}
 {{- else if eq $mode "statefulset" -}}
@@ -176,6 +178,93 @@ pods are refused by the API server as Kueue's controller or webhook labels them,
   "xxxxx standing for Kueue's hash), over the 63 characters of a label value, so no pod of it would ever be created: "
   "shorten fullnameOverride (or the release name and nameOverride) by %d characters." -}}
 {{- include "nim-llm.fail" (printf $message $workload $value (len $value) (sub (len $value) 63)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The LeaderWorkerSet webhook (lws v0.9.0, generalValidate) refuses a rollout that could never replace a group: maxSurge
+and maxUnavailable both 0 once scaled to spec.replicas (maxUnavailable's percentage rounded down, maxSurge's up), unless
+replicas is 0. The chart's spec.replicas is replicaCount, or the CRD default 1 with the autoscaler; the autoscaler's
+smallest count is checked too, as the webhook checks every update the autoscaler makes. */ -}}
+{{- define "nim-llm.preflight.placement.lwsRolloutProgress" -}}
+{{- if eq (include "nim-llm.mode" .) "leaderworkerset" -}}
+{{- $lws := .Values.multiNode.leaderWorkerSet -}}
+{{- $counts := list (include "nim-llm.lwsCreateReplicas" . | int) -}}
+{{- if .Values.autoscaling.enabled -}}{{- $counts = append $counts (int .Values.autoscaling.minReplicas) -}}{{- end -}}
+{{- range $replicas := $counts -}}
+{{- if gt $replicas 0 -}}
+{{- $unavailable := include "nim-llm.scaledIntOrPercent" (dict "value" $lws.maxUnavailable "total" $replicas "roundUp" false) | int -}}
+{{- $surge := include "nim-llm.scaledIntOrPercent" (dict "value" $lws.maxSurge "total" $replicas "roundUp" true) | int -}}
+{{- if and (eq $unavailable 0) (eq $surge 0) -}}
+{{- $message := print
+  "multiNode.leaderWorkerSet.maxUnavailable (%v) and multiNode.leaderWorkerSet.maxSurge (%v) are both 0 for %d "
+  "group(s) (a percentage of maxUnavailable is rounded down), so a rolling update could never replace a group and "
+  "the LeaderWorkerSet controller's webhook refuses it: set multiNode.leaderWorkerSet.maxUnavailable: 1 (groups "
+  "replaced in place, no extra GPUs), or maxSurge: 1 if the cluster has GPUs free for an extra group." -}}
+{{- include "nim-llm.fail" (printf $message (include "nim-llm.intOrString" $lws.maxUnavailable | trimAll "\"") (include "nim-llm.intOrString" $lws.maxSurge | trimAll "\"") $replicas) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The API server compiles every CEL selector of a ResourceClaimTemplate (resource.k8s.io validateCELSelector) and
+refuses the template when one does not compile; the chart cannot run CEL, but it refuses what can never compile: an
+unterminated string, brackets that do not pair, and a name other than the one variable a selector has, device (its
+fields after a dot, functions before "(", true, false, null, in and the variables of all/exists/exists_one/map/filter
+macros are not names of that kind). Type errors (device.driver == 1) and selectors that are not a boolean are left to
+the API server: ChartValidatorAgreementIT shows which of those reach it. */ -}}
+{{- define "nim-llm.preflight.placement.draSelectorsCompile" -}}
+{{- $dra := .Values.dra -}}
+{{- if and $dra.enabled (not $dra.resourceClaimTemplateName) -}}
+{{- range $i, $expr := $dra.selectors | default list -}}
+{{- $problem := "" -}}
+{{- /* String literals (double or single quoted, with escapes, raw r"..." and bytes b"..." too) become "" so that nothing
+inside them counts. */ -}}
+{{- $bare := regexReplaceAll `(^|[^A-Za-z0-9_])[rRbB]{0,2}("(\\.|[^"\\\n])*"|'(\\.|[^'\\\n])*')` (toString $expr) `${1}""` -}}
+{{- if regexMatch `["']` (regexReplaceAll `""` $bare "") -}}
+{{- $problem = "a string literal is not terminated (a quote without its closing quote)" -}}
+{{- end -}}
+{{- if not $problem -}}
+{{- $stack := list -}}
+{{- range $c := splitList "" $bare -}}
+{{- if has $c (list "(" "[" "{") -}}
+{{- $stack = append $stack $c -}}
+{{- else if has $c (list ")" "]" "}") -}}
+{{- $open := get (dict ")" "(" "]" "[" "}" "{") $c -}}
+{{- if and (not $problem) (or (not $stack) (ne (last $stack) $open)) -}}
+{{- $problem = printf "a %q closes nothing that is open" $c -}}
+{{- end -}}
+{{- if $stack -}}{{- $stack = initial $stack -}}{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if and (not $problem) $stack -}}
+{{- $problem = printf "a %q is never closed" (last $stack) -}}
+{{- end -}}
+{{- end -}}
+{{- if not $problem -}}
+{{- $macroVars := list -}}
+{{- range $m := regexFindAll `\.\s*(all|exists|exists_one|map|filter)\s*\(\s*[A-Za-z_][A-Za-z0-9_]*` $bare -1 -}}
+{{- $macroVars = append $macroVars (regexFind `[A-Za-z_][A-Za-z0-9_]*$` $m) -}}
+{{- end -}}
+{{- /* Numbers, fields after a dot and calls go; what is left are the names the expression refers to. */ -}}
+{{- $names := regexReplaceAll `\b[0-9][0-9A-Za-z_]*(\.[0-9][0-9A-Za-z_]*)?` $bare " " -}}
+{{- $names = regexReplaceAll `\.\s*[A-Za-z_][A-Za-z0-9_]*` $names " " -}}
+{{- $names = regexReplaceAll `[A-Za-z_][A-Za-z0-9_]*\s*\(` $names "(" -}}
+{{- range $name := regexFindAll `[A-Za-z_][A-Za-z0-9_]*` $names -1 -}}
+{{- if and (not $problem) (not (has $name (concat (list "device" "true" "false" "null" "in") $macroVars))) -}}
+{{- $problem = printf "it refers to %s, and the only variable a selector has is device" $name -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if $problem -}}
+{{- $message := print
+  "dra.selectors[%d] is %q, which the API server cannot compile as CEL (%s), so it would refuse the chart's "
+  "ResourceClaimTemplate: write a CEL expression over device that is true for the GPUs to take, e.g. "
+  "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA GB200\" (device.driver, "
+  "device.attributes[\"<domain>\"].<name>, device.capacity[\"<domain>\"].<name>), or remove it." -}}
+{{- include "nim-llm.fail" (printf $message $i (toString $expr) $problem) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -9,17 +9,23 @@ what to set instead.
 {{- include "nim-llm.preflight.ray.tagDecidesNothing" . -}}
 {{- /* An MPIJob runs mpirun; a Ray group needs a LeaderWorkerSet. */ -}}
 {{- include "nim-llm.preflight.ray.needsLeaderWorkerSet" . -}}
+{{- /* An explicit ray mode on a NIM 1.x tag: no 1.x image has nim-serve-ray. */ -}}
+{{- include "nim-llm.preflight.ray.imageHasRay" . -}}
 {{- if include "nim-llm.usesRay" . -}}
 {{- /* The chart gives each pod its Ray role; a custom command or args would replace it. */ -}}
 {{- include "nim-llm.preflight.ray.roleNotReplaced" . -}}
 {{- /* The Ray head's port is not a port the pods already use. */ -}}
 {{- include "nim-llm.preflight.ray.portFree" . -}}
+{{- /* The Ray head's port is none of the ports Ray itself reserves (ray start refuses to start). */ -}}
+{{- include "nim-llm.preflight.ray.portNotRays" . -}}
 {{- /* LeaderReady would wait for a leader that is Ready only once its workers joined. */ -}}
 {{- include "nim-llm.preflight.ray.workersCreatedWithLeader" . -}}
 {{- /* A Ray group is a head and at least one worker. */ -}}
 {{- include "nim-llm.preflight.ray.groupHasWorkers" . -}}
 {{- /* The leader may not be restarted before its workers have had their time to join. */ -}}
 {{- include "nim-llm.preflight.ray.leaderOutlastsWorkers" . -}}
+{{- /* A worker's startup probe gets more than one period to join (else the first probe, at start, ends it). */ -}}
+{{- include "nim-llm.preflight.ray.workerProbeBudget" . -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -124,5 +130,60 @@ what to set instead.
   "model is loaded. Raise startupProbe.failureThreshold (the leader also downloads the model: NVIDIA's "
   "multi-node examples use 1500 x 10 s), or lower multiNode.clusterStartTimeout.") $budget $timeout) -}}
 {{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* NIM 1.x images start multi-node with mpirun (or natively); nim-serve-ray, the Ray role the chart gives every pod in
+ray launch mode, exists from NIM 2.0 on. An explicit multiNode.launchMode: ray wins over the tag, so without this rule
+a 1.x tag renders a command its image does not have and every pod of the group fails at start. A tag that is not a
+version (latest) says nothing and is left to the user. */ -}}
+{{- define "nim-llm.preflight.ray.imageHasRay" -}}
+{{- $V := .Values -}}
+{{- $major := include "nim-llm.nimMajorVersion" . -}}
+{{- if and (eq $V.multiNode.launchMode "ray") $major (lt (atoi $major) 2) -}}
+{{- include "nim-llm.fail" (printf (print
+  "multiNode.launchMode is ray, but image.tag %q is NIM %s.x, whose images have no nim-serve-ray (NIM forms its "
+  "multi-node cluster with Ray from 2.0 on): set multiNode.launchMode: auto (or mpi, or native for SGLang images) "
+  "for this NIM 1.x image, or set image.tag to a NIM 2.x or 3.x version.") (toString ($V.image.tag | default .Chart.AppVersion)) $major) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* ray start checks the ports of its components before it starts anything, and exits with "Ray component <name> is
+trying to use a port number <port> that is used by other components" when two share one (RayParams'
+update_pre_selected_port, Ray 2.x): the GCS port (multiNode.ray.port, --port) must not be the dashboard's 8265
+(--dashboard-port), the dashboard agent's 52365 (--dashboard-agent-listen-port) or a port of the worker range
+10002-19999 (--min-worker-port, --max-worker-port): the defaults of ray start, which nim-serve-ray is not documented to
+change. The Ray client server's 10001 is not among them: ray start reserves it only where ray[client] is installed
+(the pinned Ray 2.60.0, a plain install, starts with --port 10001; ChartValidatorAgreementIT asks it). */ -}}
+{{- define "nim-llm.preflight.ray.portNotRays" -}}
+{{- $port := int .Values.multiNode.ray.port -}}
+{{- $reserved := dict "8265" "the dashboard's port (--dashboard-port)" "52365" "the dashboard agent's port (--dashboard-agent-listen-port)" -}}
+{{- $what := get $reserved (toString $port) -}}
+{{- if and (ge $port 10002) (le $port 19999) -}}
+{{- $what = "in the range of Ray's worker processes, 10002-19999 (--min-worker-port, --max-worker-port)" -}}
+{{- end -}}
+{{- if $what -}}
+{{- include "nim-llm.fail" (printf (print
+  "multiNode.ray.port is %d, %s, a port Ray reserves for another of its components on the same pod: "
+  "ray start refuses to start (\"Ray component ... is trying to use a port number %d that is used by other "
+  "components\"), so no group would form: set multiNode.ray.port to Ray's default 6379 (or another port below "
+  "10002 that is not 8265, or from 20000 up other than 52365).") $port $what $port) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A Ray worker's startup probe (ray status) has no initial delay: the kubelet runs it as the worker starts, and ends
+the worker at its failureThreshold-th failure, failureThreshold = clusterStartTimeout / periodSeconds rounded up. A
+period as long as the whole start budget makes that 1, and the worker is ended by its first probe, seconds after it
+starts, long before it could have joined its head. */ -}}
+{{- define "nim-llm.preflight.ray.workerProbeBudget" -}}
+{{- $M := .Values.multiNode -}}
+{{- $period := int64 $M.ray.workerStartupProbe.periodSeconds -}}
+{{- if ge $period (int64 $M.clusterStartTimeout) -}}
+{{- include "nim-llm.fail" (printf (print
+  "multiNode.ray.workerStartupProbe.periodSeconds (%d) is at least multiNode.clusterStartTimeout (%d), so a Ray "
+  "worker's startup probe gets one try (failureThreshold 1), made as the worker starts: the kubelet would end every "
+  "worker seconds after it starts, before it could join its head. Set "
+  "multiNode.ray.workerStartupProbe.periodSeconds well below multiNode.clusterStartTimeout (10 is the default), or "
+  "raise multiNode.clusterStartTimeout.") $period (int64 $M.clusterStartTimeout)) -}}
 {{- end -}}
 {{- end -}}

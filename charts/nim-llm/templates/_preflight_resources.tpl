@@ -41,3 +41,28 @@ not a measured need: engines and models differ, and a large model's compile cach
 {{- include "nim-llm.fail" (printf "home.sizeLimit is %s, below 1Gi: the NIM container's home (home.path) is where GPU engines write the kernels and graphs they compile at start (Triton, FlashInfer, torch.compile, CUDA's PTX cache), and a full home stops the server at start (No space left on device). Set home.sizeLimit to at least 1Gi (the chart's default is 8Gi)." $size) -}}
 {{- end -}}
 {{- end -}}
+
+{{- /* etcd stores an object in one request of at most 1.5 MiB (--max-request-bytes, 1572864 bytes by default; the API
+server answers "etcdserver: request is too large"), and a server-side dry run never reaches etcd, so only a real
+install finds it. Nearly all of a workload object is its pod templates (a LeaderWorkerSet holds two, the leader's and
+the worker's, each with every env entry): their size as JSON (what the API server stores for a custom resource), with
+room left for the object's other fields and its managedFields, must stay at most 1,500,000 bytes. Large env values,
+annotations or init containers are what fill them. */ -}}
+{{- define "nim-llm.preflight.objectSize" -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $roles := get (dict "statefulset" (list "server") "deployment" (list "server") "leaderworkerset" (list "leader" "worker")
+  "mpijob" (list "launcher" "mpi-worker")) $mode -}}
+{{- $size := 0 -}}
+{{- range $role := $roles -}}
+{{- $size = add $size (len (include "nim-llm.podTemplate" (dict "root" $ "role" $role) | fromYaml | toJson)) -}}
+{{- end -}}
+{{- if gt $size 1500000 -}}
+{{- $kind := get (dict "statefulset" "StatefulSet" "deployment" "Deployment" "leaderworkerset" "LeaderWorkerSet" "mpijob" "MPIJob") $mode -}}
+{{- $message := print
+  "env (%d entries), podAnnotations and initContainers.extraInit make the %s's pod templates %d bytes of JSON%s, and with "
+  "the rest of the object that passes the 1.5 MiB etcd stores in one request: the API server would refuse to store it "
+  "(etcdserver: request is too large) after a dry run had accepted it. Keep them at most 1500000 bytes as JSON: move large "
+  "values into a ConfigMap and read them with env valueFrom.configMapKeyRef, or mount it with extraVolumes." -}}
+{{- include "nim-llm.fail" (printf $message (len (.Values.env | default list)) $kind $size (ternary " (every env entry is in both, the leader's and the worker's)" "" (eq $mode "leaderworkerset"))) -}}
+{{- end -}}
+{{- end -}}

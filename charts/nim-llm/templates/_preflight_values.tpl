@@ -13,7 +13,10 @@ look): a null deletes the chart's defaults of the whole block, and every templat
   "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet"
   "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure"
   "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" "testPod.resources" "emptyDir" "tmp" "home" "multiNode.ray"
-  "multiNode.ray.workerStartupProbe" "dra" "kueue" "multiNode.computeDomain" "multiNode.topology" -}}
+  "multiNode.ray.workerStartupProbe" "dra" "kueue" "multiNode.computeDomain" "multiNode.topology"
+  "autoscaling.keda" "autoscaling.keda.prometheus" "inferencePool" "inferencePool.epp" "inferencePool.epp.image"
+  "inferencePool.epp.engineMetrics" "inferencePool.httpRoute" "inferencePool.objective"
+  "modelSource" "cachePrefill" "cachePrefill.resources" "airGap" "lora" "proxy" "proxy.caBundle" -}}
 {{- $node := $V -}}
 {{- range $key := splitList "." $path -}}
 {{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}
@@ -362,10 +365,11 @@ a directory the image or the chart already uses. */ -}}
 {{- end -}}
 {{- range $p := $paths -}}
 {{- if has ".." (splitList "/" (toString (index $p 1))) -}}
-{{- $message := print
-  "%s is %q, which holds a \"..\" segment: Kubernetes refuses it in a mount path or a host path (after the "
-  "release is installed): write the path without \"..\"." -}}
-{{- include "nim-llm.fail" (printf $message (index $p 0) (toString (index $p 1))) -}}
+{{- /* The API server refuses ".." only in a host path (validatePathNoBacksteps); a mount path with ".." it takes, and
+the container runtime mounts at the directory the path resolves to, not the one written. */ -}}
+{{- $why := ternary "Kubernetes refuses a host path with \"..\"" (printf "the volume would be mounted at %s, the directory it resolves to, not where the path says" (clean (toString (index $p 1)))) (eq (index $p 0) "hostPath.path") -}}
+{{- $message := print "%s is %q, which holds a \"..\" segment: %s. Write the path without \"..\"." -}}
+{{- include "nim-llm.fail" (printf $message (index $p 0) (toString (index $p 1)) $why) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

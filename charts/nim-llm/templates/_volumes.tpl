@@ -17,7 +17,7 @@ Volumes and mounts of every pod, by role.
 
 {{/* Names of every pod volume the chart itself may define (list); extraVolumes must not reuse them. */}}
 {{- define "nim-llm.chartVolumeNames" -}}
-{{- toYaml (list "model-store" "dshm" "tmp" "home" "mpi-scripts" "ssh-key" "efa-ofi" "nccl-topology" "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband") -}}
+{{- toYaml (list "model-store" "dshm" "tmp" "home" "mpi-scripts" "ssh-key" "efa-ofi" "nccl-topology" "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband" "ca-bundle" "lora-adapters") -}}
 {{- end -}}
 
 {{/* The model cache volume source (absent for per-pod StatefulSet claims). */}}
@@ -72,6 +72,7 @@ emptyDir:
 {{- end -}}
 {{- if ne $role "launcher" -}}
 {{- $vols = concat $vols (include "nim-llm.networking.volumes" $root | fromYamlArray) -}}
+{{- $vols = concat $vols (include "nim-llm.modelSource.volumes" $root | fromYamlArray) -}}
 {{- end -}}
 {{- $vols = concat $vols (include "nim-llm.namedList" $V.extraVolumes | fromYamlArray) -}}
 {{- toYaml $vols -}}
@@ -101,6 +102,7 @@ emptyDir:
 {{- end -}}
 {{- if ne $role "launcher" -}}
 {{- $mounts = concat $mounts (include "nim-llm.networking.volumeMounts" $root | fromYamlArray) -}}
+{{- $mounts = concat $mounts (include "nim-llm.modelSource.volumeMounts" $root | fromYamlArray) -}}
 {{- end -}}
 {{- $mounts = concat $mounts (include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray) -}}
 {{- toYaml $mounts -}}

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * How many pods a release's values ask for, read from the merged values as the chart documents them: single-node
- * replicas (or the autoscaler's minimum), LeaderWorkerSet groups x workers, MPIJobs x (workers + the launcher).
+ * replicas (or the HorizontalPodAutoscaler's minimum), LeaderWorkerSet groups x workers, MPIJobs x (workers + the launcher),
+ * and the endpoint picker's replicas.
  */
 public final class ExpectedPods {
 
@@ -14,12 +15,17 @@ public final class ExpectedPods {
 
     public static int of(Map<String, Object> mergedValues) {
         KubeObject v = new KubeObject(mergedValues);
-        int replicas = flag(v, "autoscaling.enabled") ? Math.max(1, integer(v, "autoscaling.minReplicas")) : integer(v, "replicaCount");
+        // A HorizontalPodAutoscaler keeps at least its minimum; a KEDA ScaledObject (autoscaling.keda.enabled) acts only
+        // where KEDA runs, so the workload keeps replicaCount until it does.
+        boolean hpa = flag(v, "autoscaling.enabled") && !flag(v, "autoscaling.keda.enabled");
+        int replicas = hpa ? Math.max(1, integer(v, "autoscaling.minReplicas")) : integer(v, "replicaCount");
+        // The Inference Gateway's endpoint picker (inferencePool.enabled) runs pods of its own.
+        int pickers = flag(v, "inferencePool.enabled") ? Math.max(1, integer(v, "inferencePool.epp.replicas")) : 0;
         if (!flag(v, "multiNode.enabled")) {
-            return replicas;
+            return replicas + pickers;
         }
         int workers = integer(v, "multiNode.workers");
-        return flag(v, "multiNode.leaderWorkerSet.enabled") ? replicas * workers : replicas * (workers + 1);
+        return pickers + (flag(v, "multiNode.leaderWorkerSet.enabled") ? replicas * workers : replicas * (workers + 1));
     }
 
     /**

@@ -32,7 +32,7 @@ final class SchemaSampler {
             "1", "8", "500m", "16Gi", "1.5Ti", "50Gi", "100", "0.5Gi", "1Ti",
             "30s", "1m", "10s", "1h30m", "25%", "0%", "10.0.0.0/8", "2001:db8::/32", "In",
             "NIM_MAX_MODEL_LEN", "NIM_TENSOR_PARALLEL_SIZE", "NIM_USE_SGLANG", "HF_HOME", "HF_TOKEN", "memory", "cpu", "hugepages-2Mi",
-            "example.com/fpga",
+            "example.com/fpga", "limits.memory", "requests.cpu", "metadata.name", "status.podIP",
             "1.8.4", "latest", "v1.0.12", "hca_shared_devices_a", "ib", "sriov-rdma-vf",
             "Mixed Case", "with:colon", "dash-at-end-", "UPPER", "a".repeat(70), "modèle",
             // YAML and shell metacharacters and YAML 1.1 words: rendered quoted, never run

@@ -27,8 +27,8 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
     public static List<PodTemplate> of(KubeObject o) {
         List<PodTemplate> templates = new ArrayList<>();
         switch (String.valueOf(o.kind())) {
-            case "StatefulSet", "Deployment" -> templates.add(new PodTemplate(o, "server", sub(o, "spec.template"),
-                    intAt(o, "spec.replicas", 1)));
+            case "StatefulSet", "Deployment" -> templates.add(new PodTemplate(o, endpointPicker(sub(o, "spec.template"))
+                    ? ENDPOINT_PICKER : "server", sub(o, "spec.template"), intAt(o, "spec.replicas", 1)));
             case "LeaderWorkerSet" -> {
                 int groups = intAt(o, "spec.replicas", 1);
                 int size = intAt(o, "spec.leaderWorkerTemplate.size", 1);
@@ -48,9 +48,20 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
         return templates;
     }
 
-    /** True for every role but the MPI launcher. */
+    /**
+     * Role of the pods of an Inference Gateway endpoint picker (the Gateway API Inference Extension's EPP): a Deployment
+     * whose pods carry {@code app.kubernetes.io/component: endpoint-picker}. It routes requests to the model's pods and
+     * runs no model itself.
+     */
+    public static final String ENDPOINT_PICKER = "endpoint-picker";
+
+    private static boolean endpointPicker(KubeObject template) {
+        return ENDPOINT_PICKER.equals(String.valueOf(template.labels().get("app.kubernetes.io/component")));
+    }
+
+    /** True for every role but the MPI launcher and an endpoint picker. */
     public boolean gpuPod() {
-        return !role.equals("launcher");
+        return !role.equals("launcher") && !role.equals(ENDPOINT_PICKER);
     }
 
     /** GPUs of each pod: the nvidia.com/gpu limit of its NIM container (0 when absent). */

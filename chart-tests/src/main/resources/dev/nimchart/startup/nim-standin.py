@@ -6,10 +6,12 @@
 # shares, one directory per group), and the rank that serves (MPI rank 0, or the native leader) answers /v1/health/live at once and
 # /v1/health/ready with 200 only once every rank of the group has recorded itself (503 before). With
 # STANDIN_HOLD_READY=1 it also answers 503 until the test writes <NIM_CACHE_PATH>/.nim-standin/release, so a test can
-# look at the pods while every rank runs and the server listens but is not ready yet.
+# look at the pods while every rank runs and the server listens but is not ready yet. Once ready, /v1/models lists the
+# served model and the LoRA adapters of NIM_PEFT_SOURCE as NIM lists them (each adapter with the base as its parent).
 import json, os, socket, sys, time, urllib.request
 
-sys.path.insert(0, "/opt/nim/standin")  # the stand-in image's own module (engine_caches.py)
+# The stand-in image's own modules (engine_caches.py, nim_api.py): beside this script, or in the image's /opt/nim/standin.
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)), "/opt/nim/standin"]
 import engine_caches, nim_api
 
 env = dict(os.environ)

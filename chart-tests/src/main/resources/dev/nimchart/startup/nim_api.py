@@ -1,22 +1,47 @@
 # NIM's HTTP API as the start-up tier's stand-in (nim-standin.py) and the GPU check's engine (gpu-engine.py) serve it:
 # /v1/health/live at once, /v1/health/ready once the server is ready, /v1/models with the image's own model name
-# (/opt/nim/standin/served-model: a model-specific NIM image has its model built in; the chart's model.name must match
-# it), and OpenAI chat completions for that model. What answers a completion is the caller's `generate`.
-import http.server, json, threading, time
+# (the served model as NIM names it, then the LoRA adapters of NIM_PEFT_SOURCE), and OpenAI chat completions for those. What answers a completion is the caller's `generate`.
+import http.server, json, os, threading, time
 
 
-def served_model():
+def served_model(env=os.environ):
+    """The served name: NIM_SERVED_MODEL_NAME, else (model-free NIM) NIM_MODEL_PATH without its scheme and trailing
+    :<version>, as NIM derives it, else the image's own model (/opt/nim/standin/served-model), else nim-standin/model."""
+    name = env.get("NIM_SERVED_MODEL_NAME")
+    if name:
+        return name
+    path = env.get("NIM_MODEL_PATH", "")
+    if path:
+        name = path.split("://", 1)[-1]
+        return name.rsplit(":", 1)[0].replace(":", "-")
     try:
         with open("/opt/nim/standin/served-model") as f:
             return f.read().strip()
     except OSError:
-        return "model"
+        return "nim-standin/model"
+
+
+def adapters(env=os.environ):
+    """LoRA adapters as NIM finds them: every directory of NIM_PEFT_SOURCE holding an adapter_config.json, looked at on
+    each request (NIM rescans every NIM_PEFT_REFRESH_INTERVAL seconds)."""
+    source = env.get("NIM_PEFT_SOURCE")
+    if not source or not os.path.isdir(source):
+        return []
+    return sorted(n for n in os.listdir(source) if os.path.isfile(os.path.join(source, n, "adapter_config.json")))
+
+
+def models(env=os.environ):
+    """/v1/models as NIM lists it: the served model, then each LoRA adapter with the base as its parent."""
+    base = served_model(env)
+    data = [{"id": base, "object": "model", "owned_by": "system", "root": base, "parent": None}]
+    data += [{"id": a, "object": "model", "owned_by": "system", "root": os.path.join(env["NIM_PEFT_SOURCE"], a), "parent": base}
+             for a in adapters(env)]
+    return {"object": "list", "data": data}
 
 
 def serve(port, ready, status, generate, owner):
     """Serves the API on port in a background thread. ready() -> bool; status() -> dict for the health answers;
-    generate(prompt, max_tokens) -> (text, completion tokens); owner names the server in /v1/models."""
-    model = served_model()
+    generate(prompt, max_tokens) -> (text, completion tokens); owner names the server in completion ids."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def reply(self, code, payload):
@@ -33,7 +58,7 @@ def serve(port, ready, status, generate, owner):
             elif self.path == "/v1/health/ready":
                 self.reply(200 if ready() else 503, status())
             elif self.path == "/v1/models" and ready():
-                self.reply(200, {"object": "list", "data": [{"id": model, "object": "model", "owned_by": owner}]})
+                self.reply(200, models())
             else:
                 self.reply(404 if ready() else 503, {"error": "not served"})
 
@@ -47,7 +72,8 @@ def serve(port, ready, status, generate, owner):
             if self.path != "/v1/chat/completions" or not ready():
                 self.reply(404 if ready() else 503, {"error": "not served"})
                 return
-            if request.get("model") != model:
+            model = request.get("model")
+            if model not in [m["id"] for m in models()["data"]]:
                 self.reply(404, {"error": {"message": "The model %r does not exist." % request.get("model"), "type": "NotFoundError"}})
                 return
             prompt = " ".join(str(m.get("content", "")) for m in request.get("messages", []))

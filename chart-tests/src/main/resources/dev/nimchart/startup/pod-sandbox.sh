@@ -14,6 +14,11 @@
 set -euo pipefail
 pod=$1 host=$2 uid=$3 gid=$4 groups=$5
 shift 5
+# The pod's settings, read now: the pod directory may lie under /tmp (a checkout there), which the pod's own /tmp covers
+# before the process starts.
+read_only_root=""; [[ -e "${pod}/read-only-root" ]] && read_only_root=1
+no_new_privs=""; [[ -e "${pod}/no-new-privs" ]] && no_new_privs=1
+bounding_set=""; [[ -s "${pod}/bounding-set" ]] && bounding_set=$(< "${pod}/bounding-set")
 [[ "${1:-}" == -- ]] && shift
 hostname "$host"
 mount -t overlay overlay -o "lowerdir=/etc,upperdir=${pod}/etc-upper,workdir=${pod}/etc-work" /etc
@@ -75,7 +80,7 @@ fi
 for ((i = 0; i < ${#deferred[@]}; i += 3)); do
   bind "${deferred[i]}" "${deferred[i+1]}" "${deferred[i+2]}"
 done
-if [[ -e "${pod}/read-only-root" ]]; then
+if [[ -n "$read_only_root" ]]; then
   # The image's root filesystem: the host's / stands for it, with /etc and /opt (the image's files) on top; /tmp too
   # when no volume is mounted there (it is then part of the root filesystem).
   for target in / /etc /opt /home; do mount -o remount,bind,ro "$target"; done
@@ -86,6 +91,6 @@ if [[ "$groups" == - ]]; then group_args=(--clear-groups); else group_args=("--g
 # The capability bounding set (POD_DIR/bounding-set, e.g. -all,+ipc_lock when the container drops ALL and adds IPC_LOCK)
 # and no_new_privs (POD_DIR/no-new-privs, for allowPrivilegeEscalation: false), as runc applies them.
 priv_args=()
-[[ -s "${pod}/bounding-set" ]] && priv_args+=("--bounding-set=$(< "${pod}/bounding-set")")
-[[ -e "${pod}/no-new-privs" ]] && priv_args+=(--no-new-privs)
+[[ -n "$bounding_set" ]] && priv_args+=("--bounding-set=$bounding_set")
+[[ -n "$no_new_privs" ]] && priv_args+=(--no-new-privs)
 exec setpriv --reuid="$uid" --regid="$gid" "${group_args[@]}" --inh-caps=-all "${priv_args[@]}" -- env -i "${env_args[@]}" "$@"

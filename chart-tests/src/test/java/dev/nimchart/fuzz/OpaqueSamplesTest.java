@@ -29,6 +29,8 @@ class OpaqueSamplesTest {
         assertThat(samples.paths()).containsExactlyInAnyOrder("podSecurityContext", "containerSecurityContext", "affinity",
                 "tolerations[]", "initContainers.extraInit[]", "autoscaling.metrics[]", "autoscaling.behavior", "extraVolumes",
                 "extraVolumeMounts", "env[].valueFrom.fieldRef", "env[].valueFrom.resourceFieldRef",
-                "env[].valueFrom.configMapKeyRef", "env[].valueFrom.secretKeyRef");
+                "env[].valueFrom.configMapKeyRef", "env[].valueFrom.secretKeyRef", "inferencePool.epp.tolerations[]",
+                "inferencePool.epp.affinity", "cachePrefill.tolerations[]",
+                "cachePrefill.affinity");
     }
 }

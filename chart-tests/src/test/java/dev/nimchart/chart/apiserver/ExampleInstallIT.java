@@ -44,7 +44,7 @@ public class ExampleInstallIT {
 
     /** The shape the values ask for, on the objects as stored. */
     private static void assertStoredShape(Example e, RenderedManifest stored) {
-        List<PodTemplate> templates = PodTemplate.of(stored);
+        List<PodTemplate> templates = Example.modelTemplates(stored);
         assertThat(templates.stream().map(PodTemplate::role).toList()).as("%s: stored pod templates", e.name())
                 .isEqualTo(e.templates.stream().map(PodTemplate::role).toList());
         for (PodTemplate t : templates) {

@@ -57,8 +57,49 @@ public class ReconciledExampleIT {
         envIsCompleteAsTheKubeletExpandsIt(soft, r);
         inferenceServiceEndpointsAreTheServingPods(soft, r);
         selectorsSelectThePodsTheyMean(soft, r);
+        RoutingChecks.check(soft, r, release.api());
         claimsAreBoundOnePerStatefulSetPod(soft, r);
+        thePrefillJobRanWithoutAGpuOnTheSharedCache(soft, r, release.api());
         soft.assertAll();
+    }
+
+    /**
+     * The model cache pre-fill Job (docs/model-sources.md), where the example has one: the Job controller ran it to
+     * Complete (the desired state waits for that), its pod landed on a node without GPUs and asked for none, mounted the
+     * claim every NIM pod mounts, and every NIM pod waits for the marker the Job writes. kwok runs no container, so the
+     * order (the NIM pods' init containers wait until the Job's pod has written the marker) is shown by
+     * CachePrefillScriptsTest, not here.
+     */
+    @SuppressWarnings("unchecked")
+    private static void thePrefillJobRanWithoutAGpuOnTheSharedCache(SoftAssertions soft, Reconciled r, KubeApi api) {
+        String name = r.example().name();
+        List<KubeObject> jobs = r.state().all("Job").stream().filter(j -> "cache-prefill".equals(j.labels().get("app.kubernetes.io/component"))).toList();
+        if (!r.example().flag("cachePrefill.enabled")) {
+            soft.assertThat(jobs).as("%s: no pre-fill Job", name).isEmpty();
+            return;
+        }
+        soft.assertThat(jobs).as("%s: one pre-fill Job", name).hasSize(1);
+        soft.assertThat(jobs).as("%s: the pre-fill Job completed", name)
+                .allMatch(j -> j.list("status.conditions").stream().anyMatch(c -> "Complete".equals(c.at("type")) && "True".equals(c.at("status"))));
+        List<KubeObject> jobPods = r.jobPods();
+        soft.assertThat(jobPods).as("%s: the pre-fill Job's pod", name).isNotEmpty();
+        for (KubeObject pod : jobPods) {
+            soft.assertThat(pod.at("status.phase")).as("%s: phase of %s", name, pod.name()).isEqualTo("Succeeded");
+            soft.assertThat(pod.list("spec.containers").stream().mapToInt(c -> PodTemplate.limit(c, "nvidia.com/gpu")).sum())
+                    .as("%s: GPUs of %s", name, pod.name()).isZero();
+            KubeObject node = new KubeObject(KubeApi.require(api.get("/api/v1/nodes/" + pod.at("spec.nodeName")), "get node"));
+            soft.assertThat(node.at("status.capacity[nvidia.com/gpu]")).as("%s: %s ran on %s, a node without GPUs", name, pod.name(), node.name())
+                    .isNull();
+            Set<Object> claims = new HashSet<>();
+            pod.list("spec.volumes").forEach(v -> claims.add(v.at("persistentVolumeClaim.claimName")));
+            for (KubeObject nimPod : r.gpuPods()) {
+                soft.assertThat(claims).as("%s: %s fills the claim %s mounts", name, pod.name(), nimPod.name())
+                        .containsAll(nimPod.list("spec.volumes").stream().filter(v -> "model-store".equals(v.at("name")))
+                                .map(v -> v.at("persistentVolumeClaim.claimName")).toList());
+                soft.assertThat(nimPod.list("spec.initContainers")).as("%s: %s waits for the cache", name, nimPod.name())
+                        .anyMatch(c -> "wait-for-model-cache".equals(c.at("name")));
+            }
+        }
     }
 
     /** No controller, the scheduler or admission complained about anything of the release. */

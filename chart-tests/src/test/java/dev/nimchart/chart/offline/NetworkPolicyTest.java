@@ -67,7 +67,11 @@ class NetworkPolicyTest {
             List<Object> expected = new ArrayList<>(clients);
             expected.add(Map.of("podSelector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", dev.nimchart.render.ChartUnderTest.chart().name(),
                     "app.kubernetes.io/instance", ChartUnderTest.releaseName(file), "app.kubernetes.io/component", "test"))));
-            assertThat(policy.at("spec.ingress[0].from")).as("%s: the chosen clients and the helm test pod", e.name())
+            if (e.flag("inferencePool.enabled")) {
+                expected.add(Map.of("podSelector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", dev.nimchart.render.ChartUnderTest.chart().name() + "-epp",
+                        "app.kubernetes.io/instance", ChartUnderTest.releaseName(file), "app.kubernetes.io/component", PodTemplate.ENDPOINT_PICKER))));
+            }
+            assertThat(policy.at("spec.ingress[0].from")).as("%s: the chosen clients, the helm test pod and the endpoint picker", e.name())
                     .isEqualTo(expected);
         }
     }

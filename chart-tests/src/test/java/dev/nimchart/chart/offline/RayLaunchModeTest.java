@@ -93,7 +93,7 @@ class RayLaunchModeTest {
 
     @ParameterizedTest(name = "tag {0} with launchMode {1}: {2}")
     @CsvSource({"1.0.3, auto, mpi", "1.8.4, auto, mpi", "v2.0.0, auto, ray", "2.0.13, auto, ray", "3.0.0, auto, ray", "10.1, auto, ray",
-            "3.0.0, mpi, mpi", "3.0.0, native, native", "1.8.4, ray, ray", "latest, ray, ray", "latest, mpi, mpi"})
+            "3.0.0, mpi, mpi", "3.0.0, native, native", "2.0.13, ray, ray", "latest, ray, ray", "latest, mpi, mpi"})
     void anExplicitModeAlwaysWinsAndAutoReadsTheMajorVersion(String tag, String mode, String expected) {
         RenderedManifest m = ChartUnderTest.render(Examples.named("multi-node-llama-3.1-405b-lws.yaml"),
                 Map.of("image.tag", tag, "multiNode.launchMode", mode));

@@ -98,7 +98,18 @@ public class SecureDefaultsTest {
             assertThat(t.pod().at("spec.automountServiceAccountToken")).as("%s: %s", e.name(), t).isEqualTo(optIn);
         }
         for (KubeObject account : e.manifest.ofKind("ServiceAccount")) {
-            assertThat(account.at("automountServiceAccountToken")).as("%s: %s", e.name(), account).isEqualTo(optIn);
+            if (!Example.endpointPicker(account)) {
+                assertThat(account.at("automountServiceAccountToken")).as("%s: %s", e.name(), account).isEqualTo(optIn);
+            }
+        }
+        // The endpoint picker (inferencePool.enabled) watches its pool and the pool's pods: its token may only read them.
+        for (KubeObject role : e.manifest.ofKind("Role").stream().filter(Example::endpointPicker).toList()) {
+            for (KubeObject rule : role.list("rules")) {
+                boolean election = List.of("leases", "events").containsAll((List<?>) rule.at("resources"));
+                List<String> verbs = ((List<?>) rule.at("verbs")).stream().map(String::valueOf).toList();
+                assertThat(verbs).as("%s: %s may only read (but its leader election)", e.name(), role)
+                        .isSubsetOf(election ? List.<String>of("get", "list", "watch", "create", "update", "patch", "delete") : List.<String>of("get", "watch", "list"));
+            }
         }
     }
 
@@ -115,7 +126,11 @@ public class SecureDefaultsTest {
             });
         }
         for (PodTemplate t : e.templates) {
-            assertThat(PodTemplate.env(t.nim())).as("%s: %s", e.name(), t).containsKey("NGC_API_KEY");
+            if (e.flag("airGap.enabled")) {
+                assertThat(PodTemplate.env(t.nim())).as("%s: %s in air-gap mode (docs/model-sources.md)", e.name(), t).doesNotContainKey("NGC_API_KEY");
+            } else {
+                assertThat(PodTemplate.env(t.nim())).as("%s: %s", e.name(), t).containsKey("NGC_API_KEY");
+            }
         }
     }
 
@@ -171,7 +186,7 @@ public class SecureDefaultsTest {
 
         static List<Container> all(Example e) {
             List<Container> all = new ArrayList<>();
-            for (PodTemplate t : e.templates) {
+            for (PodTemplate t : PodTemplate.of(e.manifest)) { // the endpoint picker's container too
                 t.initContainers().forEach(c -> all.add(new Container(e, t, c)));
                 t.containers().forEach(c -> all.add(new Container(e, t, c)));
             }

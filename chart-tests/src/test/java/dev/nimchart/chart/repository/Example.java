@@ -16,13 +16,24 @@ public final class Example {
     final Path file;
     public final KubeObject values;
     public final RenderedManifest manifest;
+    /** The model's pod templates (every template but the Inference Gateway's endpoint picker's). */
     public final List<PodTemplate> templates;
 
     private Example(Path file) {
         this.file = file;
         this.values = new KubeObject(ChartUnderTest.values(file));
         this.manifest = ChartUnderTest.render(file);
-        this.templates = PodTemplate.of(manifest);
+        this.templates = modelTemplates(manifest);
+    }
+
+    /** The pod templates of a manifest but the endpoint picker's (inferencePool.enabled), which runs no model. */
+    public static List<PodTemplate> modelTemplates(RenderedManifest manifest) {
+        return PodTemplate.of(manifest).stream().filter(t -> !t.role().equals(PodTemplate.ENDPOINT_PICKER)).toList();
+    }
+
+    /** Whether an object belongs to the endpoint picker (its Deployment, Service, ServiceAccount, Role, ConfigMap). */
+    public static boolean endpointPicker(KubeObject o) {
+        return PodTemplate.ENDPOINT_PICKER.equals(String.valueOf(o.labels().get("app.kubernetes.io/component")));
     }
 
     public static Example of(Path file) {

@@ -23,8 +23,32 @@ public record Reconciled(Example example, String release, NamespaceState state) 
     public static final String MPI_ROLE = "training.kubeflow.org/job-role";
     public static final String MPI_INDEX = "training.kubeflow.org/replica-index";
 
+    /**
+     * The model's pods: every live pod but the Inference Gateway's endpoint picker ({@link #endpointPickers()}) and the
+     * pods of a Job of the chart's own (the model cache pre-fill Job, docs/model-sources.md; an MPIJob's launcher, whose
+     * Job the MPI operator makes, stays).
+     */
     public List<KubeObject> pods() {
-        return state.livePods().stream().sorted(Comparator.comparing(KubeObject::name)).toList();
+        return state.livePods().stream().filter(p -> !isEndpointPicker(p) && !ownJobPod(p)).sorted(Comparator.comparing(KubeObject::name))
+                .toList();
+    }
+
+    /** The endpoint picker's pods (inferencePool.enabled): they route to the model's pods and run no model. */
+    public List<KubeObject> endpointPickers() {
+        return state.livePods().stream().filter(Reconciled::isEndpointPicker).sorted(Comparator.comparing(KubeObject::name)).toList();
+    }
+
+    static boolean isEndpointPicker(KubeObject pod) {
+        return dev.nimchart.objects.PodTemplate.ENDPOINT_PICKER.equals(label(pod, "app.kubernetes.io/component"));
+    }
+
+    /** The pods of the chart's own Jobs (the cache pre-fill Job), as the Job controller labelled them. */
+    public List<KubeObject> jobPods() {
+        return state.livePods().stream().filter(Reconciled::ownJobPod).sorted(Comparator.comparing(KubeObject::name)).toList();
+    }
+
+    private static boolean ownJobPod(KubeObject pod) {
+        return label(pod, MPI_ROLE) == null && pod.list("metadata.ownerReferences").stream().anyMatch(o -> "Job".equals(o.at("kind")));
     }
 
     /** Pods that serve the API: every single-node pod, each LWS group's leader, each MPIJob's worker 0. */

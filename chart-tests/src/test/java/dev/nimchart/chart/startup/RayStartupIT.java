@@ -160,6 +160,10 @@ class RayStartupIT {
             soft.assertThat(env.get("NIM_LEADER_ROLE")).as(where).isEqualTo(leader ? "1" : "0");
             soft.assertThat(env.get("NIM_NODE_RANK")).as(where).isEqualTo(Reconciled.label(own.pod(), Reconciled.LWS_WORKER_INDEX));
             soft.assertThat(env.get("NIM_JSONL_LOGGING")).as("%s: JSON logging off", where).isEqualTo("0");
+            if (e.flag("airGap.enabled")) {
+                soft.assertThat(env.keySet()).as("%s: air-gap mode, no credential in the serving process (docs/model-sources.md)", where)
+                        .doesNotContain("NGC_API_KEY", "NGC_CLI_API_KEY", "HF_TOKEN", "MODELSCOPE_API_TOKEN");
+            }
             soft.assertThat(env.get("NVIDIA_VISIBLE_DEVICES")).as("%s: the GPUs of its own pod", where).startsWith("GPU-" + own.pod().name() + "-");
             soft.assertThat(env.get("LD_LIBRARY_PATH")).as("%s: LD_LIBRARY_PATH", where).isEqualTo(
                     libraryPath.isEmpty() ? PodGroupRun.IMAGE_LD_LIBRARY_PATH : libraryPath + ":" + PodGroupRun.IMAGE_LD_LIBRARY_PATH);

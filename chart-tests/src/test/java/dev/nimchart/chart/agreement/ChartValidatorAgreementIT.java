@@ -1,0 +1,138 @@
+package dev.nimchart.chart.agreement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.judge.ValuesJudge;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.render.ChartRefusedException;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.startup.StartupHost;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The chart agrees with the real validators, both ways (issue 34): generated values documents biased to where the
+ * chart's rules stand for a validator's ({@link AgreementScenarios}: Ray ports, DRA selectors and attributes, topology
+ * keys, Kueue queue names, LeaderWorkerSet subgroup and rollout policies, mounts, env references, commands, Ingress
+ * paths, names), each judged by the chart and by the validators of the controller tier: the API server's strict
+ * server-side dry run with the LeaderWorkerSet controller's webhooks registered, the pods of every LeaderWorkerSet and
+ * MPIJob template, and {@code ray start}'s own port check of the pinned Ray ({@link AgreementRun}). No escape (the chart
+ * renders, a validator refuses) and no false refusal (the chart refuses, every validator accepts the rendering without
+ * its rules); each would be written, as the smallest document that shows it, under target/agreement/.
+ *
+ * <p>Seeded and bounded: {@code -Dnim.agreement.seed}, {@code -Dnim.agreement.count} (documents) and
+ * {@code -Dnim.agreement.seconds} (the run stops at whichever comes first). The default budget (12 s of documents, about
+ * 90 on a quiet 2-core machine) keeps the class near half a minute in {@code mvn verify}; a larger one finds more (the
+ * README's figures: {@code -Dnim.agreement.seconds=150}, 1000 documents).
+ */
+@ExtendWith(ControllerTier.class)
+class ChartValidatorAgreementIT {
+
+    static final long SEED = Long.getLong("nim.agreement.seed", 20261127L);
+    static final int COUNT = Integer.getInteger("nim.agreement.count", 1000);
+    static final int SECONDS = Integer.getInteger("nim.agreement.seconds", 12);
+
+    private static RayPortCheck ray() {
+        RayPortCheck ray = RayPortCheck.in(StartupHost.rayDir(), Path.of("target", "agreement-ray"));
+        if (ray == null && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError("CI=true and no Ray in " + StartupHost.rayDir() + " (ci/install-ray.sh installs it): "
+                    + "Ray's own port check is part of this test");
+        }
+        return ray;
+    }
+
+    @Test
+    void theChartRefusesWhatTheValidatorsRefuseAndNothingElse(ControllerSession session) {
+        KubeApi api = session.environment().api();
+        String namespace = TierNamespaces.create(api, "agreement", "privileged");
+        Path work = Path.of("target");
+        RayPortCheck ray = ray();
+        Validators validators = new Validators(api, namespace, ray);
+        AgreementRun.Result r = new AgreementRun(validators, AgreementRun.withoutRules(), namespace, work)
+                .run(SEED, COUNT, Duration.ofSeconds(SECONDS));
+        System.out.println("chart/validator agreement: " + r.summary()
+                + (ray == null ? "; Ray's port check not run (no Ray in " + StartupHost.rayDir() + ")" : "; Ray's verdicts by port " + ray.verdicts())
+                + (validators.unjudgedKinds().isEmpty() ? "" : "; kinds the cluster does not serve, not judged: " + validators.unjudgedKinds())
+                + "; re-run with -Dnim.agreement.seed=" + SEED);
+        r.explained().forEach(f -> System.out.println("  " + f));
+
+        assertThat(r.escapes()).as("escapes: the chart rendered what a validator refuses (seed %d; each under target/agreement/escapes)", SEED)
+                .isEmpty();
+        assertThat(r.falseRefusals()).as("false refusals: the chart refused what every validator accepts (seed %d; each under"
+                + " target/agreement/false-refusals)", SEED).isEmpty();
+        assertThat(r.count("rendered")).as("documents that rendered and were judged").isGreaterThanOrEqualTo(5);
+        assertThat(r.count("refused, and a validator refuses it too")).as("refusals the validators confirmed").isPositive();
+        List<String> rendered = AgreementScenarios.surfaces().stream().filter(s -> r.count("rendered: surface " + s) > 0).toList();
+        assertThat(rendered).as("surfaces that rendered at least once").hasSizeGreaterThanOrEqualTo(3);
+    }
+
+    /**
+     * The refusal corpus, the other way round: every file of values-examples/invalid/ whose refusal says a validator
+     * would refuse (the API server, Kubernetes, a webhook, CEL, {@code ray start}) is refused by that validator when
+     * the chart's rules are taken away (the same values through a copy of the chart without values.schema.json and its
+     * preflight template). A rule whose claim no validator bears out would be a false refusal.
+     */
+    @Test
+    void everyRefusalThatSpeaksForAValidatorIsBorneOutByIt(ControllerSession session) throws IOException {
+        KubeApi api = session.environment().api();
+        String namespace = TierNamespaces.create(api, "agreement-corpus", "privileged");
+        RayPortCheck ray = ray();
+        Validators validators = new Validators(api, namespace, ray);
+        ChartRenderer unchecked = AgreementRun.withoutRules();
+        List<String> confirmed = new ArrayList<>();
+        List<String> unconfirmed = new ArrayList<>();
+        List<String> notJudged = new ArrayList<>();
+        List<Path> files;
+        try (Stream<Path> s = Files.list(ChartUnderTest.chartDir().resolve("../../values-examples/invalid").normalize())) {
+            files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+        }
+        for (Path file : files) {
+            if (Files.readString(file).startsWith("# expect-error: at '")) {
+                continue; // values.schema.json's refusal: its message says no validator's
+            }
+            String message;
+            try {
+                ChartUnderTest.renderIn(namespace, file);
+                continue;
+            } catch (ChartRefusedException e) {
+                message = ValuesJudge.helmMessage(e.getMessage());
+            }
+            if (message.contains("at '/") || !AgreementRun.claimsAValidator(message)) {
+                continue;
+            }
+            String name = file.getFileName().toString();
+            if (ray == null && message.contains("ray start")) {
+                notJudged.add(name + " (no Ray installed)");
+                continue;
+            }
+            RenderedManifest without;
+            try {
+                without = unchecked.render(ChartRenderer.releaseName(file), namespace, List.of(file), Map.of());
+            } catch (ChartRefusedException e) {
+                notJudged.add(name + " (the chart without its rules renders nothing either: " + ValuesJudge.helmMessage(e.getMessage()) + ")");
+                continue;
+            }
+            List<Validators.Rejection> rejections = validators.judge(without);
+            (rejections.isEmpty() ? unconfirmed : confirmed).add(name + (rejections.isEmpty() ? ": " + message : ": " + rejections.get(0)));
+        }
+        System.out.println("refusal corpus against the validators: " + confirmed.size() + " refusals borne out, " + unconfirmed.size()
+                + " not, " + notJudged.size() + " not judged " + notJudged);
+        confirmed.forEach(c -> System.out.println("  borne out: " + c));
+        assertThat(unconfirmed).as("refusal files whose rule says a validator refuses, where every validator accepts the"
+                + " rendering without the chart's rules").isEmpty();
+        assertThat(confirmed).as("refusals borne out by a validator").hasSizeGreaterThanOrEqualTo(10);
+    }
+}

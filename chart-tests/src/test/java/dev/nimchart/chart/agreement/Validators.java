@@ -1,0 +1,179 @@
+package dev.nimchart.chart.agreement;
+
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.objects.EmbeddedPods;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.RenderedManifest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The real validators' verdict on what the chart rendered:
+ * <ul>
+ *   <li>the API server: every object created with a server-side dry run and strict field validation, with the
+ *       admission webhooks the cluster has registered (on the controller tier, the LeaderWorkerSet controller's
+ *       mutating and validating webhooks); an object over 1 MB is also created for real (and deleted), as only etcd
+ *       refuses one over its request limit;</li>
+ *   <li>the pods the API server never sees at install: every pod template of a LeaderWorkerSet or MPIJob as the Pod its
+ *       controller would create ({@link EmbeddedPods}), dry-run the same way; a LeaderWorkerSet's leader with the
+ *       metadata its controller adds, so that the real LWS pod webhook mutates it first ({@link #asLwsLeader});</li>
+ *   <li>Ray: the head port of every Ray group, through {@code ray start}'s own port check ({@link RayPortCheck}).</li>
+ * </ul>
+ * Objects of a kind the cluster does not serve are counted as not judged, never as refused.
+ */
+final class Validators {
+
+    /** One refusal: which validator, of what, and its message. */
+    record Rejection(String validator, String object, String message) {
+
+        @Override
+        public String toString() {
+            return validator + " refuses " + object + ": " + message;
+        }
+    }
+
+    /** JSON bytes above which an object is also created for real (etcd's request limit is 1.5 MiB). */
+    static final int LARGE = 1_000_000;
+
+    private final KubeApi api;
+    private final String namespace;
+    private final RayPortCheck ray;
+    private final Set<String> serviceAccounts = ConcurrentHashMap.newKeySet();
+    private final Set<String> unjudgedKinds = ConcurrentHashMap.newKeySet();
+
+    /** @param ray Ray's port check, or null where Ray is not installed (its verdicts are then missing) */
+    Validators(KubeApi api, String namespace, RayPortCheck ray) {
+        this.api = api;
+        this.namespace = namespace;
+        this.ray = ray;
+    }
+
+    boolean judgesRay() {
+        return ray != null;
+    }
+
+    RayPortCheck ray() {
+        return ray;
+    }
+
+    /** Kinds rendered that the cluster does not serve (not judged). */
+    Set<String> unjudgedKinds() {
+        return Set.copyOf(unjudgedKinds);
+    }
+
+    /** Every refusal of the manifest's objects, their controllers' pods and their Ray groups; empty when all accept. */
+    List<Rejection> judge(RenderedManifest manifest) {
+        List<Rejection> out = new ArrayList<>();
+        // The pods name the release's ServiceAccount, which ServiceAccount admission looks up: it exists, as it would
+        // once Helm created it (after its own dry run below has judged it).
+        for (KubeObject sa : manifest.ofKind("ServiceAccount")) {
+            if (!serviceAccounts.contains(sa.name()) && api.create(withoutNamespace(sa), namespace, true).ok()) {
+                serviceAccounts.add(sa.name());
+                api.create(withoutNamespace(sa), namespace, false);
+            }
+        }
+        for (KubeObject o : manifest.objects()) {
+            KubeApi.Response r;
+            try {
+                r = api.create(withoutNamespace(o), namespace, true);
+                if (r.ok() && o.toJson().length() > LARGE) {
+                    // A dry run never reaches etcd, whose request limit (1.5 MiB) only a real create meets: a large
+                    // object is created for real, and deleted at once.
+                    r = api.create(withoutNamespace(o), namespace, false);
+                    if (r.ok()) {
+                        api.delete(api.resource(o.apiVersion(), o.kind()).collectionPath(namespace) + "/" + o.name());
+                    }
+                }
+            } catch (IllegalStateException e) {
+                unjudgedKinds.add(o.kind());
+                continue;
+            }
+            // A ServiceAccount of an earlier document, created here for real, is no fault of this one.
+            boolean ours = r.code() == 409 && o.kind().equals("ServiceAccount") && serviceAccounts.contains(o.name());
+            if (!r.ok() && !ours) {
+                out.add(new Rejection("the API server", o.kind() + "/" + o.name(), r.message()));
+            }
+            if (List.of("LeaderWorkerSet", "MPIJob").contains(o.kind())) {
+                for (EmbeddedPods t : EmbeddedPods.of(o)) {
+                    KubeObject candidate = t.path().endsWith("leaderTemplate") ? asLwsLeader(o, t.pod()) : t.pod();
+                    KubeApi.Response pod = api.create(candidate, namespace, true);
+                    if (!pod.ok()) {
+                        out.add(new Rejection("the API server", "the pods of " + o.kind() + "/" + o.name() + " " + t.path(), pod.message()));
+                    }
+                }
+            }
+            if (ray != null && o.kind().equals("LeaderWorkerSet")) {
+                headPort(o).flatMap(ray::refusal).ifPresent(refusal ->
+                        out.add(new Rejection("Ray (ray start --head)", o.kind() + "/" + o.name() + " leader", refusal)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A LeaderWorkerSet's leader pod with the metadata its controller gives it (lws v0.9.0, the leader StatefulSet's
+     * template: the set's name, worker index 0, the group size, and its exclusive-topology and subgroup annotations;
+     * named {@code <lws>-0}), so that the real LWS pod webhook, registered on the controller tier for pods with that
+     * name label, adds what it adds at creation (the group labels, the exclusive-topology pod affinity, the LWS
+     * environment) before the API server judges the pod.
+     */
+    @SuppressWarnings("unchecked")
+    static KubeObject asLwsLeader(KubeObject lws, KubeObject pod) {
+        java.util.Map<String, Object> raw = new java.util.LinkedHashMap<>(pod.raw());
+        java.util.Map<String, Object> meta = new java.util.LinkedHashMap<>((java.util.Map<String, Object>) raw.get("metadata"));
+        meta.put("name", lws.name() + "-0");
+        java.util.Map<String, Object> labels = new java.util.LinkedHashMap<>(pod.labels());
+        labels.put("leaderworkerset.sigs.k8s.io/worker-index", "0");
+        labels.put("leaderworkerset.sigs.k8s.io/name", lws.name());
+        labels.put("leaderworkerset.sigs.k8s.io/template-revision-hash", "agreement");
+        java.util.Map<String, Object> annotations = new java.util.LinkedHashMap<>(pod.annotations());
+        annotations.put("leaderworkerset.sigs.k8s.io/size", String.valueOf(lws.at("spec.leaderWorkerTemplate.size")));
+        Object exclusive = lws.annotations().get("leaderworkerset.sigs.k8s.io/exclusive-topology");
+        if (exclusive != null) {
+            annotations.put("leaderworkerset.sigs.k8s.io/exclusive-topology", exclusive);
+        }
+        if (lws.at("spec.leaderWorkerTemplate.subGroupPolicy") instanceof java.util.Map<?, ?> policy) {
+            annotations.put("leaderworkerset.sigs.k8s.io/subgroup-policy-type", String.valueOf(policy.get("subGroupPolicyType")));
+            annotations.put("leaderworkerset.sigs.k8s.io/subgroup-size", String.valueOf(policy.get("subGroupSize")));
+            Object sub = lws.annotations().get("leaderworkerset.sigs.k8s.io/subgroup-exclusive-topology");
+            if (sub != null) {
+                annotations.put("leaderworkerset.sigs.k8s.io/subgroup-exclusive-topology", sub);
+            }
+        }
+        meta.put("labels", labels);
+        meta.put("annotations", annotations);
+        raw.put("metadata", meta);
+        return new KubeObject(raw);
+    }
+
+    /** The port of {@code nim-serve-ray --head --port P} in a LeaderWorkerSet's leader, if it runs a Ray head. */
+    static Optional<Integer> headPort(KubeObject lws) {
+        for (KubeObject c : lws.list("spec.leaderWorkerTemplate.leaderTemplate.spec.containers")) {
+            List<String> argv = new ArrayList<>();
+            for (String part : List.of("command", "args")) {
+                if (c.at(part) instanceof List<?> l) {
+                    l.forEach(x -> argv.add(String.valueOf(x)));
+                }
+            }
+            int at = argv.indexOf("nim-serve-ray");
+            if (at >= 0 && argv.contains("--head") && argv.indexOf("--port") > at && argv.indexOf("--port") + 1 < argv.size()) {
+                return Optional.of(Integer.parseInt(argv.get(argv.indexOf("--port") + 1)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static KubeObject withoutNamespace(KubeObject o) {
+        java.util.Map<String, Object> raw = new java.util.LinkedHashMap<>(o.raw());
+        if (raw.get("metadata") instanceof java.util.Map<?, ?> m) {
+            java.util.Map<String, Object> meta = new java.util.LinkedHashMap<>((java.util.Map<String, Object>) m);
+            meta.remove("namespace");
+            raw.put("metadata", meta);
+        }
+        return new KubeObject(raw);
+    }
+}

@@ -1,0 +1,139 @@
+{{/* ---------------------------------------------------------------------------
+Preflight rules of Inference Gateway routing (inferencePool.*) and LLM-aware autoscaling (autoscaling.nimMetrics,
+autoscaling.keda). One define per rule, each called with one line from "nim-llm.preflight" (_preflight.tpl).
+--------------------------------------------------------------------------- */}}
+
+{{/* The routing objects need the pool: an HTTPRoute or InferenceObjective without inferencePool.enabled is not rendered. */}}
+{{- define "nim-llm.preflight.routingNeedsPool" -}}
+{{- $P := .Values.inferencePool -}}
+{{- if not $P.enabled -}}
+{{- range $key := list "httpRoute" "objective" -}}
+{{- if (index $P $key).enabled -}}
+{{- include "nim-llm.fail" (printf "inferencePool.%s.enabled is true but inferencePool.enabled is false: the %s refers to the release's InferencePool, which is only created with inferencePool.enabled: true. Set inferencePool.enabled: true, or inferencePool.%s.enabled: false." $key (ternary "HTTPRoute" "InferenceObjective" (eq $key "httpRoute")) $key) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The endpoint picker's image is pinned: a moving image would change the picker under a running release. */}}
+{{- define "nim-llm.preflight.eppImagePinned" -}}
+{{- $image := .Values.inferencePool.epp.image -}}
+{{- if and .Values.inferencePool.enabled (not (toString ($image.tag | default ""))) (not (toString ($image.digest | default ""))) -}}
+{{- include "nim-llm.fail" (printf "inferencePool.epp.image has neither a tag nor a digest (repository %s): the endpoint picker would run whatever the registry's default tag points to at each pod start. Set inferencePool.epp.image.tag (such as v1.5.0) or inferencePool.epp.image.digest (sha256:...)." $image.repository) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The pool's target port is the port the serving pods serve NIM's API (and /v1/metrics) on. */}}
+{{- define "nim-llm.preflight.poolTargetPort" -}}
+{{- $V := .Values -}}
+{{- if $V.inferencePool.enabled -}}
+{{- $port := include "nim-llm.inferencePool.targetPort" . | int -}}
+{{- $role := get (dict "leaderworkerset" "leader" "mpijob" "mpi-worker") (include "nim-llm.mode" .) | default "server" -}}
+{{- $ports := include "nim-llm.ports" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- $found := dict -}}
+{{- range $ports -}}{{- if eq (int .containerPort) $port -}}{{- $found = . -}}{{- end -}}{{- end -}}
+{{- if not $found -}}
+{{- include "nim-llm.fail" (printf "inferencePool.targetPort (%d) is not a container port of the serving pods (they declare %s): the gateway would send every request to a closed port. Set inferencePool.targetPort to %d (model.openaiPort), or 0 for model.openaiPort." $port (include "nim-llm.routing.portList" $ports) (int $V.model.openaiPort)) -}}
+{{- else if ne $found.name "http-openai" -}}
+{{- include "nim-llm.fail" (printf "inferencePool.targetPort (%d) is the serving pods' %s port, not the port NIM serves its API and /v1/metrics on. Set inferencePool.targetPort to %d (model.openaiPort), or 0 for model.openaiPort." $port $found.name (int $V.model.openaiPort)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "nim-llm.routing.portList" -}}
+{{- $out := list -}}
+{{- range . -}}{{- $out = append $out (printf "%d (%s)" (int .containerPort) .name) -}}{{- end -}}
+{{- join ", " $out -}}
+{{- end -}}
+
+{{/* The pool selects exactly the serving pods: its extra labels are labels every serving pod carries (model.labels),
+never one that picks workers (LWS worker-index, the chart's component, the MPI replica labels). */}}
+{{- define "nim-llm.preflight.poolSelectsServingPods" -}}
+{{- $V := .Values -}}
+{{- if $V.inferencePool.enabled -}}
+{{- $modelLabels := $V.model.labels | default dict -}}
+{{- $workerKeys := list "app.kubernetes.io/component" "leaderworkerset.sigs.k8s.io/worker-index" "training.kubeflow.org/replica-index" "training.kubeflow.org/replica-type" "training.kubeflow.org/job-role" "app.kubernetes.io/name" "app.kubernetes.io/instance" -}}
+{{- range $k, $v := $V.inferencePool.matchLabels | default dict -}}
+{{- if has $k $workerKeys -}}
+{{- include "nim-llm.fail" (printf "inferencePool.matchLabels sets %s: %q, a label that decides which of the release's pods serve: the pool must select exactly the serving pods (single-node pods, LeaderWorkerSet leaders, MPIJob worker 0), never workers, and the chart selects them itself. Remove %s from inferencePool.matchLabels." $k (toString $v) $k) -}}
+{{- else if ne (toString (index $modelLabels $k | default "")) (toString $v) -}}
+{{- include "nim-llm.fail" (printf "inferencePool.matchLabels sets %s: %q, which the serving pods do not carry (model.labels gives the pods their extra labels): the pool would select no pod of this release, or another release's. Remove it, or add the same label to model.labels." $k (toString $v)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* An HTTPRoute attaches to at least one Gateway: without a parent it routes nothing. */}}
+{{- define "nim-llm.preflight.httpRouteParents" -}}
+{{- $R := .Values.inferencePool.httpRoute -}}
+{{- if and .Values.inferencePool.enabled $R.enabled (not $R.parentRefs) -}}
+{{- include "nim-llm.fail" "inferencePool.httpRoute.enabled is true but inferencePool.httpRoute.parentRefs is empty: a route without a parent Gateway receives no traffic. Add the Gateway, such as parentRefs: [{name: inference-gateway}], or set inferencePool.httpRoute.enabled: false." -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Metric names the autoscaler and the endpoint picker read are names NIM exports. */}}
+{{- define "nim-llm.preflight.nimMetricNames" -}}
+{{- $V := .Values -}}
+{{- $known := include "nim-llm.nimMetricNames" . | fromYamlArray -}}
+{{- $used := list -}}
+{{- if $V.autoscaling.enabled -}}
+{{- range $i, $m := $V.autoscaling.nimMetrics | default list -}}
+{{- $used = append $used (list (printf "autoscaling.nimMetrics[%d].name" $i) $m.name) -}}
+{{- end -}}
+{{- if and $V.autoscaling.keda.enabled $V.autoscaling.keda.prometheus.enabled (not $V.autoscaling.keda.prometheus.query) -}}
+{{- $used = append $used (list "autoscaling.keda.prometheus.metricName" $V.autoscaling.keda.prometheus.metricName) -}}
+{{- end -}}
+{{- end -}}
+{{- if and $V.inferencePool.enabled (not $V.inferencePool.epp.config) -}}
+{{- range $k := list "queuedRequests" "runningRequests" "kvCacheUsage" -}}
+{{- $used = append $used (list (printf "inferencePool.epp.engineMetrics.%s" $k) (index $V.inferencePool.epp.engineMetrics $k)) -}}
+{{- end -}}
+{{- end -}}
+{{- range $used -}}
+{{- if not (has (index . 1) $known) -}}
+{{- include "nim-llm.fail" (printf "%s is %q, a metric NIM does not export at /v1/metrics: the autoscaler or the endpoint picker would never see a value. Use one of NIM's names (%s), or, when your NIM version exports this name, list it in metrics.additionalExportedNames." (index . 0) (index . 1) (join ", " $known)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Each autoscaling.nimMetrics entry has the one target its type takes. */}}
+{{- define "nim-llm.preflight.nimMetricTargets" -}}
+{{- range $i, $m := .Values.autoscaling.nimMetrics | default list -}}
+{{- $key := printf "autoscaling.nimMetrics[%d]" $i -}}
+{{- if eq (len (pick $m "averageValue" "value")) 2 -}}
+{{- include "nim-llm.fail" (printf "%s sets both averageValue and value: a metric has one target. Keep one of them." $key) -}}
+{{- else if eq (len (pick $m "averageValue" "value")) 0 -}}
+{{- include "nim-llm.fail" (printf "%s has no target: set averageValue (the target per serving pod)%s." $key (ternary "" " or value" (eq $m.type "Pods"))) -}}
+{{- else if and (eq $m.type "Pods") (hasKey $m "value") -}}
+{{- include "nim-llm.fail" (printf "%s is a Pods metric with a value target: a Pods metric is averaged over the serving pods, so its target is averageValue. Write averageValue instead of value." $key) -}}
+{{- end -}}
+{{- if and (hasKey $m "selector") (ne $m.type "External") -}}
+{{- include "nim-llm.fail" (printf "%s sets a selector, which only an External metric takes (a %s metric is read from the %s). Remove the selector, or set type: External." $key $m.type (ternary "serving pods" "inference Service" (eq $m.type "Pods"))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* KEDA: a mode of autoscaling, with a trigger, and scale to zero only with a trigger that can wake the release. */}}
+{{- define "nim-llm.preflight.keda" -}}
+{{- $V := .Values -}}
+{{- $K := $V.autoscaling.keda -}}
+{{- if $K.enabled -}}
+{{- if not $V.autoscaling.enabled -}}
+{{- include "nim-llm.fail" "autoscaling.keda.enabled is true but autoscaling.enabled is false: the KEDA ScaledObject is the autoscaler's form, created only with autoscaling.enabled: true (with autoscaling.minReplicas and maxReplicas). Set autoscaling.enabled: true, or autoscaling.keda.enabled: false." -}}
+{{- end -}}
+{{- if and $K.prometheus.enabled (not $K.prometheus.serverAddress) -}}
+{{- include "nim-llm.fail" "autoscaling.keda.prometheus.enabled is true but autoscaling.keda.prometheus.serverAddress is empty: KEDA has no Prometheus to query. Set it (such as http://prometheus-operated.monitoring.svc:9090), or set autoscaling.keda.prometheus.enabled: false and give autoscaling.keda.triggers." -}}
+{{- end -}}
+{{- if and (not $K.prometheus.enabled) (not $K.triggers) -}}
+{{- include "nim-llm.fail" "autoscaling.keda has no trigger: autoscaling.keda.prometheus.enabled is false and autoscaling.keda.triggers is empty, and a ScaledObject scales on its triggers only. Enable the Prometheus trigger or add triggers." -}}
+{{- end -}}
+{{- if not (kindIs "invalid" $K.idleReplicaCount) -}}
+{{- if ge (int $K.idleReplicaCount) (int $V.autoscaling.minReplicas) -}}
+{{- include "nim-llm.fail" (printf "autoscaling.keda.idleReplicaCount (%d) is not below autoscaling.minReplicas (%d): KEDA refuses such a ScaledObject. Set autoscaling.keda.idleReplicaCount: 0 (scale to zero) or null." (int $K.idleReplicaCount) (int $V.autoscaling.minReplicas)) -}}
+{{- end -}}
+{{- if and (eq (int $K.idleReplicaCount) 0) (not $K.triggers) -}}
+{{- include "nim-llm.fail" "autoscaling.keda.idleReplicaCount is 0 but autoscaling.keda.triggers is empty: at zero replicas no serving pod exports the metrics the chart's Prometheus trigger reads, so nothing would ever wake the release. Add a trigger that is active while requests wait with no pod (the gateway's or the endpoint picker's request metric, a cron), or set autoscaling.keda.idleReplicaCount: null." -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

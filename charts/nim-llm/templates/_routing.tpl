@@ -1,0 +1,163 @@
+{{/* ---------------------------------------------------------------------------
+Inference Gateway routing (Gateway API Inference Extension) and LLM-aware autoscaling: names, labels and the
+endpoint picker's arguments and config. Templates: inferencepool.yaml, epp-*.yaml, httproute.yaml,
+inferenceobjective.yaml, scaledobject.yaml. Rules: _preflight_routing.tpl.
+--------------------------------------------------------------------------- */}}
+
+{{/* Name of the endpoint picker's objects (Deployment, Service, ServiceAccount, Role, RoleBinding, ConfigMap). */}}
+{{- define "nim-llm.epp.name" -}}
+{{- printf "%s-epp" (include "nim-llm.fullname" .) -}}
+{{- end -}}
+
+{{/* Labels of the endpoint picker's pods, and its Deployment's and Service's selector. Its app.kubernetes.io/name is
+not the chart's: the StatefulSet, Deployment and PodDisruptionBudget of the model select on the chart's name and
+instance, and must never count the picker's pod among the model's. */}}
+{{- define "nim-llm.epp.selectorLabels" -}}
+app.kubernetes.io/name: {{ printf "%s-epp" (include "nim-llm.name" .) | trunc 63 | trimSuffix "-" | quote }}
+app.kubernetes.io/instance: {{ .Release.Name | quote }}
+app.kubernetes.io/component: endpoint-picker
+{{- end -}}
+
+{{/* The endpoint picker's image: <repository>:<tag>, <repository>@<digest> or both. */}}
+{{- define "nim-llm.epp.image" -}}
+{{- $image := .Values.inferencePool.epp.image -}}
+{{- $ref := $image.repository -}}
+{{- with toString ($image.tag | default "") -}}{{- $ref = printf "%s:%s" $ref . -}}{{- end -}}
+{{- with toString ($image.digest | default "") -}}{{- $ref = printf "%s@%s" $ref . -}}{{- end -}}
+{{- $ref -}}
+{{- end -}}
+
+{{/* The port of the serving pods the pool targets: inferencePool.targetPort, or model.openaiPort when 0. */}}
+{{- define "nim-llm.inferencePool.targetPort" -}}
+{{- $port := .Values.inferencePool.targetPort | default 0 | int -}}
+{{- if eq $port 0 -}}{{- $port = .Values.model.openaiPort | int -}}{{- end -}}
+{{- $port -}}
+{{- end -}}
+
+{{/* Labels the InferencePool selects on: the serving pods' selector (single-node pods, LWS leaders, MPIJob worker 0)
+and inferencePool.matchLabels. */}}
+{{- define "nim-llm.inferencePool.selector" -}}
+{{- $selector := include "nim-llm.servingPodSelector" . | fromYaml -}}
+{{- range $k, $v := .Values.inferencePool.matchLabels | default dict -}}
+{{- $_ := set $selector $k $v -}}
+{{- end -}}
+{{- toYaml $selector -}}
+{{- end -}}
+
+{{/* Metric names NIM for LLMs exports at /v1/metrics as NVIDIA documents them (Observability for NVIDIA NIM for
+LLMs), plus metrics.additionalExportedNames (list). */}}
+{{- define "nim-llm.nimMetricNames" -}}
+{{- $names := list "gpu_cache_usage_perc" "num_requests_running" "num_requests_waiting" "num_request_max"
+  "prompt_tokens_total" "generation_tokens_total" "request_success_total" "request_failure_total"
+  "time_to_first_token_seconds" "time_per_output_token_seconds" "e2e_request_latency_seconds"
+  "request_prompt_tokens" "request_generation_tokens" -}}
+{{- toYaml (concat $names (.Values.metrics.additionalExportedNames | default list)) -}}
+{{- end -}}
+
+{{/* The endpoint picker's EndpointPickerConfig: inferencePool.epp.config, else GAIE v1.5's default scorers (queue,
+KV-cache utilization, prefix cache) reading NIM's metrics from inferencePool.epp.modelServerMetricsPath through an
+engine config named nim, the default engine of every pod. */}}
+{{- define "nim-llm.epp.config" -}}
+{{- $epp := .Values.inferencePool.epp -}}
+{{- if $epp.config -}}
+{{- toYaml $epp.config -}}
+{{- else -}}
+apiVersion: inference.networking.x-k8s.io/v1alpha1
+kind: EndpointPickerConfig
+plugins:
+  - type: queue-scorer
+  - type: kv-cache-utilization-scorer
+  - type: prefix-cache-scorer
+  - type: metrics-data-source
+    parameters:
+      scheme: http
+      path: {{ $epp.modelServerMetricsPath | quote }}
+  - type: core-metrics-extractor
+    parameters:
+      defaultEngine: nim
+      engineConfigs:
+        - name: nim
+          queuedRequestsSpec: {{ $epp.engineMetrics.queuedRequests | quote }}
+          runningRequestsSpec: {{ $epp.engineMetrics.runningRequests | quote }}
+          kvUsageSpec: {{ $epp.engineMetrics.kvCacheUsage | quote }}
+          loraSpec: ""
+          cacheInfoSpec: ""
+schedulingProfiles:
+  - name: default
+    plugins:
+      - pluginRef: queue-scorer
+        weight: 2
+      - pluginRef: kv-cache-utilization-scorer
+        weight: 2
+      - pluginRef: prefix-cache-scorer
+        weight: 3
+{{- end -}}
+{{- end -}}
+
+{{/* File name of the config in the ConfigMap, and where the picker reads it. */}}
+{{- define "nim-llm.epp.configFile" -}}
+/config/endpoint-picker.yaml
+{{- end -}}
+
+{{/* The endpoint picker's arguments (list): inferencePool.epp.args when set, else the pool it serves, its config,
+its ports and NIM's metrics path, then inferencePool.epp.extraArgs. Metrics are served without the picker's
+TokenReview check (that needs a ClusterRole), and tracing is off (it would export to an OTLP collector on localhost). */}}
+{{- define "nim-llm.epp.args" -}}
+{{- $epp := .Values.inferencePool.epp -}}
+{{- $args := list -}}
+{{- if $epp.args -}}
+{{- $args = $epp.args -}}
+{{- else -}}
+{{- $args = list "--pool-name" (include "nim-llm.fullname" .) "--pool-namespace" .Release.Namespace
+  "--pool-group" $epp.poolGroup "--config-file" (include "nim-llm.epp.configFile" .)
+  "--grpc-port" "9002" "--grpc-health-port" "9003" "--metrics-port" "9090"
+  "--model-server-metrics-path" $epp.modelServerMetricsPath
+  "--metrics-endpoint-auth=false" "--tracing=false" "--zap-encoder" "json" -}}
+{{- if gt (int $epp.replicas) 1 -}}
+{{- $args = append $args "--ha-enable-leader-election" -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml (concat $args ($epp.extraArgs | default list)) -}}
+{{- end -}}
+
+{{/* scaleTargetRef of the autoscaler (HorizontalPodAutoscaler or KEDA ScaledObject): the LeaderWorkerSet (its scale
+subresource; its status.hpaPodSelector selects the leaders), the Deployment or the StatefulSet. */}}
+{{- define "nim-llm.scaleTargetRef" -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- if eq $mode "leaderworkerset" -}}
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+{{- else if eq $mode "deployment" -}}
+apiVersion: apps/v1
+kind: Deployment
+{{- else -}}
+apiVersion: apps/v1
+kind: StatefulSet
+{{- end }}
+name: {{ include "nim-llm.workloadName" . | quote }}
+{{- end -}}
+
+{{/* autoscaling.nimMetrics as autoscaling/v2 MetricSpecs (list). */}}
+{{- define "nim-llm.nimMetricSpecs" -}}
+{{- $root := . -}}
+{{- $specs := list -}}
+{{- range $m := .Values.autoscaling.nimMetrics | default list -}}
+{{- $target := dict -}}
+{{- if hasKey $m "averageValue" -}}
+{{- $target = dict "type" "AverageValue" "averageValue" (toString $m.averageValue) -}}
+{{- else -}}
+{{- $target = dict "type" "Value" "value" (toString $m.value) -}}
+{{- end -}}
+{{- if eq $m.type "Pods" -}}
+{{- $specs = append $specs (dict "type" "Pods" "pods" (dict "metric" (dict "name" $m.name) "target" $target)) -}}
+{{- else if eq $m.type "Object" -}}
+{{- $described := dict "apiVersion" "v1" "kind" "Service" "name" (include "nim-llm.serviceName" $root) -}}
+{{- $specs = append $specs (dict "type" "Object" "object" (dict "describedObject" $described "metric" (dict "name" $m.name) "target" $target)) -}}
+{{- else -}}
+{{- $metric := dict "name" $m.name -}}
+{{- with $m.selector -}}{{- $_ := set $metric "selector" (dict "matchLabels" .) -}}{{- end -}}
+{{- $specs = append $specs (dict "type" "External" "external" (dict "metric" $metric "target" $target)) -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $specs -}}
+{{- end -}}
