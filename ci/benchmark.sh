@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Benchmarks: how fast the suite proves the chart, side by side with the usual `helm template | kubeconform`
-# pipeline, the cluster and controller tiers' timings, a workers x replicas scale sweep, and the start-up tier's time
-# from starting a multi-node group's processes to its serving pod's readiness (min/median/max per example; needs root
-# and ip netns, else the report says why it was not measured). Prints the figures and writes
+# pipeline (in one JVM, and end to end as commands: ci/check-chart.sh --tier offline against the two tools in a script,
+# in turn, with what the fuzz adds), the cluster and controller tiers' timings, a workers x replicas scale sweep, and
+# the start-up tier's time from starting a multi-node group's processes to its serving pod's readiness (min/median/max
+# per example; needs root and ip netns, else the report says why it was not measured). Prints the figures and writes
 # chart-tools/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
 # run measured replaces the recorded one) and regenerates docs/benchmarks.md's measured table from that record.
 #
 #   ci/benchmark.sh [--offline] [--verify] [--cold] [--faults] [-Dnim.bench.runs=N ...]
 #
-#   --offline only the offline side by side (the other sections keep their recorded figures)
+#   --offline only the offline side by side, in one JVM and as commands (the other sections keep their recorded figures)
 #   --verify  also time a whole `mvn -B verify` with warm caches (every tier: minutes on 2 cores)
 #   --cold    also time `mvn -B verify` on a fresh clone with empty Maven, Go, control-plane, controller and tool
 #             caches, as a fresh CI machine runs it (about 20 min on 2 cores; needs the network to Maven Central

@@ -38,6 +38,11 @@
 #
 # Works from any working directory; relative paths are taken from it. A line per verdict is printed as it comes; the
 # full log goes to a temporary directory named at the start; nothing of Maven's own output reaches the terminal.
+# Maven runs only when the command must be built: the first time, and after a pom, chart-tests' main sources,
+# ci/go.mod, ci/crds/ or ci/fetch-crds.sh changed. That run also writes a launcher (chart-tests/target/
+# check-chart-launcher: the runtime classpath, chart-tests' classes as a jar, Helm's native library unpacked, a
+# class-data archive of the first direct run), and every later run starts the command with java directly, as a tool
+# starts: no Maven, a JVM that compiles with C1 only. (NIM_CHECK_CHART_LAUNCHER=DIR puts the launcher elsewhere.)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -58,6 +63,7 @@ kube=false
 writes=false
 pod_security=""
 mvn_flags=(-B -Dstyle.color=never)
+nim_props=() # the command's system properties this run sets (Maven: project properties of exec@check-chart)
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --chart) [[ $# -ge 2 ]] || usage "--chart needs a directory"; chart=$2; shift 2 ;;
@@ -74,20 +80,20 @@ while [[ $# -gt 0 ]]; do
       fi ;;
     --kubeconfig)
       [[ $# -ge 2 && -f "$2" ]] || usage "--kubeconfig needs an existing kubeconfig file"
-      mvn_flags+=(-Dnim.cluster=kubeconfig "-Dnim.kubeconfig=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); kube=true; shift 2 ;;
+      nim_props+=(-Dnim.cluster=kubeconfig "-Dnim.kubeconfig=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); kube=true; shift 2 ;;
     --cluster-writes) writes=true; shift ;;
     --pod-security)
       [[ $# -ge 2 && "$2" =~ ^(privileged|baseline|restricted)$ ]] || usage "--pod-security needs privileged, baseline or restricted"
       pod_security=$2; shift 2 ;;
     --maven-offline) mvn_flags+=(-o); shift ;;
-    -h|--help) sed -n '2,38p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,45p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown argument: $1" ;;
   esac
 done
 [[ -n "$chart" ]] || usage "--chart DIR is required"
 if [[ "$writes" == true ]]; then
   [[ "$kube" == true ]] || usage "--cluster-writes goes with --kubeconfig"
-  mvn_flags+=(-Dnim.cluster.writes=cluster)
+  nim_props+=(-Dnim.cluster.writes=cluster)
 fi
 [[ -n "$values" || "$with_repo" == true ]] || usage "--values DIR[,DIR...] is required"
 
@@ -134,17 +140,106 @@ values_csv=$(IFS=','; echo "${dirs[*]}")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/check-chart.XXXXXX")
 pom="$repo/chart-tests/pom.xml"
+launcher=${NIM_CHECK_CHART_LAUNCHER:-$repo/chart-tests/target/check-chart-launcher}
+command_args=(--chart "$chart" --values "$values_csv" --tiers "$tier_csv" --results "$work" --fuzz "$fuzz" --cwd "$PWD"
+  --lint "$lint" --pod-security "$pod_security")
 
-# The library's command (dev.nimchart.CheckChart) through Maven, which builds it first when needed: every tier asked
-# for runs in that one JVM, and the table is built from the verdicts it got. The cluster tiers run with CI=true: a
-# tier that cannot start fails, it is never skipped.
+# Whether the launcher a Maven run left is current: built after every input of the build changed, every classpath
+# entry still there.
+launcher_current() {
+  [[ -f "$launcher/stamp" && -f "$launcher/launch-classpath" ]] || return 1
+  local newer entry entries
+  newer=$(find "$repo/pom.xml" "$pom" "$repo/chart-tests/src/main" "$repo/ci/go.mod" "$repo/ci/fetch-crds.sh" "$repo/ci/crds" \
+    -newer "$launcher/stamp" -print -quit 2>/dev/null) || return 1
+  [[ -z "$newer" ]] || return 1
+  IFS=: read -r -a entries <"$launcher/launch-classpath"
+  for entry in "${entries[@]}"; do
+    [[ -e "$entry" ]] || return 1
+  done
+}
+
+# The library's command (dev.nimchart.CheckChart) through Maven, which builds it first when needed (compile, the CRDs),
+# and writes the launcher's classpath: every tier asked for runs in that one JVM.
+through_maven() {
+  CI=true mvn "${mvn_flags[@]}" "${nim_props[@]}" -q -f "$pom" compile exec:exec@check-chart-classpath exec:exec@check-chart \
+    -Dnim.launcher.dir="$launcher" -Dnim.chart.dir="$chart" -Dnim.check.values="$values_csv" -Dnim.check.tiers="$tier_csv" \
+    -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" -Dnim.check.lint="$lint" -Dnim.check.podSecurity="$pod_security"
+}
+
+# The launcher, made of what the Maven run wrote: chart-tests' classes as a jar (a class-data archive takes classes from
+# jars only) that also registers UnpackedHelmLibrary as helm-java's native library, first on the classpath.
+write_launcher() {
+  local classes rest jar_tool services
+  IFS=: read -r classes rest <"$launcher/classpath"
+  [[ -d "$classes" ]] || return 1
+  jar_tool=$(dirname "$(readlink -f "$(command -v java)")")/jar
+  [[ -x "$jar_tool" ]] || jar_tool=jar
+  services="$launcher/services.$$"
+  mkdir -p "$services/META-INF/services"
+  echo dev.nimchart.render.UnpackedHelmLibrary >"$services/META-INF/services/com.marcnuri.helm.jni.NativeLibrary"
+  "$jar_tool" --create --file "$launcher/chart-tests.jar.$$" -C "$classes" . -C "$services" . || { rm -rf "$services"; return 1; }
+  rm -rf "$services"
+  mv "$launcher/chart-tests.jar.$$" "$launcher/chart-tests.jar"
+  printf '%s\n' "$launcher/chart-tests.jar:$rest" >"$launcher/launch-classpath.$$"
+  mv "$launcher/launch-classpath.$$" "$launcher/launch-classpath"
+  rm -f "$launcher/classes.jsa"
+}
+
+# The same command with java directly: the system properties and environment exec@check-chart gives it (MAVEN_OPTS'
+# -Dnim.* as Maven would take them, then this run's own), the working directory Maven gives it (chart-tests/), C1
+# only and the serial collector (a command of seconds: C2 and G1's threads cost more than they gain), and the
+# class-data archive the first direct run wrote at its exit.
+directly() {
+  local opts=() maven_opts=() jsa_opts=() word jsa="$launcher/classes.jsa" dump=""
+  read -r -a maven_opts <<<"${MAVEN_OPTS:-}"
+  for word in "${maven_opts[@]}"; do
+    [[ "$word" == -Dnim.* ]] && opts+=("$word")
+  done
+  if [[ -f "$jsa" ]]; then
+    jsa_opts=(-XX:SharedArchiveFile="$jsa")
+  else
+    dump="$jsa.$$"
+    jsa_opts=(-XX:ArchiveClassesAtExit="$dump")
+  fi
+  (cd "$repo/chart-tests" && CI=true KUBECONFIG="$work/lookup-stub.kubeconfig" java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+    -Xshare:auto '-Xlog:cds*=off' "${jsa_opts[@]}" -cp "$(cat "$launcher/launch-classpath")" \
+    "-Dnim.crds.dir=$repo/chart-tests/target/classes/dev/nimchart/checks/crds" "-Dnim.ci.dir=$repo/chart-tests/../ci" \
+    -Dnim.cluster=auto -Dnim.kubeconfig= -Dnim.cluster.writes=namespaced -Dnim.nodes.file= -Dnim.reconcile.timeout= \
+    "${opts[@]}" "${nim_props[@]}" "-Dnim.helm.library.dir=$launcher/helm" dev.nimchart.CheckChart "${command_args[@]}")
+  if [[ -n "$dump" && -s "$dump" ]]; then
+    mv "$dump" "$jsa"
+  else
+    rm -f "$dump"
+  fi
+}
+
 echo "chart $chart ($(sed -n 's/^name: *//p' "$chart/Chart.yaml" | head -1)); values: ${dirs[*]}; tiers: $tier_csv; work: $work"
-CI=true mvn "${mvn_flags[@]}" -q -f "$pom" compile exec:exec@check-chart \
-    -Dnim.chart.dir="$chart" -Dnim.check.values="$values_csv" -Dnim.check.tiers="$tier_csv" \
-    -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" -Dnim.check.lint="$lint" -Dnim.check.podSecurity="$pod_security" 2>&1 | tee "$work/check.log" \
+if launcher_current; then
+  run=directly
+else
+  echo "check-chart: building the command with Maven (first run, or chart-tests or a pom changed since the last build)"
+  mkdir -p "$launcher"
+  touch "$launcher/stamp.$$"
+  run=through_maven
+fi
+"$run" 2>&1 | tee "$work/check.log" \
   | sed -u 's/\x1b\[[0-9;]*m//g' \
   | grep --line-buffered -E '^(  [a-z]+ |[a-z]+ tier \.\.\.$|\[(cluster|controller) tier\] |== chart |\| |all [0-9]+ passed|[0-9]+ of [0-9]+ failed|check-chart: )' || true
-if [[ ! -f "$work/status" ]]; then
+if [[ "$run" == through_maven ]]; then
+  # the launcher counts as built only when Maven got as far as the command, and only for the inputs as they were at
+  # the start of this run
+  if [[ -f "$work/status" ]] && write_launcher >>"$work/check.log" 2>&1; then
+    mv "$launcher/stamp.$$" "$launcher/stamp"
+  else
+    rm -f "$launcher/stamp.$$"
+  fi
+fi
+if [[ ! -f "$work/status" && "$run" == directly ]]; then
+  echo "check-chart: the checks could not run; the command said:" >&2
+  tail -5 "$work/check.log" | sed 's/^/  /' >&2
+  echo "  (full log: $work/check.log)" >&2
+  exit 1
+elif [[ ! -f "$work/status" ]]; then
   echo "check-chart: the checks could not run; the build said:" >&2
   grep -E '^\[ERROR\]' "$work/check.log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | head -5 | sed 's/^/  /' >&2 || true
   echo "  (full log: $work/check.log)" >&2

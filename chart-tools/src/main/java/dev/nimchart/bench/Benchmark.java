@@ -118,14 +118,20 @@ public final class Benchmark {
         report.figure("offline-harness", "warm-median", median / 1e6, "ms");
         harnessMedian = median;
         harnessFirst = first;
-        usualPipeline();
+        UsualPipeline pipeline = usualPipeline();
+        try {
+            new CommandBench(report, OUT, runs, dev.nimchart.cluster.CiScript.ciDir().getParent())
+                    .run(ChartUnderTest.chartDir(), examples, pipeline);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private long harnessMedian;
     private long harnessFirst;
 
     /** The usual pipeline on the same examples: helm template | kubeconform, two processes per values file. */
-    private void usualPipeline() {
+    private UsualPipeline usualPipeline() {
         report.line("");
         report.line("## Offline: the usual pipeline, `helm template | kubeconform -strict` per values file");
         report.line("");
@@ -165,6 +171,7 @@ public final class Benchmark {
                 + "(%s) includes loading Helm's native library.",
                 Stats.ms(harnessMedian), Stats.ms(median), (double) median / harnessMedian, Stats.ms(harnessFirst)));
         report.figure("offline", "ratio-usual-over-harness", (double) median / harnessMedian, "x");
+        return pipeline;
     }
 
     // ------------------------------------------------------------------ cluster tier

@@ -172,6 +172,33 @@ public final class UsualPipeline {
         }
     }
 
+    /**
+     * The same pipeline as one shell script over the files, as a chart's CI runs it: {@code helm template ... |
+     * kubeconform ...} per values file, one after the other, with the commands, flags and Helm environment of
+     * {@link #run}; it exits 1 when any file fails.
+     */
+    public String shellScript(List<Path> valuesFiles) {
+        StringBuilder script = new StringBuilder("#!/usr/bin/env bash\n# helm template | kubeconform -strict per values file"
+                + " (written by dev.nimchart.bench.UsualPipeline)\nset -uo pipefail\nstatus=0\n");
+        if (!valuesFiles.isEmpty()) {
+            Map<String, String> env = helmTemplate(valuesFiles.get(0)).environment();
+            for (String name : List.of("HELM_CONFIG_HOME", "HELM_CACHE_HOME", "HELM_DATA_HOME", "KUBECONFIG")) {
+                script.append("export ").append(name).append('=').append(shellQuoted(env.get(name))).append('\n');
+            }
+        }
+        String validate = kubeconform(kubeconform, schemaLocation).command().stream().map(UsualPipeline::shellQuoted)
+                .collect(Collectors.joining(" "));
+        for (Path f : valuesFiles) {
+            script.append(helmTemplate(f).command().stream().map(UsualPipeline::shellQuoted).collect(Collectors.joining(" ")))
+                    .append(" | ").append(validate).append(" || status=1\n");
+        }
+        return script.append("exit $status\n").toString();
+    }
+
+    private static String shellQuoted(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+
     private ProcessBuilder helmTemplate(Path valuesFile) {
         ProcessBuilder builder = new ProcessBuilder(helm.toString(), "template", ChartUnderTest.releaseName(valuesFile), chartDir.toString(),
                 "-f", valuesFile.toAbsolutePath().toString(), "--namespace", NAMESPACE, "--kube-version", ChartRenderer.KUBE_VERSION);
