@@ -3,13 +3,13 @@ package dev.nimchart.chart.controllers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Example;
+import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.chart.repository.Reconciled;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
-import dev.nimchart.controllers.DesiredState;
+import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
@@ -22,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,18 +48,16 @@ class CachePrefillLifecycleIT {
         String namespace = TierNamespaces.create(api, "fill-" + release, PodSecurityExceptions.level(e));
         int workers = e.integer("multiNode.workers");
         try {
-            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, FILE).objects());
-            session.releases().install(release, namespace, List.of(FILE), Map.of());
-            NamespaceState first = await(env, namespace, workers);
+            InstalledRelease installed = session.install(ChartReleases.of(namespace, FILE));
+            NamespaceState first = await(env, installed, workers);
             KubeObject job = onlyJob(first);
             assertThat(job.at("status.succeeded")).as("the Job controller ran the fill").isEqualTo(1);
             assertWaitFor(first, release, job);
 
             Path scale = tmp.resolve("scale.yaml");
             Files.writeString(scale, "replicaCount: 2\n");
-            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, FILE, scale).objects());
-            session.releases().upgrade(release, namespace, List.of(FILE, scale), Map.of());
-            NamespaceState scaled = await(env, namespace, 2 * workers);
+            installed.upgrade(ChartReleases.of(namespace, FILE, scale));
+            NamespaceState scaled = await(env, installed, 2 * workers);
             KubeObject same = onlyJob(scaled);
             assertThat(same.name()).as("one more group is no new model").isEqualTo(job.name());
             assertThat(same.at("metadata.uid")).as("the finished Job is left alone, not run again").isEqualTo(job.at("metadata.uid"));
@@ -71,9 +68,8 @@ class CachePrefillLifecycleIT {
             // A change to the Job alone (its resources) is a new Job of the same fill: it runs, and no NIM pod restarts.
             Path resources = tmp.resolve("resources.yaml");
             Files.writeString(resources, "replicaCount: 2\ncachePrefill:\n  resources:\n    requests:\n      cpu: \"4\"\n");
-            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, FILE, resources).objects());
-            session.releases().upgrade(release, namespace, List.of(FILE, resources), Map.of());
-            NamespaceState rerun = await(env, namespace, 2 * workers);
+            installed.upgrade(ChartReleases.of(namespace, FILE, resources));
+            NamespaceState rerun = await(env, installed, 2 * workers);
             KubeObject sameFill = onlyJob(rerun);
             assertThat(sameFill.name()).as("a Job's pod template cannot change: a new Job").isNotEqualTo(job.name());
             assertThat(sameFill.at("status.succeeded")).isEqualTo(1);
@@ -83,9 +79,8 @@ class CachePrefillLifecycleIT {
 
             Path profile = tmp.resolve("profile.yaml");
             Files.writeString(profile, "replicaCount: 2\nmodelSource:\n  profile: vllm-bf16-tp8-pp2\n");
-            ClusterPreconditions.prepare(api, namespace, ChartUnderTest.renderIn(namespace, FILE, profile).objects());
-            session.releases().upgrade(release, namespace, List.of(FILE, profile), Map.of());
-            NamespaceState refilled = await(env, namespace, 2 * workers);
+            installed.upgrade(ChartReleases.of(namespace, FILE, profile));
+            NamespaceState refilled = await(env, installed, 2 * workers);
             KubeObject next = onlyJob(refilled);
             assertThat(marker(next)).as("another profile is another fill").isNotEqualTo(marker(job));
             assertThat(next.at("status.succeeded")).as("the new fill ran").isEqualTo(1);
@@ -95,16 +90,16 @@ class CachePrefillLifecycleIT {
             assertWaitFor(refilled, release, next);
             assertThat(refilled.warnings()).as("Warning events through the fills").filteredOn(w -> !ExplainedWarnings.explains(w)).isEmpty();
 
-            session.releases().uninstall(release, namespace);
-            NamespaceState after = DesiredState.awaitNoPods(api, namespace, Duration.ofSeconds(60), env::requireAllRunning);
+            installed.uninstall();
+            NamespaceState after = installed.awaitNoPods(Duration.ofSeconds(60));
             assertThat(after.all("Job").stream().filter(j -> j.at("metadata.deletionTimestamp") == null)).as("Jobs after uninstall").isEmpty();
         } finally {
             TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
     }
 
-    private static NamespaceState await(ControllerEnvironment env, String namespace, int pods) {
-        return DesiredState.await(env.api(), namespace, pods, ReconciledExampleIT.RECONCILE_TIMEOUT, env::requireAllRunning);
+    private static NamespaceState await(ControllerEnvironment env, InstalledRelease installed, int pods) {
+        return installed.awaitReady(pods, ReconciledExampleIT.RECONCILE_TIMEOUT, env::requireAllRunning);
     }
 
     private static KubeObject onlyJob(NamespaceState state) {
