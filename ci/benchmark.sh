@@ -7,13 +7,16 @@
 # chart-tools/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
 # run measured replaces the recorded one) and regenerates docs/benchmarks.md's measured table from that record.
 #
-#   ci/benchmark.sh [--offline] [--verify] [--cold] [--faults] [-Dnim.bench.runs=N ...]
+#   ci/benchmark.sh [--offline] [--verify] [--cold] [--faults] [--agreement] [-Dnim.bench.runs=N ...]
 #
 #   --offline only the offline side by side, in one JVM and as commands (the other sections keep their recorded figures)
 #   --verify  also time a whole `mvn -B verify` with warm caches (every tier: minutes on 2 cores)
 #   --cold    also time `mvn -B verify` on a fresh clone with empty Maven, Go, control-plane, controller and tool
 #             caches, as a fresh CI machine runs it (about 20 min on 2 cores; needs the network to Maven Central
 #             and the Go module proxy); the report also gives each build script's own time from that run's log
+#   --agreement also run the differential fuzz (chart-tests' ChartValidatorAgreementIT) at a large budget:
+#             NIM_AGREEMENT_SECONDS (default 150) of documents with its fixed seed; its summary (documents tried and per
+#             second, escapes, false refusals, explained escapes) goes to chart-tools/target/benchmark/agreement.txt
 #   --faults  also run the fault suite (chart-tests' FaultIT: every fault injected once with the fixed seed, about
 #             3 min on 2 cores) and report faults injected, faults survived and the time to recover per fault
 #             (median and worst), from that run's record (chart-tests/target/it-fork-1/target/faults/faults.tsv)
@@ -25,6 +28,7 @@ out="$root/chart-tools/target/benchmark"
 verify=false
 cold=false
 faults=false
+agreement=false
 maven_args=()
 for a in "$@"; do
   case "$a" in
@@ -32,6 +36,7 @@ for a in "$@"; do
     --verify) verify=true ;;
     --cold) cold=true ;;
     --faults) faults=true ;;
+    --agreement) agreement=true ;;
     *) maven_args+=("$a") ;;
   esac
 done
@@ -71,6 +76,17 @@ if [[ -s "$verify_figures.new" ]]; then
 else
   # Not measured in this run: no figure of an older run may pass for this one's.
   rm -f "$verify_figures.new" "$verify_figures"
+fi
+
+rm -f "$out/agreement.txt"
+if $agreement; then
+  # The chart against the real validators with a budget of NIM_AGREEMENT_SECONDS (mvn verify gives it a few seconds):
+  # failsafe's ChartValidatorAgreementIT alone, in one fork; its summary line is the figure.
+  echo "running the differential fuzz (ChartValidatorAgreementIT), log in $out/agreement.log" >&2
+  mvn -B -f "$root/pom.xml" -pl chart-tests -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dit.test=ChartValidatorAgreementIT -Dnim.it.forks=1 "-Dnim.agreement.seconds=${NIM_AGREEMENT_SECONDS:-150}" \
+    >"$out/agreement.log" 2>&1 || echo "the differential fuzz failed; see $out/agreement.log" >&2
+  grep -E '^(chart/validator agreement|refusal corpus against the validators):' "$out/agreement.log" | tee "$out/agreement.txt" >&2 || true
 fi
 
 rm -f "$out/faults.tsv" "$out/faults-suite.tsv"
