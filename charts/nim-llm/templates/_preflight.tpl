@@ -73,7 +73,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.extraVolumeNames" . -}}              {{- /* extraVolumes names are unique and not the chart's own */ -}}
 {{- include "nim-llm.preflight.extraMountsResolve" . -}}            {{- /* every extraVolumeMounts entry names an extraVolumes volume */ -}}
 {{- include "nim-llm.preflight.initContainerNames" . -}}            {{- /* init container names are unique and not the chart's */ -}}
-{{- include "nim-llm.preflight.initContainerMounts" . -}}           {{- /* init containers mount only volumes the pod has */ -}}
+{{- include "nim-llm.preflight.initContainerMounts" . -}}           {{- /* init containers mount (and map devices of) only volumes the pod has */ -}}
 {{- include "nim-llm.preflight.mountPaths" . -}}                    {{- /* extra mounts stay off the chart's own mount paths */ -}}
 {{- /* Where the NIM container writes (_preflight_writable.tpl) */ -}}
 {{- include "nim-llm.preflight.homePathFree" . -}}                  {{- /* home.path is a directory of its own (no image, system or chart directory) */ -}}

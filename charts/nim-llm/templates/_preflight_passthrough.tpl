@@ -239,6 +239,14 @@ and extraVolumes; Kubernetes refuses a pod mounting any other, after the release
 {{- include "nim-llm.fail" (printf $message $i $j $m.name (join ", " ($podVolumes | uniq))) -}}
 {{- end -}}
 {{- end -}}
+{{- range $j, $m := $c.volumeDevices | default list -}}
+{{- if not (has (toString $m.name) $podVolumes) -}}
+{{- $message := print
+  "initContainers.extraInit[%d].volumeDevices[%d].name names a volume %q, which the pod does not have (the API "
+  "server refuses the pod): add it to extraVolumes as a block-mode claim, or name one of %s." -}}
+{{- include "nim-llm.fail" (printf $message $i $j (toString $m.name) (join ", " ($podVolumes | uniq))) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 

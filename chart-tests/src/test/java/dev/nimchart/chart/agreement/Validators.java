@@ -6,6 +6,7 @@ import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -99,6 +100,13 @@ final class Validators {
             if (List.of("LeaderWorkerSet", "MPIJob").contains(o.kind())) {
                 for (EmbeddedPods t : EmbeddedPods.of(o)) {
                     KubeObject candidate = t.path().endsWith("leaderTemplate") ? asLwsLeader(o, t.pod()) : t.pod();
+                    // A ServiceAccount the values name and the release does not create (serviceAccount.create: false)
+                    // is the cluster's, made before the install: it exists here too, so ServiceAccount admission finds it.
+                    Object account = candidate.at("spec.serviceAccountName");
+                    if (account != null && !"default".equals(account) && serviceAccounts.add(account.toString())) {
+                        api.create(new KubeObject(Map.of("apiVersion", "v1", "kind", "ServiceAccount", "metadata", Map.of("name", account.toString()))),
+                                namespace, false);
+                    }
                     KubeApi.Response pod = api.create(candidate, namespace, true);
                     if (!pod.ok()) {
                         out.add(new Rejection("the API server", "the pods of " + o.kind() + "/" + o.name() + " " + t.path(), pod.message()));
