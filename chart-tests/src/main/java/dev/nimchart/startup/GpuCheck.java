@@ -6,10 +6,8 @@ import dev.nimchart.render.TestHookRenderer;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.startup.PodGroupRun.Server;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -100,11 +98,7 @@ public final class GpuCheck {
 
     /** gpu-engine.py with the given Python as its interpreter. */
     static Path engine(Path python, Path work) throws IOException {
-        Path target = work.resolve("gpu-engine.py");
-        try (InputStream in = GpuCheck.class.getResourceAsStream("gpu-engine.py")) {
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            Files.writeString(target, text.replaceFirst("^#!.*", "#!" + python.toAbsolutePath()));
-        }
+        Path target = PodGroupRun.withInterpreter("gpu-engine.py", work.resolve("gpu-engine.py"), python.toAbsolutePath());
         Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
         return target;
     }

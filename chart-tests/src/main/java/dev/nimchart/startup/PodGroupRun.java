@@ -413,10 +413,14 @@ public final class PodGroupRun implements AutoCloseable {
 
     /** The Ray stand-in with the Ray environment's python as its interpreter. */
     private static Path rayStandin(Path workDir) throws IOException {
-        Path target = workDir.resolve("nim-serve-ray");
-        try (InputStream in = PodGroupRun.class.getResourceAsStream("nim-serve-ray.py")) {
+        return withInterpreter("nim-serve-ray.py", workDir.resolve("nim-serve-ray"), StartupHost.rayDir().resolve("bin/python3"));
+    }
+
+    /** A script of this package's resources written to {@code target} with {@code interpreter} in its first line. */
+    static Path withInterpreter(String resource, Path target, Path interpreter) throws IOException {
+        try (InputStream in = PodGroupRun.class.getResourceAsStream(resource)) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            Files.writeString(target, text.replaceFirst("^#!.*", "#!" + StartupHost.rayDir().resolve("bin/python3")));
+            Files.writeString(target, text.replaceFirst("^#!.*", "#!" + interpreter));
         }
         return target;
     }

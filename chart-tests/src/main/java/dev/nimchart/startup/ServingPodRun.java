@@ -93,7 +93,7 @@ public final class ServingPodRun {
             String home = run.env().get("HOME");
             KubeletStartupProbe.Outcome startup = KubeletStartupProbe.run(group, run);
             if (!startup.started()) {
-                return failed(pod, false, null, home, group, run, "the startup probe failed " + startup.runs() + " times (budget "
+                return failed(pod, false, null, home, run, "the startup probe failed " + startup.runs() + " times (budget "
                         + startup.budget().toSeconds() + " s): the kubelet restarts the container");
             }
             Duration ready = null;
@@ -106,7 +106,7 @@ public final class ServingPodRun {
                 Thread.sleep(500);
             }
             if (ready == null) {
-                return failed(pod, true, null, home, group, run, run.process().isAlive() ? "not Ready within " + readyLimit.toSeconds() + " s"
+                return failed(pod, true, null, home, run, run.process().isAlive() ? "not Ready within " + readyLimit.toSeconds() + " s"
                         : "the server exited with " + run.process().exitValue() + " before it was Ready");
             }
             boolean live = group.probePasses(run, "livenessProbe");
@@ -121,7 +121,7 @@ public final class ServingPodRun {
         }
     }
 
-    private static Report failed(KubeObject pod, boolean started, Duration ready, String home, PodGroupRun group, PodRun run, String why) {
+    private static Report failed(KubeObject pod, boolean started, Duration ready, String home, PodRun run, String why) {
         Map<String, String> written = run.process().isAlive() ? written(run) : Map.of();
         return new Report(pod.name(), started, ready, false, false, "", false, "", 0, Duration.ZERO, written, home, run.logText(), why);
     }

@@ -2,15 +2,14 @@ package dev.nimchart.chart.offline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.chart.repository.ChartCopy;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.render.TestHookRenderer;
 import dev.nimchart.render.LookupStub;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,19 +141,10 @@ class HelmTestPodTest {
         return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
-    /** A copy of the chart whose test pod is an ordinary template (no helm.sh/hook annotation), made once per JVM. */
+    /** A copy of the chart whose test pod is an ordinary template (TestHookRenderer), made once per JVM. */
     private static synchronized ChartRenderer renderer() {
         if (renderer == null) {
-            try {
-                Path copy = ChartCopy.of(ChartUnderTest.chartDir(), "chart-with-test-pod-", f -> false);
-                Path testPod = copy.resolve("templates/tests/test-connection.yaml");
-                List<String> lines = Files.readAllLines(testPod).stream().filter(l -> !l.contains("helm.sh/hook")).toList();
-                assertThat(lines).as("the hook annotations were removed").hasSizeLessThan(Files.readAllLines(testPod).size());
-                Files.write(testPod, lines);
-                renderer = new ChartRenderer(copy);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            renderer = TestHookRenderer.of(ChartUnderTest.chartDir());
         }
         return renderer;
     }
