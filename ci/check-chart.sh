@@ -3,18 +3,21 @@
 # the tiers asked for, and ends with one table: each values file by each tier, "passed" or the first reason it failed.
 # Exit status 0 when everything passed, 1 when anything failed, 2 on a usage error.
 #
-#   ci/check-chart.sh --chart DIR --values DIR[,DIR...] [--tier offline|api|controllers|all] [--with-repo-examples]
+#   ci/check-chart.sh --chart DIR --values DIR[,DIR...] [--tier offline|api|controllers|startup|all] [--with-repo-examples]
 #                     [--fuzz N] [--lint [EXCEPTIONS.yaml]] [--kubeconfig FILE [--cluster-writes]]
-#                     [--pod-security privileged|baseline|restricted] [--maven-offline]
+#                     [--pod-security privileged|baseline|restricted] [--startup-files GLOB[,GLOB...]] [--maven-offline]
 #
 #   --chart DIR            the chart (holds Chart.yaml, values.yaml, values.schema.json)
 #   --values DIR,...       values directories: their *.yaml files must install, their invalid/*.yaml files must be
 #                          refused with the text of their first line, "# expect-error: <text>" (rules: docs/downstream.md,
 #                          "For downstream teams")
-#   --tier T               offline (default): render, schema, strict object checks, refusals, fuzz; no cluster.
+#   --tier T               the library's tiers (dev.nimchart.ChartCheck.tiers(); the command checks the names):
+#                          offline (default): render, schema, strict object checks, refusals, fuzz; no cluster.
 #                          api: helm install into a real kube-apiserver. controllers: reconciled by real controllers
-#                          on fake GPU nodes. all: the three. A comma list works too. Every tier runs in one JVM;
-#                          the cluster tiers with CI=true: a tier that cannot start fails, it is never skipped.
+#                          on fake GPU nodes. startup: reconciled, then the pods' processes started on this machine
+#                          (root, ip netns, sshd, mpirun: ci/install-startup-tools.sh) for the files --startup-files
+#                          names. all: every tier. A comma list works too. Every tier runs in one JVM; the cluster
+#                          tiers with CI=true: a tier that cannot start fails, it is never skipped.
 #   --with-repo-examples   add this repository's values-examples/ (and its invalid/) to the values directories
 #   --fuzz N               generated values documents on the offline tier (default 200; 0: none)
 #   --lint [FILE]          also judge every valid values file's objects with kube-score and checkov (built by ci/), pods
@@ -34,6 +37,8 @@
 #                          promise a level opts in here, and each tier judges it at that level. Default: privileged (what
 #                          a namespace without Pod Security labels admits), except for this repository's charts/nim-llm,
 #                          whose own level is restricted
+#   --startup-files GLOB   the values files (by file name, comma-separated globs) the start-up tier starts; default none,
+#                          except for this repository's charts/nim-llm: its multi-node examples, multi-node-*.yaml
 #   --maven-offline        run Maven with -o (no repository look-ups; needs a warm ~/.m2)
 #
 # Works from any working directory; relative paths are taken from it. A line per verdict is printed as it comes; the
@@ -62,13 +67,14 @@ lint=off
 kube=false
 writes=false
 pod_security=""
+startup_files=none
 mvn_flags=(-B -Dstyle.color=never)
 nim_props=() # the command's system properties this run sets (Maven: project properties of exec@check-chart)
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --chart) [[ $# -ge 2 ]] || usage "--chart needs a directory"; chart=$2; shift 2 ;;
     --values) [[ $# -ge 2 ]] || usage "--values needs a directory"; values=$2; shift 2 ;;
-    --tier) [[ $# -ge 2 ]] || usage "--tier needs offline, api, controllers or all"; tiers=$2; shift 2 ;;
+    --tier) [[ $# -ge 2 ]] || usage "--tier needs offline, api, controllers, startup or all"; tiers=$2; shift 2 ;;
     --with-repo-examples) with_repo=true; shift ;;
     --fuzz) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage "--fuzz needs a number"; fuzz=$2; shift 2 ;;
     --lint)
@@ -85,8 +91,9 @@ while [[ $# -gt 0 ]]; do
     --pod-security)
       [[ $# -ge 2 && "$2" =~ ^(privileged|baseline|restricted)$ ]] || usage "--pod-security needs privileged, baseline or restricted"
       pod_security=$2; shift 2 ;;
+    --startup-files) [[ $# -ge 2 ]] || usage "--startup-files needs a glob"; startup_files=$2; shift 2 ;;
     --maven-offline) mvn_flags+=(-o); shift ;;
-    -h|--help) sed -n '2,45p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,50p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown argument: $1" ;;
   esac
 done
@@ -104,6 +111,10 @@ if [[ -z "$pod_security" ]]; then
   # nim-llm's own rules: its pods meet restricted. Any other chart is judged as an unlabelled namespace would admit it.
   if [[ "$chart" == "$(cd "$repo/charts/nim-llm" && pwd)" ]]; then pod_security=restricted; else pod_security=privileged; fi
 fi
+if [[ "$startup_files" == none && "$chart" == "$(cd "$repo/charts/nim-llm" && pwd)" ]]; then
+  # nim-llm's own: the start-up tier stands in for the programs of its multi-node pods
+  startup_files='multi-node-*'
+fi
 
 dirs=()
 if [[ "$with_repo" == true ]]; then
@@ -120,29 +131,16 @@ if [[ "$lint" == none && "$with_repo" == true ]]; then
   lint="$repo/chart-tests/src/test/resources/dev/nimchart/chart/policy-exceptions.yaml"
 fi
 
-tiers=${tiers//all/offline,api,controllers}
-run_offline=false run_api=false run_controllers=false
-IFS=',' read -r -a asked <<<"$tiers"
-for tier in "${asked[@]}"; do
-  case "$tier" in
-    offline) run_offline=true ;;
-    api) run_api=true ;;
-    controllers) run_controllers=true ;;
-    *) usage "unknown tier '$tier': offline, api, controllers or all" ;;
-  esac
-done
-tier_list=()
-[[ "$run_offline" == true ]] && tier_list+=(offline)
-[[ "$run_api" == true ]] && tier_list+=(api)
-[[ "$run_controllers" == true ]] && tier_list+=(controllers)
-tier_csv=$(IFS=','; echo "${tier_list[*]}")
+# the tier names are the library's: the command checks them (an unknown one is a usage error, exit 2)
+[[ "$tiers" =~ ^[a-z,]+$ ]] || usage "unknown tier '$tiers': offline, api, controllers, startup or all"
+tier_csv=$tiers
 values_csv=$(IFS=','; echo "${dirs[*]}")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/check-chart.XXXXXX")
 pom="$repo/chart-tests/pom.xml"
 launcher=${NIM_CHECK_CHART_LAUNCHER:-$repo/chart-tests/target/check-chart-launcher}
 command_args=(--chart "$chart" --values "$values_csv" --tiers "$tier_csv" --results "$work" --fuzz "$fuzz" --cwd "$PWD"
-  --lint "$lint" --pod-security "$pod_security")
+  --lint "$lint" --pod-security "$pod_security" --startup-files "$startup_files")
 
 # Whether the launcher a Maven run left is current: built after every input of the build changed, every classpath
 # entry still there.
@@ -163,7 +161,8 @@ launcher_current() {
 through_maven() {
   CI=true mvn "${mvn_flags[@]}" "${nim_props[@]}" -q -f "$pom" compile exec:exec@check-chart-classpath exec:exec@check-chart \
     -Dnim.launcher.dir="$launcher" -Dnim.chart.dir="$chart" -Dnim.check.values="$values_csv" -Dnim.check.tiers="$tier_csv" \
-    -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" -Dnim.check.lint="$lint" -Dnim.check.podSecurity="$pod_security"
+    -Dnim.check.results="$work" -Dnim.check.fuzz="$fuzz" -Dnim.check.cwd="$PWD" -Dnim.check.lint="$lint" -Dnim.check.podSecurity="$pod_security" \
+    -Dnim.check.startupFiles="$startup_files"
 }
 
 # The launcher, made of what the Maven run wrote: chart-tests' classes as a jar (a class-data archive takes classes from
@@ -224,7 +223,7 @@ else
 fi
 "$run" 2>&1 | tee "$work/check.log" \
   | sed -u 's/\x1b\[[0-9;]*m//g' \
-  | grep --line-buffered -E '^(  [a-z]+ |[a-z]+ tier \.\.\.$|\[(cluster|controller) tier\] |== chart |\| |all [0-9]+ passed|[0-9]+ of [0-9]+ failed|check-chart: )' || true
+  | grep --line-buffered -E '^(  [a-z]+ |[a-z]+ tier \.\.\.$|\[(cluster|controller|startup) tier\] |== chart |\| |all [0-9]+ passed|[0-9]+ of [0-9]+ failed|check-chart: )' || true
 if [[ "$run" == through_maven ]]; then
   # the launcher counts as built only when Maven got as far as the command, and only for the inputs as they were at
   # the start of this run

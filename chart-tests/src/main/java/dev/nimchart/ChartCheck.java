@@ -8,13 +8,14 @@ import java.util.Map;
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.cluster.ClusterChoice;
-import dev.nimchart.cluster.ClusterSession;
-import dev.nimchart.cluster.CrdInstaller;
 import dev.nimchart.cluster.ExistingCluster;
-import dev.nimchart.controllers.ControllerEnvironment;
-import dev.nimchart.junit.ClusterTier;
-import dev.nimchart.junit.ControllerTier;
-import dev.nimchart.junit.SharedTier;
+import dev.nimchart.junit.OwnedTierSessions;
+import dev.nimchart.junit.TierNotStartedException;
+import dev.nimchart.junit.TierSessions;
+import dev.nimchart.tiers.apiserver.ApiServerChecks;
+import dev.nimchart.tiers.controllers.ControllerChecks;
+import dev.nimchart.tiers.offline.OfflineChecks;
+import dev.nimchart.tiers.startup.StartupChecks;
 import dev.nimchart.render.ChartYaml;
 import dev.nimchart.values.ExampleValuesFiles;
 import java.nio.file.Files;
@@ -111,7 +112,7 @@ import org.junit.jupiter.api.DynamicTest;
  * document fails that values file.
 
  */
-public final class ChartCheck {
+public final class ChartCheck implements AutoCloseable {
 
     /** Fuzz documents by default: enough to meet every workload and refusal kind, a few seconds. */
     public static final int DEFAULT_FUZZ_COUNT = 200;
@@ -126,11 +127,11 @@ public final class ChartCheck {
     private final Duration reconcileTimeout;
     /** null: no policy engines; else the exceptions they allow (none: PolicyExceptions.none()). */
     private final PolicyExceptions lint;
-    /** null: the tiers' own clusters (or -Dnim.cluster); else a cluster the harness did not start. */
-    private final ExistingClusterChoice existing;
+    /** Where the cluster tiers' environments come from; shared by this ChartCheck and the copies made from it. */
+    private final Sessions sessions;
 
     private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir, ChartRules rules,
-            Duration reconcileTimeout, PolicyExceptions lint, ExistingClusterChoice existing) {
+            Duration reconcileTimeout, PolicyExceptions lint, Sessions sessions) {
         this.chartDir = chartDir;
         this.valuesDirs = List.copyOf(valuesDirs);
         this.fuzzCount = fuzzCount;
@@ -139,7 +140,7 @@ public final class ChartCheck {
         this.rules = rules;
         this.reconcileTimeout = reconcileTimeout;
         this.lint = lint;
-        this.existing = existing;
+        this.sessions = sessions;
     }
 
     /** The seconds the controllers get to reconcile one values file: {@code -Dnim.reconcile.timeout}, default 90. */
@@ -152,33 +153,35 @@ public final class ChartCheck {
         return ClusterChoice.existing() ? EXISTING_CLUSTER_RECONCILE_TIMEOUT : DEFAULT_RECONCILE_TIMEOUT;
     }
 
-    /** A cluster the harness did not start, and the sessions of the cluster tiers on it (made on first use). */
-    private static final class ExistingClusterChoice {
-        private final Path kubeconfig;
-        private final ExistingCluster.Writes writes;
-        private ClusterSession api;
-        private ControllerTier.ControllerSession controllers;
+    /**
+     * The cluster tiers' environments of a ChartCheck and its copies: given by the caller ({@link #on(TierSessions)},
+     * e.g. JUnit's root store), which keeps them; or owned, made on first use (the tiers' own, or an existing cluster's)
+     * and stopped by {@link #close()}.
+     */
+    private static final class Sessions {
+        private final TierSessions given;
+        private final java.util.function.Supplier<OwnedTierSessions> make;
+        private OwnedTierSessions owned;
 
-        ExistingClusterChoice(Path kubeconfig, ExistingCluster.Writes writes) {
-            this.kubeconfig = kubeconfig;
-            this.writes = writes;
+        Sessions(TierSessions given, java.util.function.Supplier<OwnedTierSessions> make) {
+            this.given = given;
+            this.make = make;
         }
 
-        synchronized ClusterSession api(Path workDir) {
-            if (api == null) {
-                java.util.function.Consumer<String> progress = line -> System.out.println("[cluster tier] " + line);
-                api = ClusterSession.on(ExistingCluster.open(kubeconfig, writes, progress), CrdInstaller.crdsDir(progress),
-                        () -> { throw new IllegalStateException("a ChartCheck names its chart"); }, workDir.resolve("cluster-tier"), progress);
+        synchronized TierSessions get() {
+            if (given != null) {
+                return given;
             }
-            return api;
+            if (owned == null) {
+                owned = make.get();
+            }
+            return owned;
         }
 
-        synchronized ControllerTier.ControllerSession controllers() {
-            if (controllers == null) {
-                java.util.function.Consumer<String> progress = line -> System.out.println("[controller tier] " + line);
-                controllers = ControllerTier.ControllerSession.on(ControllerEnvironment.attach(ExistingCluster.open(kubeconfig, writes, progress), progress));
+        synchronized void close() {
+            if (owned != null) {
+                owned.close();
             }
-            return controllers;
         }
     }
 
@@ -187,7 +190,7 @@ public final class ChartCheck {
         Path dir = chartDir.toAbsolutePath().normalize();
         ChartYaml.read(dir);
         return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath(), ChartRules.NONE,
-                defaultReconcileTimeout(), null, null);
+                defaultReconcileTimeout(), null, new Sessions(null, OwnedTierSessions::local));
     }
 
     /** Checks the values files of these directories (and of their {@code invalid/} subdirectories). */
@@ -198,27 +201,27 @@ public final class ChartCheck {
     public ChartCheck values(List<Path> dirs) {
         List<Path> all = new ArrayList<>(valuesDirs);
         dirs.forEach(d -> all.add(d.toAbsolutePath().normalize()));
-        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, existing);
+        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, sessions);
     }
 
     /** Generated documents for the fuzz run (0: no fuzz run) and their seed. */
     public ChartCheck fuzz(int count, long seed) {
-        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint, existing);
+        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint, sessions);
     }
 
     /** Where fuzz documents are written (default {@code target/} of the working directory). */
     public ChartCheck workDir(Path dir) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint, existing);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint, sessions);
     }
 
     /** The chart's own rules on top of the generic checks (default: none). */
     public ChartCheck rules(ChartRules chartRules) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint, existing);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint, sessions);
     }
 
     /** How long the controllers get to reconcile one values file. */
     public ChartCheck reconcileTimeout(Duration timeout) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, existing);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, sessions);
     }
 
     /**
@@ -227,7 +230,7 @@ public final class ChartCheck {
      */
     public ChartCheck lint(Path exceptionsFile) {
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout,
-                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile), existing);
+                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile), sessions);
     }
 
     /**
@@ -240,8 +243,44 @@ public final class ChartCheck {
      */
     public ChartCheck existingCluster(Path kubeconfig, ExistingCluster.Writes writes) {
         Duration timeout = reconcileTimeout.equals(DEFAULT_RECONCILE_TIMEOUT) ? EXISTING_CLUSTER_RECONCILE_TIMEOUT : reconcileTimeout;
+        Path config = kubeconfig.toAbsolutePath();
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint,
-                new ExistingClusterChoice(kubeconfig.toAbsolutePath(), writes));
+                new Sessions(null, () -> OwnedTierSessions.existing(config, writes, workDir)));
+    }
+
+    /**
+     * The cluster tiers on environments the caller owns, e.g. JUnit's root store ({@code TierSessions.of(context)}, or a
+     * {@code TierSessions} parameter with {@code @ExtendWith(ChartTiers.class)}): one environment per tier per test JVM,
+     * shared with every class of the run, closed by their owner and not by {@link #close()}.
+     */
+    public ChartCheck on(TierSessions tierSessions) {
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint,
+                new Sessions(tierSessions, null));
+    }
+
+    /**
+     * Stops the tier environments this ChartCheck (or a copy made from it) started itself: its own cluster and
+     * controllers, or its sessions on an existing cluster (which stop nothing of that cluster). Environments given with
+     * {@link #on(TierSessions)} are their owner's.
+     */
+    @Override
+    public void close() {
+        sessions.close();
+    }
+
+    /** The tiers, cheapest first: what {@code ci/check-chart.sh} and {@link #verdicts(Tier)} loop over. */
+    public static List<Tier> tiers() {
+        return List.of(Tier.values());
+    }
+
+    /** One tier's checks with this ChartCheck's chart, rules and environments: the one place a tier is made. */
+    public TierCheck tierCheck(Tier tier) {
+        return switch (tier) {
+            case OFFLINE -> new OfflineChecks(chartDir, rules);
+            case API -> new ApiServerChecks(chartDir, sessions.get(), rules);
+            case CONTROLLERS -> new ControllerChecks(chartDir, sessions.get(), rules, reconcileTimeout);
+            case STARTUP -> new StartupChecks(chartDir, sessions.get(), rules, reconcileTimeout, workDir.resolve("startup-tier"));
+        };
     }
 
     public Path chartDir() {
@@ -273,9 +312,9 @@ public final class ChartCheck {
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
         List<Verdict> verdicts = new ArrayList<>();
-        ValuesJudge judge;
+        OfflineChecks offline = (OfflineChecks) tierCheck(Tier.OFFLINE);
         try {
-            judge = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName);
+            offline.start();
         } catch (RuntimeException e) {
             // A chart the harness cannot judge offline (e.g. a values schema in a dialect the independent validator
             // cannot load) still gets a verdict per file, naming why, and the other tiers still run.
@@ -286,10 +325,10 @@ public final class ChartCheck {
             }
             return verdicts;
         }
-        List<Optional<String>> installs = judge.mustInstallEach(valid);
-        List<Optional<String>> refusals = judge.mustBeRefusedEach(invalid);
-        for (int i = 0; i < valid.size(); i++) {
-            verdicts.add(verdict(valid.get(i), installs.get(i)));
+        Map<Path, Optional<Throwable>> installs = offline.installEach(valid);
+        Map<Path, Optional<Throwable>> refusals = offline.refuseEach(invalid);
+        for (Path f : valid) {
+            verdicts.add(verdict(f, Tier.OFFLINE, installs.get(f)));
         }
         if (lint != null) {
             List<Path> passed = valid.stream().filter(f -> verdicts.stream().anyMatch(v -> v.ok() && v.subject().equals(f.toString()))).toList();
@@ -297,11 +336,11 @@ public final class ChartCheck {
             verdicts.replaceAll(v -> v.ok() && findings.containsKey(Path.of(v.subject()).getFileName().toString())
                     ? new Verdict(v.subject(), Tier.OFFLINE, findings.get(Path.of(v.subject()).getFileName().toString())) : v);
         }
-        for (int i = 0; i < invalid.size(); i++) {
-            verdicts.add(verdict(invalid.get(i), refusals.get(i)));
+        for (Path f : invalid) {
+            verdicts.add(verdict(f, Tier.OFFLINE, refusals.get(f)));
         }
         if (fuzzCount > 0 && hasValuesSchema()) {
-            verdicts.add(fuzzVerdict(judge));
+            verdicts.add(fuzzVerdict(offline.judge()));
         }
         return verdicts;
     }
@@ -312,39 +351,21 @@ public final class ChartCheck {
      * then reports its own file's verdict.
      */
     public Stream<DynamicNode> offlineTests() {
-        List<Path> valid = validFiles();
-        List<Path> invalid = invalidFiles();
-        Supplier<ValuesJudge> judge = once(() -> new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName));
-        Supplier<Map<Path, Optional<String>>> judged = once(() -> {
-            Map<Path, Optional<String>> all = new java.util.HashMap<>();
-            List<Optional<String>> installs = judge.get().mustInstallEach(valid);
-            List<Optional<String>> refusals = judge.get().mustBeRefusedEach(invalid);
-            for (int i = 0; i < valid.size(); i++) {
-                all.put(valid.get(i), installs.get(i));
-            }
-            for (int i = 0; i < invalid.size(); i++) {
-                all.put(invalid.get(i), refusals.get(i));
-            }
-            return all;
-        });
-        java.util.function.Function<Path, Optional<String>> verdictOf = f -> judged.get().get(f);
-        Stream<DynamicNode> validTests = valid.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                () -> fail(verdict(f, verdictOf.apply(f)))));
-        Stream<DynamicNode> invalidTests = invalid.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                () -> fail(verdict(f, verdictOf.apply(f)))));
+        OfflineChecks offline = (OfflineChecks) tierCheck(Tier.OFFLINE);
+        Stream<DynamicNode> fileTests = tierTests(offline, () -> offline);
         Stream<DynamicNode> lintTest = lint != null
                 ? Stream.of(DynamicTest.dynamicTest("policy engines (kube-score, checkov)", () -> {
-                    Map<String, String> findings = policyFindings(valid);
+                    Map<String, String> findings = policyFindings(validFiles());
                     if (!findings.isEmpty()) {
                         throw new AssertionError(String.join("\n", findings.values()));
                     }
                 }))
                 : Stream.empty();
         Stream<DynamicNode> fuzzTest = fuzzCount == 0 ? Stream.empty() : hasValuesSchema()
-                ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(judge.get()))))
+                ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(offline.judge()))))
                 : Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> org.junit.jupiter.api.Assumptions.abort(
                         "no fuzz documents: the chart has no values.schema.json to draw them from")));
-        return Stream.of(validTests, invalidTests, lintTest, fuzzTest).flatMap(s -> s);
+        return Stream.of(fileTests, lintTest, fuzzTest).flatMap(s -> s);
     }
 
     /** Values file name to why the policy engines fail it (its undocumented findings), for files with any. */
@@ -374,32 +395,29 @@ public final class ChartCheck {
             offline.forEach(progress);
             return offline;
         }
+        TierCheck checks = tierCheck(tier);
+        List<Path> valid = validFiles().stream().filter(checks::installs).toList();
+        List<Path> invalid = tier.checksRefusals() ? invalidFiles() : List.of();
         List<Verdict> verdicts = new ArrayList<>();
-        ClusterFileChecks checks;
         try {
-            checks = clusterChecks(tier, false);
+            checks.start();
         } catch (RuntimeException | AssertionError e) {
             String reason = "the " + tier.label() + " tier did not start: " + e.getMessage();
-            Stream.concat(validFiles().stream().filter(f -> tier != Tier.STARTUP || rules.startsUp(f)),
-                    tier.checksRefusals() ? invalidFiles().stream() : Stream.<Path>empty()).forEach(f -> {
+            Stream.concat(valid.stream(), invalid.stream()).forEach(f -> {
                 Verdict v = new Verdict(f.toString(), tier, reason);
                 verdicts.add(v);
                 progress.accept(v);
             });
             return verdicts;
         }
-        for (Path f : validFiles()) {
-            if (tier == Tier.STARTUP && !rules.startsUp(f)) {
-                continue;
-            }
-            Verdict v = clusterVerdict(f, tier, () -> checks.mustInstall(f));
+        for (Path f : valid) {
+            Verdict v = verdict(f, tier, RefusalChecksInParallel.failureOf(() -> checks.install(f)));
             verdicts.add(v);
             progress.accept(v);
         }
-        List<Path> invalid = tier.checksRefusals() ? invalidFiles() : List.of();
-        Map<Path, Optional<Throwable>> refusals = RefusalChecksInParallel.run(invalid, checks::mustBeRefused);
+        Map<Path, Optional<Throwable>> refusals = checks.refuseEach(invalid);
         for (Path f : invalid) {
-            Verdict v = clusterVerdict(f, tier, () -> RefusalChecksInParallel.rethrow(refusals.get(f)));
+            Verdict v = verdict(f, tier, refusals.get(f));
             verdicts.add(v);
             progress.accept(v);
         }
@@ -408,12 +426,13 @@ public final class ChartCheck {
 
     /** For a {@code @TestFactory}: one dynamic test per values file, installed into a real kube-apiserver. */
     public Stream<DynamicNode> apiServerTests() {
-        return clusterTests(Tier.API);
+        return tierTests(Tier.API);
     }
 
     /** As {@link #apiServerTests()}, only the values files the chart must install. */
     public Stream<DynamicNode> apiServerInstallTests() {
-        return installTests(Tier.API, lazyChecks(Tier.API));
+        TierCheck checks = tierCheck(Tier.API);
+        return installTests(checks, startedForTests(checks));
     }
 
     /**
@@ -422,47 +441,83 @@ public final class ChartCheck {
      * installs (Failsafe's forks).
      */
     public Stream<DynamicNode> apiServerRefusalTests() {
-        return refusalTests(lazyChecks(Tier.API));
+        TierCheck checks = tierCheck(Tier.API);
+        return refusalTests(checks, startedForTests(checks));
     }
 
     /** For a {@code @TestFactory}: one dynamic test per values file, reconciled by real controllers on fake GPU nodes. */
     public Stream<DynamicNode> controllerTests() {
-        return clusterTests(Tier.CONTROLLERS);
+        return tierTests(Tier.CONTROLLERS);
     }
 
     /**
      * For a {@code @TestFactory}: one dynamic test per values file the chart's rules opt into the start-up tier
-     * ({@link ChartRules#startsUp(Path)}), its pods' processes started on this machine.
+     * ({@link ChartRules#startsUp(Path)}): installed and reconciled as on the controller tier, then its pods' processes
+     * started on this machine (an MPI launcher once its workers listen, a Ray head once its workers wait for it) until
+     * every readiness probe passes ({@code dev.nimchart.tiers.startup.StartupChecks}). Needs root and {@code ip netns}:
+     * with CI=true it runs or fails; otherwise it is skipped with the reason printed.
      */
     public Stream<DynamicNode> startupTests() {
-        return clusterTests(Tier.STARTUP);
+        return tierTests(Tier.STARTUP);
     }
 
-    private Stream<DynamicNode> clusterTests(Tier tier) {
-        Supplier<ClusterFileChecks> checks = lazyChecks(tier);
-        return tier.checksRefusals() ? Stream.concat(installTests(tier, checks), refusalTests(checks)) : installTests(tier, checks);
+    /** For a {@code @TestFactory}: one dynamic test per values file the tier checks (install, then refusal files). */
+    public Stream<DynamicNode> tierTests(Tier tier) {
+        TierCheck checks = tierCheck(tier);
+        return tierTests(checks, startedForTests(checks));
     }
 
-    /** The tier's checks, made when the first test needs them (so that a class whose tests are all filtered out starts nothing). */
-    private Supplier<ClusterFileChecks> lazyChecks(Tier tier) {
-        return once(() -> clusterChecks(tier, true));
+    private Stream<DynamicNode> tierTests(TierCheck checks, Supplier<TierCheck> started) {
+        return checks.tier().checksRefusals() ? Stream.concat(installTests(checks, started), refusalTests(checks, started))
+                : installTests(checks, started);
     }
 
-    /** One dynamic test per values file the chart must install (on the start-up tier, those its rules start up). */
-    private Stream<DynamicNode> installTests(Tier tier, Supplier<ClusterFileChecks> checks) {
-        return validFiles().stream().filter(f -> tier != Tier.STARTUP || rules.startsUp(f)).map(f -> DynamicTest.dynamicTest(label(f),
-                f.toUri(), () -> named(f, () -> checks.get().mustInstall(f))));
+    /**
+     * The tier's checks, started when the first test needs them (so that a class whose tests are all filtered out starts
+     * nothing): a tier that cannot start fails its tests with CI=true and skips them, with the reason printed, otherwise.
+     */
+    private static Supplier<TierCheck> startedForTests(TierCheck checks) {
+        return once(() -> {
+            try {
+                checks.start();
+            } catch (TierNotStartedException e) {
+                throw e.failOrAbort();
+            }
+            return checks;
+        });
+    }
+
+    /**
+     * One dynamic test per values file the chart must install and the tier checks. On the offline tier the first of them
+     * judges every file, in parallel; each test then reports its own file.
+     */
+    private Stream<DynamicNode> installTests(TierCheck checks, Supplier<TierCheck> started) {
+        List<Path> files = validFiles().stream().filter(checks::installs).toList();
+        if (checks.tier() == Tier.OFFLINE) {
+            Supplier<Map<Path, Optional<Throwable>>> all = once(() -> started.get().installEach(files));
+            return files.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
+                    () -> failOffline(f, all.get().get(f))));
+        }
+        return files.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(), () -> named(f, () -> started.get().install(f))));
     }
 
     /**
      * One dynamic test per values file the chart must refuse. The first of them checks every refusal file, in parallel;
      * each test then reports its own file.
      */
-    private Stream<DynamicNode> refusalTests(Supplier<ClusterFileChecks> checks) {
+    private Stream<DynamicNode> refusalTests(TierCheck checks, Supplier<TierCheck> started) {
         List<Path> invalidFiles = invalidFiles();
-        Supplier<Map<Path, Optional<Throwable>>> refusals = once(() -> RefusalChecksInParallel.run(invalidFiles, checks.get()::mustBeRefused));
+        Supplier<Map<Path, Optional<Throwable>>> refusals = once(() -> started.get().refuseEach(invalidFiles));
+        if (checks.tier() == Tier.OFFLINE) {
+            return invalidFiles.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(), () -> failOffline(f, refusals.get().get(f))));
+        }
         return invalidFiles.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
                 () -> named(f, () -> RefusalChecksInParallel.rethrow(refusals.get().get(f)))));
+    }
+
+    /** The offline tier's verdict of a file as a test: fails with the file's name and its first reason. */
+    private static void failOffline(Path file, Optional<Throwable> failure) {
+        fail(verdict(file, Tier.OFFLINE, failure));
     }
 
     /**
@@ -483,73 +538,9 @@ public final class ChartCheck {
         };
     }
 
-    /** A cluster tier's checks of one file: throws with the first reason it fails. */
-    private interface ClusterFileChecks {
-        void mustInstall(Path file);
-
-        void mustBeRefused(Path file);
-    }
-
-    /** The tier's checks on its shared environment; {@code forTests}: abort (or fail with CI=true) when it cannot start. */
-    private ClusterFileChecks clusterChecks(Tier tier, boolean forTests) {
-        if (tier == Tier.API) {
-            ClusterTier t = new ClusterTier();
-            ApiServerChecks c = new ApiServerChecks(chartDir, existing != null ? existing.api(workDir) : forTests ? t.sessionOrAbort() : session(t), rules);
-            return new ClusterFileChecks() {
-                public void mustInstall(Path file) {
-                    c.mustInstall(file);
-                }
-
-                public void mustBeRefused(Path file) {
-                    c.mustBeRefused(file);
-                }
-            };
-        }
-        if (tier == Tier.CONTROLLERS) {
-            ControllerTier t = new ControllerTier();
-            ControllerChecks c = new ControllerChecks(chartDir, existing != null ? existing.controllers() : forTests ? t.sessionOrAbort() : session(t),
-                    rules, reconcileTimeout);
-            return new ClusterFileChecks() {
-                public void mustInstall(Path file) {
-                    c.mustInstall(file);
-                }
-
-                public void mustBeRefused(Path file) {
-                    throw new IllegalArgumentException("the controller tier installs only files that install; refusals are the API-server tier's");
-                }
-            };
-        }
-        if (tier == Tier.STARTUP) {
-            ControllerTier t = new ControllerTier();
-            StartupChecks c = new StartupChecks(chartDir, existing != null ? existing.controllers() : forTests ? t.sessionOrAbort() : session(t),
-                    rules, reconcileTimeout,
-                    workDir.resolve("startup-tier"));
-            return new ClusterFileChecks() {
-                public void mustInstall(Path file) {
-                    c.mustStart(file);
-                }
-
-                public void mustBeRefused(Path file) {
-                    throw new IllegalArgumentException("the start-up tier starts only files that install");
-                }
-            };
-        }
-        throw new IllegalArgumentException("not a cluster tier: " + tier);
-    }
-
-    private static <S> S session(SharedTier<S> tier) {
-        SharedTier.Started<S> started = tier.started();
-        return started.session().orElseThrow(() -> new IllegalStateException(started.failure()));
-    }
-
-    private static Verdict clusterVerdict(Path file, Tier tier, Runnable check) {
-        try {
-            check.run();
-            return Verdict.passed(file.toString(), tier);
-        } catch (RuntimeException | AssertionError e) {
-            String reason = e.getMessage() == null ? e.toString() : e.getMessage();
-            return new Verdict(file.toString(), tier, reason);
-        }
+    /** A file's verdict on a tier from what its check threw, if anything: the reason is the failure's message. */
+    private static Verdict verdict(Path file, Tier tier, Optional<Throwable> failure) {
+        return new Verdict(file.toString(), tier, failure.map(e -> e.getMessage() == null ? e.toString() : e.getMessage()).orElse(null));
     }
 
     private static void named(Path file, Runnable check) {
@@ -569,10 +560,6 @@ public final class ChartCheck {
         }
         return new Verdict(fuzzSubject(), Tier.OFFLINE, result.failures().size() + " of " + fuzzCount
                 + " documents failed (kept under " + workDir.resolve("fuzz-failures") + "); the first: " + result.failures().get(0));
-    }
-
-    private static Verdict verdict(Path file, Optional<String> problem) {
-        return new Verdict(file.toString(), Tier.OFFLINE, problem.orElse(null));
     }
 
     private static void fail(Verdict verdict) {

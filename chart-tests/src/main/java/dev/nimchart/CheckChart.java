@@ -15,11 +15,15 @@ import java.util.Map;
  * by each tier, "passed" or the first reason it failed, built from the verdicts themselves.
  *
  * <pre>
- * CheckChart --chart DIR --values DIR[,DIR...] --tiers offline[,api,controllers] --results DIR
- *            [--fuzz N] [--seed S] [--cwd DIR] [--lint off|none|EXCEPTIONS.yaml]
+ * CheckChart --chart DIR --values DIR[,DIR...] --tiers all|TIER[,TIER...] --results DIR
+ *            [--fuzz N] [--seed S] [--cwd DIR] [--lint off|none|EXCEPTIONS.yaml] [--pod-security LEVEL]
+ *            [--startup-files GLOB[,GLOB...]]
  * </pre>
- * It writes the exit status, 0 or 1, to {@code <results>/status} and always exits 0 itself once it got that far, so
- * the build tool around it prints nothing of its own; a usage error exits 2.
+ * The tiers are the library's ({@link ChartCheck#tiers()}: offline, api, controllers, startup), checked cheapest first;
+ * {@code all} is every one of them. The start-up tier starts the files whose names match {@code --startup-files}
+ * (default {@code none}). It writes the exit status, 0 or 1 (2 for an unknown tier), to {@code <results>/status} and always
+ * exits 0 itself once it got that far, so the build tool around it prints nothing of its own; a usage error exits 2.
+ * The tier environments it started are stopped before it exits.
  */
 public final class CheckChart {
 
@@ -38,19 +42,53 @@ public final class CheckChart {
             return;
         }
         Path results = Path.of(options.get("results"));
+        List<Tier> tiers;
+        try {
+            tiers = tiers(options.get("tiers"));
+        } catch (IllegalArgumentException e) {
+            System.out.println("check-chart: " + e.getMessage());
+            writeQuietly(results, "2\n");
+            System.exit(0);
+            return;
+        }
+        String podSecurity = options.getOrDefault("pod-security", "privileged");
+        List<java.nio.file.PathMatcher> startup = Arrays.stream(options.getOrDefault("startup-files", "").split(","))
+                .map(String::strip).filter(g -> !g.isEmpty() && !g.equals("none")).map(g -> java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + g)).toList();
+        ChartRules rules = new ChartRules() {
+            private final ChartRules level = ChartRules.podSecurity(podSecurity);
+
+            @Override
+            public String podSecurityLevel(Path valuesFile, Tier tier) {
+                return level.podSecurityLevel(valuesFile, tier);
+            }
+
+            @Override
+            public boolean startsUp(Path valuesFile) {
+                return startup.stream().anyMatch(m -> m.matches(valuesFile.getFileName()));
+            }
+        };
+        ChartCheck base;
         try {
             Files.createDirectories(results);
-            ChartCheck check = ChartCheck.of(Path.of(options.get("chart")))
+            base = ChartCheck.of(Path.of(options.get("chart")));
+        } catch (RuntimeException | IOException e) {
+            System.out.println("check-chart: " + e.getMessage());
+            writeQuietly(results, "1\n");
+            System.exit(0);
+            return;
+        }
+        // the check owns the environments of the tiers it starts: closing it stops them before the JVM exits
+        try (ChartCheck owner = base) {
+            ChartCheck check = owner
                     .values(Arrays.stream(options.get("values").split(",")).map(String::strip).filter(s -> !s.isEmpty()).map(Path::of).toList())
                     .fuzz(Integer.parseInt(options.getOrDefault("fuzz", String.valueOf(ChartCheck.DEFAULT_FUZZ_COUNT))),
                             Long.parseLong(options.getOrDefault("seed", String.valueOf(ChartCheck.DEFAULT_FUZZ_SEED))))
                     .workDir(results)
-                    .rules(ChartRules.podSecurity(options.getOrDefault("pod-security", "privileged")));
+                    .rules(rules);
             String lint = options.getOrDefault("lint", "off");
             if (!lint.equals("off")) {
                 check = lint.equals("none") ? check.lint(null) : check.lint(Path.of(options.getOrDefault("cwd", "")).resolve(lint));
             }
-            List<Tier> tiers = Arrays.stream(options.get("tiers").split(",")).map(Tier::of).distinct().sorted().toList();
             Path cwd = Path.of(options.getOrDefault("cwd", "")).toAbsolutePath();
             Map<Tier, List<Verdict>> verdicts = new LinkedHashMap<>();
             for (Tier tier : tiers) {
@@ -71,14 +109,34 @@ public final class CheckChart {
                 verdicts.put(tier, list);
             }
             boolean ok = printTable(check, tiers, verdicts, cwd, System.out);
-            Files.writeString(results.resolve("status"), ok ? "0\n" : "1\n");
-        } catch (RuntimeException | IOException e) {
+            writeQuietly(results, ok ? "0\n" : "1\n");
+        } catch (RuntimeException e) {
             System.out.println("check-chart: " + e.getMessage());
-            writeQuietly(results.resolve("status"), "1\n");
+            writeQuietly(results, "1\n");
         }
-        // the lookup stub's server, Helm's threads and the tiers' watchdogs would keep the JVM alive; the tiers stop
-        // in the shutdown hooks
+        // the lookup stub's server and Helm's threads would keep the JVM alive
         System.exit(0);
+    }
+
+    /** The tiers asked for, cheapest first: {@code all}, or a comma list of {@link Tier#label()}s. */
+    static List<Tier> tiers(String asked) {
+        List<Tier> tiers = new ArrayList<>();
+        for (String label : asked.split(",")) {
+            if (label.strip().equals("all")) {
+                tiers.addAll(ChartCheck.tiers());
+            } else if (!label.isBlank()) {
+                tiers.add(Tier.of(label));
+            }
+        }
+        if (tiers.isEmpty()) {
+            throw new IllegalArgumentException("no tier asked for: " + labels() + " or all");
+        }
+        return tiers.stream().distinct().sorted().toList();
+    }
+
+    /** The library's tiers by label: offline, api, controllers, startup. */
+    static String labels() {
+        return String.join(", ", ChartCheck.tiers().stream().map(Tier::label).toList());
     }
 
     /** A failing verdict for every values file the tier would have checked, naming why the tier stopped. */
@@ -178,9 +236,11 @@ public final class CheckChart {
         return options;
     }
 
-    private static void writeQuietly(Path file, String text) {
+    /** Writes the exit status to {@code <results>/status}. */
+    private static void writeQuietly(Path results, String text) {
         try {
-            Files.writeString(file, text);
+            Files.createDirectories(results);
+            Files.writeString(results.resolve("status"), text);
         } catch (IOException ignored) {
             // the caller reports a missing status as a failure
         }

@@ -13,7 +13,7 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /** The cluster tiers' refusal checks, run on many files at once. */
-final class RefusalChecksInParallel {
+public final class RefusalChecksInParallel {
 
     private RefusalChecksInParallel() {
     }
@@ -23,7 +23,7 @@ final class RefusalChecksInParallel {
      * refusals: a refused install creates nothing but its own namespace, so no two of them share any state, and on one
      * core each waits on Helm's render and the API server in turn.
      */
-    static Map<Path, Optional<Throwable>> run(List<Path> files, Consumer<Path> check) {
+    public static Map<Path, Optional<Throwable>> run(List<Path> files, Consumer<Path> check) {
         Map<Path, Optional<Throwable>> results = new ConcurrentHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(
                 Math.max(1, Math.min(files.size(), Runtime.getRuntime().availableProcessors())), r -> {
@@ -57,8 +57,18 @@ final class RefusalChecksInParallel {
         return results;
     }
 
+    /** What a check threw, if anything. */
+    public static Optional<Throwable> failureOf(Runnable check) {
+        try {
+            check.run();
+            return Optional.empty();
+        } catch (Throwable t) {
+            return Optional.of(t);
+        }
+    }
+
     /** Throws what a check threw, as it was (a checked exception wrapped). */
-    static void rethrow(Optional<Throwable> failure) {
+    public static void rethrow(Optional<Throwable> failure) {
         if (failure.isEmpty()) {
             return;
         }

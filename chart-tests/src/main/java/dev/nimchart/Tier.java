@@ -24,13 +24,14 @@ public enum Tier {
         return this == OFFLINE || this == API;
     }
 
-    /** The name used on the command line and in tables: offline, api, controllers. */
+    /** The name used on the command line and in tables: offline, api, controllers, startup. */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
 
     public static Tier of(String label) {
         return Arrays.stream(values()).filter(t -> t.label().equals(label.strip())).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown tier '" + label + "': offline, api, controllers, startup or all"));
+                .orElseThrow(() -> new IllegalArgumentException("unknown tier '" + label + "': "
+                        + String.join(", ", Arrays.stream(values()).map(Tier::label).toList()) + " or all"));
     }
 }

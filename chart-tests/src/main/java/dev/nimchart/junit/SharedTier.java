@@ -1,23 +1,23 @@
 package dev.nimchart.junit;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * A tier's one environment per JVM, handed to tests as a parameter of type {@code S} (with
- * {@code @ExtendWith(ClusterTier.class)} or {@code @ExtendWith(ControllerTier.class)}) and to the library's door
- * ({@code ChartCheck.apiServerTests()}, {@code controllerTests()}, ...): started on first use by whichever asks first,
- * shared by every test class of the run, stopped when the JVM ends. When it cannot start, the tier fails with CI=true
- * and is skipped, with the reason printed, otherwise: a tier is never skipped silently.
+ * A tier's environment, how it starts and stops, and its JUnit 5 adapter: handed to tests as a parameter of type
+ * {@code S} (with {@code @ExtendWith(ClusterTier.class)} or {@code @ExtendWith(ControllerTier.class)}) and to the
+ * library's door through {@link TierSessions}. In JUnit the started environment is kept in the root
+ * {@link ExtensionContext.Store} ({@link #started(ExtensionContext)}): started on first use by whichever test asks
+ * first, shared by every test class of the run (one environment per tier per test JVM), and closed by JUnit when the
+ * run ends. Outside JUnit its owner ({@link OwnedTierSessions}, which a {@code ChartCheck} or the command line holds)
+ * starts and closes it. When it cannot start, the tier fails with CI=true and is skipped, with the reason printed,
+ * otherwise ({@link Started#sessionOrAbort()}): a tier is never skipped silently.
  */
 public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResolver {
 
-    private static final Map<Class<?>, Started<?>> STARTED = new ConcurrentHashMap<>();
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedTier.class);
 
     private final String name;
     private final Class<S> type;
@@ -43,27 +43,24 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
         return name;
     }
 
-    /** The started environment (starting it on first use), or why there is none. */
-    @SuppressWarnings("unchecked")
-    public Started<S> started() {
-        return (Started<S>) STARTED.computeIfAbsent(getClass(), k -> {
-            Started<S> s = Started.of(this);
-            if (s.session != null) {
-                Runtime.getRuntime().addShutdownHook(new Thread(s::close, name + " stop"));
-            }
-            return s;
-        });
+    /** Starts the environment now, for an owner that closes it: the started session, or why there is none. */
+    public Started<S> startNow() {
+        return Started.of(this);
     }
 
-    /** The environment for a test: fails (CI=true) or aborts the test, with the reason, when the tier is unavailable. */
-    public S sessionOrAbort() {
-        return started().sessionOrAbort();
+    /**
+     * The environment of this JUnit run (starting it on first use), kept in the root store, which closes it when the
+     * run ends; or why there is none.
+     */
+    @SuppressWarnings("unchecked")
+    public Started<S> started(ExtensionContext context) {
+        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(getClass(), k -> startNow(), Started.class);
     }
 
     /** Fails (CI=true) or skips the whole test class, with the reason, when the tier is unavailable. */
     @Override
     public void beforeAll(ExtensionContext context) {
-        sessionOrAbort();
+        started(context).sessionOrAbort();
     }
 
     @Override
@@ -73,13 +70,16 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return sessionOrAbort();
+        return started(context).sessionOrAbort();
     }
 
-    /** The started environment, or why there is none. */
-    public static final class Started<S> {
+    /**
+     * The started environment, or why there is none: what its owner holds and closes (JUnit's root store closes it as
+     * an {@link AutoCloseable} value).
+     */
+    public static final class Started<S> implements AutoCloseable {
         private final SharedTier<S> tier;
-        private final S session;
+        private S session;
         private final RuntimeException failure;
 
         private Started(SharedTier<S> tier, S session, RuntimeException failure) {
@@ -100,33 +100,37 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
         }
 
         /** The session when the tier runs (checked alive), else empty with {@link #failure()} saying why. */
-        public java.util.Optional<S> session() {
+        public synchronized java.util.Optional<S> session() {
             if (session != null) {
                 tier.check(session);
             }
             return java.util.Optional.ofNullable(session);
         }
 
+        /** The session (checked alive), or a {@link TierNotStartedException} saying why there is none. */
+        public S sessionOrThrow() {
+            return session().orElseThrow(() -> new TierNotStartedException(tier.name, failure, tier.unavailable(failure)));
+        }
+
         public String failure() {
             return failure == null ? null : failure.getMessage();
         }
 
-        S sessionOrAbort() {
-            if (session != null) {
-                tier.check(session);
-                return session;
+        /** The session for a test: fails (CI=true) or aborts the test, with the reason, when the tier is unavailable. */
+        public S sessionOrAbort() {
+            try {
+                return sessionOrThrow();
+            } catch (TierNotStartedException e) {
+                throw e.failOrAbort();
             }
-            if ("true".equalsIgnoreCase(System.getenv("CI")) || !tier.unavailable(failure)) {
-                throw new AssertionError("CI=true and the " + tier.name + " is unavailable: " + failure.getMessage(), failure);
-            }
-            System.out.println("[" + tier.name + "] SKIPPED (CI is not true; with CI=true this fails the build): " + failure.getMessage());
-            Assumptions.abort(tier.name + " skipped (CI is not true): " + failure.getMessage());
-            return null;
         }
 
-        synchronized void close() {
+        @Override
+        public synchronized void close() {
             if (session != null) {
-                tier.stop(session);
+                S s = session;
+                session = null;
+                tier.stop(s);
             }
         }
     }

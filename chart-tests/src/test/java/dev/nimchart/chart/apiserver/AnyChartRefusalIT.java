@@ -16,7 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import dev.nimchart.junit.ChartTiers;
+import dev.nimchart.junit.TierSessions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,12 +29,26 @@ import org.junit.jupiter.api.io.TempDir;
  * with no chart rules and fail when the rules name a preflight template; nim-llm's, with its rules, pass from its
  * preflight template and its schema.
  */
+@ExtendWith(ChartTiers.class)
 class AnyChartRefusalIT {
+
+    /** The tier environments of this JUnit run (its root store): one per tier, shared with every class. */
+    private TierSessions tiers;
+
+    @BeforeEach
+    void tiersOfThisRun(TierSessions tiers) {
+        this.tiers = tiers;
+    }
+
+    /** The library's door on a chart, on the run's tier environments. */
+    private ChartCheck chart(Path chartDir) {
+        return ChartCheck.of(chartDir).on(tiers);
+    }
 
     @Test
     void refusalsFromAnyTemplatePassUnlessTheRulesNameAPreflightTemplate(@TempDir Path values) throws IOException {
         Path chart = ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts/schema-web");
-        ChartCheck check = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, 0).workDir(Path.of("target", "any-chart-refusal"));
+        ChartCheck check = chart(chart).values(chart.resolve("ci")).fuzz(0, 0).workDir(Path.of("target", "any-chart-refusal"));
 
         List<Verdict> verdicts = check.verdicts(Tier.API);
         assertThat(verdicts).as("schema-web's ci/ files (4) and ci/invalid/ files (2)").hasSize(6)
@@ -47,7 +65,7 @@ class AnyChartRefusalIT {
         for (String f : List.of("tls-without-secret.yaml", "node-port-on-cluster-ip.yaml")) {
             Files.copy(chart.resolve("ci/invalid").resolve(f), invalid.resolve("held-" + f));
         }
-        Map<String, String> held = ChartCheck.of(chart).values(values).rules(preflight).fuzz(0, 0).workDir(Path.of("target", "any-chart-refusal"))
+        Map<String, String> held = chart(chart).values(values).rules(preflight).fuzz(0, 0).workDir(Path.of("target", "any-chart-refusal"))
                 .verdicts(Tier.API).stream()
                 .collect(Collectors.toMap(v -> Path.of(v.subject()).getFileName().toString(), v -> String.valueOf(v.reason())));
         assertThat(held).as("schema-web's refusals held to a preflight template").hasSize(2)
@@ -62,7 +80,7 @@ class AnyChartRefusalIT {
         for (String f : List.of("autoscaling-min-above-max.yaml", "wrong-type-replicacount-string.yaml")) {
             Files.copy(examples.resolve("invalid").resolve(f), invalid.resolve(f));
         }
-        List<Verdict> verdicts = ChartCheck.of(ChartUnderTest.chartDir()).values(values).rules(new NimLlmRules()).fuzz(0, 0)
+        List<Verdict> verdicts = chart(ChartUnderTest.chartDir()).values(values).rules(new NimLlmRules()).fuzz(0, 0)
                 .workDir(Path.of("target", "any-chart-refusal")).verdicts(Tier.API);
 
         assertThat(verdicts).hasSize(2).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());

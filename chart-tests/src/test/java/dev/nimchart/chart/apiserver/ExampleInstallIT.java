@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
+import dev.nimchart.junit.ChartTiers;
+import dev.nimchart.junit.TierSessions;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every example installed with Helm (real release storage) into a namespace of its own that enforces the restricted
@@ -24,11 +27,12 @@ import org.junit.jupiter.api.TestFactory;
  * checks are the library's ({@code ChartCheck.apiServerInstallTests()}); nim-llm's own (the stored shape, the documented
  * Pod Security exceptions) come in through {@link NimLlmRules}.
  */
+@ExtendWith(ChartTiers.class)
 public class ExampleInstallIT {
 
     @TestFactory
-    Stream<DynamicNode> everyExampleInstallsAndTheServerStoresWhatHelmApplied() {
-        return RepositoryChart.check().apiServerInstallTests();
+    Stream<DynamicNode> everyExampleInstallsAndTheServerStoresWhatHelmApplied(TierSessions tiers) {
+        return RepositoryChart.check().on(tiers).apiServerInstallTests();
     }
 
     /** nim-llm's rules on an installed example: the stored shape, and exactly the documented Pod Security exceptions. */

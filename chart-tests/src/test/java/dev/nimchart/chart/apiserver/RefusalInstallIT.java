@@ -3,7 +3,10 @@ package dev.nimchart.chart.apiserver;
 import dev.nimchart.chart.repository.RepositoryChart;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
+import dev.nimchart.junit.ChartTiers;
+import dev.nimchart.junit.TierSessions;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every refusal file ({@code values-examples/invalid/}) refused by {@code helm install} against a real kube-apiserver
@@ -11,10 +14,11 @@ import org.junit.jupiter.api.TestFactory;
  * files checked in parallel. A class apart from {@link ExampleInstallIT}, so that the two run in two of Failsafe's forks
  * at once.
  */
+@ExtendWith(ChartTiers.class)
 class RefusalInstallIT {
 
     @TestFactory
-    Stream<DynamicNode> everyRefusalFileIsRefusedAndLeavesItsNamespaceEmpty() {
-        return RepositoryChart.check().apiServerRefusalTests();
+    Stream<DynamicNode> everyRefusalFileIsRefusedAndLeavesItsNamespaceEmpty(TierSessions tiers) {
+        return RepositoryChart.check().on(tiers).apiServerRefusalTests();
     }
 }

@@ -15,7 +15,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import dev.nimchart.junit.ChartTiers;
+import dev.nimchart.junit.TierSessions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,7 +31,21 @@ import org.junit.jupiter.api.io.TempDir;
  * strict dry run), and the real controllers bring every workload to its desired state on the fake nodes, the hooks run
  * in Helm's order and {@code helm test} passes.
  */
+@ExtendWith(ChartTiers.class)
 class AnyChartIT {
+
+    /** The tier environments of this JUnit run (its root store): one per tier, shared with every class. */
+    private TierSessions tiers;
+
+    @BeforeEach
+    void tiersOfThisRun(TierSessions tiers) {
+        this.tiers = tiers;
+    }
+
+    /** The library's door on a chart, on the run's tier environments. */
+    private ChartCheck chart(Path chartDir) {
+        return ChartCheck.of(chartDir).on(tiers);
+    }
 
     private static Path exampleChart(String name) {
         return ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts").resolve(name);
@@ -37,9 +55,9 @@ class AnyChartIT {
      * Every file of the chart's ci/ passes the API-server and controller tiers with no chart rules, and every file of
      * ci/invalid/ is refused on the API-server tier (the controller tier leaves refusals to it).
      */
-    private static void everyFilePassesBothClusterTiers(String name, int valid, int invalid) {
+    private void everyFilePassesBothClusterTiers(String name, int valid, int invalid) {
         Path chart = exampleChart(name);
-        ChartCheck check = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+        ChartCheck check = chart(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .workDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             List<Verdict> verdicts = check.verdicts(tier);
@@ -75,7 +93,7 @@ class AnyChartIT {
                 reconciled.put(release.valuesFile().getFileName().toString(), release.state());
             }
         };
-        ChartCheck check = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).rules(seen)
+        ChartCheck check = chart(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).rules(seen)
                 .workDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             assertThat(check.verdicts(tier)).as("%s verdicts of node-batch", tier.label()).hasSize(3)
@@ -102,7 +120,7 @@ class AnyChartIT {
     @Test
     void aHookTheApiServerWouldRefuseFailsTheApiServerTierThoughOfflineNeverSeesIt(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("negative-backoff-values.yaml"), "migrate:\n  backoffLimit: -1\n");
-        List<Verdict> verdicts = ChartCheck.of(exampleChart("node-batch")).values(dir).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+        List<Verdict> verdicts = chart(exampleChart("node-batch")).values(dir).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .workDir(Path.of("target", "any-chart")).verdicts(Tier.API);
         assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject())
                 .contains("refuses hook Job").contains("backoffLimit"));
@@ -115,17 +133,17 @@ class AnyChartIT {
         Path baseline = Files.createDirectories(dir.resolve("baseline"));
         Files.writeString(restricted.resolve("root-at-restricted-values.yaml"), "runAsNonRoot: false\n");
         Files.writeString(baseline.resolve("root-at-baseline-values.yaml"), "runAsNonRoot: false\n");
-        assertThat(ChartCheck.of(exampleChart("plain-web")).values(restricted).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+        assertThat(chart(exampleChart("plain-web")).values(restricted).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .rules(ChartRules.podSecurity("restricted")).workDir(Path.of("target", "any-chart")).verdicts(Tier.API))
                 .as("at restricted, the chart's opt-in").singleElement()
                 .satisfies(v -> assertThat(v.reason()).as(v.subject()).contains("restricted").contains("runAsNonRoot"));
         // Without an opt-in the namespaces admit what an unlabelled namespace admits (privileged): the same pod passes.
         Path unlabelled = Files.createDirectories(dir.resolve("default"));
         Files.writeString(unlabelled.resolve("root-at-default-values.yaml"), "runAsNonRoot: false\n");
-        assertThat(ChartCheck.of(exampleChart("plain-web")).values(unlabelled).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+        assertThat(chart(exampleChart("plain-web")).values(unlabelled).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .workDir(Path.of("target", "any-chart")).verdicts(Tier.API)).as("at the default level, privileged").singleElement()
                 .satisfies(v -> assertThat(v.reason()).as(v.subject()).isNull());
-        ChartCheck atBaseline = ChartCheck.of(exampleChart("plain-web")).values(baseline).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+        ChartCheck atBaseline = chart(exampleChart("plain-web")).values(baseline).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .rules(ChartRules.podSecurity("baseline")).workDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             assertThat(atBaseline.verdicts(tier)).as("at baseline, on the %s tier", tier.label()).singleElement()

@@ -58,13 +58,16 @@ class ExistingClusterIT {
         Path refused = ExampleValuesFiles.fromHarnessPaths().invalid().get(0);
         Files.copy(refused, invalid.resolve("ec-" + refused.getFileName()));
         List<String> namespacesBefore = madeByTheChecks(session.environment().api());
-        ChartCheck check = onlyThese(values).existingCluster(kubeconfig(session), ExistingCluster.Writes.CLUSTER).reconcileTimeout(WAIT);
-        for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
-            List<Verdict> verdicts = check.verdicts(tier);
-            // four files that install, and on the API-server tier one refused
-            assertThat(verdicts).as("%s verdicts on the existing cluster", tier.label()).hasSize(tier.checksRefusals() ? 5 : 4)
-                    .allSatisfy(v -> assertThat(v.reason()).as("%s on the %s tier", v.subject(), tier.label()).isNull());
+        // the check owns its sessions on the existing cluster: closing it ends them and stops nothing of the cluster
+        try (ChartCheck check = onlyThese(values).existingCluster(kubeconfig(session), ExistingCluster.Writes.CLUSTER).reconcileTimeout(WAIT)) {
+            for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
+                List<Verdict> verdicts = check.verdicts(tier);
+                // four files that install, and on the API-server tier one refused
+                assertThat(verdicts).as("%s verdicts on the existing cluster", tier.label()).hasSize(tier.checksRefusals() ? 5 : 4)
+                        .allSatisfy(v -> assertThat(v.reason()).as("%s on the %s tier", v.subject(), tier.label()).isNull());
+            }
         }
+        session.environment().requireAllRunning();
         assertThat(madeByTheChecks(session.environment().api())).as("namespaces the checks left on the existing cluster")
                 .isEqualTo(namespacesBefore);
     }
@@ -79,9 +82,10 @@ class ExistingClusterIT {
                 + "persistence:\n  enabled: true\n  size: 10Gi\n  accessMode: ReadWriteOnce\n  storageClass: absent-class-of-existing-cluster-it\n");
         Map<String, TreeSet<String>> before = clusterScoped(api);
         List<String> namespacesBefore = madeByTheChecks(api);
-        ChartCheck check = onlyThese(values).existingCluster(kubeconfig(session), ExistingCluster.Writes.NAMESPACED).reconcileTimeout(WAIT);
-
-        List<Verdict> verdicts = check.verdicts(Tier.CONTROLLERS);
+        List<Verdict> verdicts;
+        try (ChartCheck check = onlyThese(values).existingCluster(kubeconfig(session), ExistingCluster.Writes.NAMESPACED).reconcileTimeout(WAIT)) {
+            verdicts = check.verdicts(Tier.CONTROLLERS);
+        }
         Map<String, String> byFile = verdicts.stream().collect(Collectors.toMap(v -> Path.of(v.subject()).getFileName().toString(),
                 v -> String.valueOf(v.reason())));
         assertThat(byFile.get("needs-nothing.yaml")).as("a release that needs nothing of the administrator").isEqualTo("null");

@@ -27,7 +27,10 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.DynamicNode;
+import dev.nimchart.junit.ChartTiers;
+import dev.nimchart.junit.TierSessions;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every example installed with Helm onto real controllers and fake GPU nodes, and held to what the cluster makes of
@@ -36,14 +39,15 @@ import org.junit.jupiter.api.TestFactory;
  * the Services, ServiceMonitor, PodDisruptionBudget, NetworkPolicies and autoscaler select the pods they mean to,
  * claims bind, and uninstalling leaves only the kept claims.
  */
+@ExtendWith(ChartTiers.class)
 public class ReconciledExampleIT {
 
     /** How long the controllers get to reconcile one example (-Dnim.reconcile.timeout seconds, default 90). */
     public static final Duration RECONCILE_TIMEOUT = ChartCheck.DEFAULT_RECONCILE_TIMEOUT;
 
     @TestFactory
-    Stream<DynamicNode> everyExampleReconcilesToItsDesiredState() {
-        return RepositoryChart.check().controllerTests();
+    Stream<DynamicNode> everyExampleReconcilesToItsDesiredState(TierSessions tiers) {
+        return RepositoryChart.check().on(tiers).controllerTests();
     }
 
     /** nim-llm's rules on a reconciled example (the library checked the desired state and checks the uninstall). */

@@ -1,4 +1,10 @@
-package dev.nimchart;
+package dev.nimchart.tiers.startup;
+
+import dev.nimchart.ChartRules;
+import dev.nimchart.Tier;
+import dev.nimchart.TierCheck;
+import dev.nimchart.junit.TierNotStartedException;
+import dev.nimchart.junit.TierSessions;
 
 import dev.nimchart.cluster.CiScript;
 import dev.nimchart.cluster.KubeApi;
@@ -27,29 +33,62 @@ import java.util.Optional;
  * the Job are, as a Job waits for what it dials. Every readiness probe must pass within the reconcile timeout, every process keep running, and the chart's
  * rules hold of the running group.
  */
-final class StartupChecks {
+public final class StartupChecks implements TierCheck {
 
     private final Path chartDir;
-    private final ControllerTier.ControllerSession session;
-    private final ControllerEnvironment env;
+    private final TierSessions sessions;
     private final ChartRules rules;
     private final Duration timeout;
     private final Path workDir;
+    private ControllerTier.ControllerSession session;
+    private ControllerEnvironment env;
 
-    StartupChecks(Path chartDir, ControllerTier.ControllerSession session, ChartRules rules, Duration timeout, Path workDir) {
-        Optional<String> unavailable = StartupHost.unavailableReason(CiScript.ciDir().getParent());
-        if (unavailable.isPresent()) {
-            throw new IllegalStateException("the start-up tier cannot run here: " + unavailable.get());
-        }
+    public StartupChecks(Path chartDir, TierSessions sessions, ChartRules rules, Duration timeout, Path workDir) {
         this.chartDir = chartDir;
-        this.session = session;
-        this.env = session.environment().requireStartedByHarness("the start-up tier (it runs the pods' processes on this machine)");
+        this.sessions = sessions;
         this.rules = rules;
         this.timeout = timeout;
         this.workDir = workDir;
     }
 
-    void mustStart(Path file) {
+    @Override
+    public Tier tier() {
+        return Tier.STARTUP;
+    }
+
+    /**
+     * This machine's tools (root, ip netns, sshd, mpirun; skippable when missing), then the controller tier's
+     * environment from its owner, started by the harness (the pods' processes run on this machine).
+     */
+    @Override
+    public synchronized void start() {
+        if (session == null) {
+            Optional<String> unavailable = StartupHost.unavailableReason(CiScript.ciDir().getParent());
+            if (unavailable.isPresent()) {
+                throw new TierNotStartedException("startup tier", new IllegalStateException("the start-up tier cannot run here: "
+                        + unavailable.get()), true);
+            }
+            ControllerTier.ControllerSession started = sessions.controllers().sessionOrThrow();
+            env = started.environment().requireStartedByHarness("the start-up tier (it runs the pods' processes on this machine)");
+            session = started;
+        } else {
+            env.requireAllRunning();
+        }
+    }
+
+    /** The files the chart's rules opt in ({@link ChartRules#startsUp(Path)}). */
+    @Override
+    public boolean installs(Path valuesFile) {
+        return rules.startsUp(valuesFile);
+    }
+
+    @Override
+    public void install(Path valuesFile) {
+        start();
+        mustStart(valuesFile);
+    }
+
+    private void mustStart(Path file) {
         KubeApi api = env.api();
         String release = rules.releaseName(file);
         String namespace = TierNamespaces.create(api, "startup-" + release, rules.podSecurityLevel(file, Tier.STARTUP));

@@ -1,4 +1,9 @@
-package dev.nimchart;
+package dev.nimchart.tiers.controllers;
+
+import dev.nimchart.ChartRules;
+import dev.nimchart.Tier;
+import dev.nimchart.TierCheck;
+import dev.nimchart.junit.TierSessions;
 
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
@@ -29,25 +34,48 @@ import java.util.TreeSet;
  * and {@code helm test} when it has test hooks, and uninstalls to nothing but the claims it keeps and the hooks Helm
  * leaves. Files that must be refused are the offline and API-server tiers' ({@link Tier#checksRefusals()}).
  */
-final class ControllerChecks {
+public final class ControllerChecks implements TierCheck {
 
     private final Path chartDir;
-    private final ControllerTier.ControllerSession session;
-    private final ControllerEnvironment env;
-    private final HelmReleases releases;
+    private final TierSessions sessions;
     private final ChartRules rules;
     private final Duration reconcileTimeout;
+    private ControllerTier.ControllerSession session;
+    private ControllerEnvironment env;
+    private HelmReleases releases;
 
-    ControllerChecks(Path chartDir, ControllerTier.ControllerSession session, ChartRules rules, Duration reconcileTimeout) {
+    public ControllerChecks(Path chartDir, TierSessions sessions, ChartRules rules, Duration reconcileTimeout) {
         this.chartDir = chartDir;
-        this.session = session;
-        this.env = session.environment();
-        this.releases = session.releases(chartDir);
+        this.sessions = sessions;
         this.rules = rules;
         this.reconcileTimeout = reconcileTimeout;
     }
 
-    void mustInstall(Path file) {
+    @Override
+    public Tier tier() {
+        return Tier.CONTROLLERS;
+    }
+
+    /** The tier's environment, from its owner (started on first use), and the chart's releases on it. */
+    @Override
+    public synchronized void start() {
+        if (session == null) {
+            ControllerTier.ControllerSession started = sessions.controllers().sessionOrThrow();
+            env = started.environment();
+            releases = started.releases(chartDir);
+            session = started;
+        } else {
+            env.requireAllRunning();
+        }
+    }
+
+    @Override
+    public void install(Path valuesFile) {
+        start();
+        mustInstall(valuesFile);
+    }
+
+    private void mustInstall(Path file) {
         KubeApi api = env.api();
         String release = rules.releaseName(file);
         String namespace = TierNamespaces.create(api, "reconcile-" + release, rules.podSecurityLevel(file, Tier.CONTROLLERS));

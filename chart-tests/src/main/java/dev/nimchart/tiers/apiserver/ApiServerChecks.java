@@ -1,4 +1,9 @@
-package dev.nimchart;
+package dev.nimchart.tiers.apiserver;
+
+import dev.nimchart.ChartRules;
+import dev.nimchart.Tier;
+import dev.nimchart.TierCheck;
+import dev.nimchart.junit.TierSessions;
 
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.HelmReleases;
@@ -34,27 +39,54 @@ import java.util.stream.Collectors;
  * and reads back as Helm applied it, the namespace holding the release's objects and no others; a file that must be
  * refused is refused by {@code helm install} with its expect-error text and leaves its namespace empty.
  */
-final class ApiServerChecks {
+public final class ApiServerChecks implements TierCheck {
 
     private final ChartRenderer renderer;
-    private final ClusterSession cluster;
-    private final HelmReleases releases;
+    private final TierSessions sessions;
     private final ChartRules rules;
     private final Path chartDir;
     private final boolean hooks;
     private final RefusalRule refusalRule;
+    private ClusterSession cluster;
+    private HelmReleases releases;
 
-    ApiServerChecks(Path chartDir, ClusterSession cluster, ChartRules rules) {
+    public ApiServerChecks(Path chartDir, TierSessions sessions, ChartRules rules) {
         this.chartDir = chartDir;
         this.hooks = ChartLayout.declaresHooks(chartDir);
         this.renderer = new ChartRenderer(chartDir);
-        this.cluster = cluster;
-        this.releases = cluster.releases(chartDir);
+        this.sessions = sessions;
         this.rules = rules;
         this.refusalRule = new RefusalRule(ChartYaml.read(chartDir), rules.preflightTemplate());
     }
 
-    void mustInstall(Path file) {
+    @Override
+    public Tier tier() {
+        return Tier.API;
+    }
+
+    /** The tier's cluster, from its owner (started on first use), and the chart's releases on it. */
+    @Override
+    public synchronized void start() {
+        if (cluster == null) {
+            ClusterSession started = sessions.apiServer().sessionOrThrow();
+            releases = started.releases(chartDir);
+            cluster = started;
+        }
+    }
+
+    @Override
+    public void install(Path valuesFile) {
+        start();
+        mustInstall(valuesFile);
+    }
+
+    @Override
+    public void refuse(Path valuesFile) {
+        start();
+        mustBeRefused(valuesFile);
+    }
+
+    private void mustInstall(Path file) {
         String release = rules.releaseName(file);
         KubeApi api = cluster.api();
         String level = rules.podSecurityLevel(file, Tier.API);
@@ -143,7 +175,7 @@ final class ApiServerChecks {
         }
     }
 
-    void mustBeRefused(Path file) {
+    private void mustBeRefused(Path file) {
         String release = rules.releaseName(file);
         String expected = ExampleValuesFiles.expectedError(file);
         String level = rules.podSecurityLevel(file, Tier.API);

@@ -1,0 +1,127 @@
+package dev.nimchart.junit;
+
+import dev.nimchart.cluster.ClusterSession;
+import dev.nimchart.cluster.CrdInstaller;
+import dev.nimchart.cluster.ExistingCluster;
+import dev.nimchart.controllers.ControllerEnvironment;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
+import dev.nimchart.junit.SharedTier.Started;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.function.Consumer;
+
+/**
+ * Tier environments owned by whoever holds this (a {@code ChartCheck} used outside JUnit, the command line): each
+ * started on its first call, once, and stopped by {@link #close()}, the last started first. No static state and no
+ * shutdown hook: what is never closed is stopped by the tier processes' watchdogs when the JVM is gone.
+ */
+public final class OwnedTierSessions implements TierSessions, AutoCloseable {
+
+    private final SharedTier<ClusterSession> apiTier;
+    private final SharedTier<ControllerSession> controllerTier;
+    private final Deque<Started<?>> started = new ArrayDeque<>();
+    private Started<ClusterSession> api;
+    private Started<ControllerSession> controllers;
+    private boolean closed;
+
+    private OwnedTierSessions(SharedTier<ClusterSession> apiTier, SharedTier<ControllerSession> controllerTier) {
+        this.apiTier = apiTier;
+        this.controllerTier = controllerTier;
+    }
+
+    /** The tiers' own environments: a local (or K3s, {@code -Dnim.cluster}) cluster and the local controller processes. */
+    public static OwnedTierSessions local() {
+        return new OwnedTierSessions(new ClusterTier(), new ControllerTier());
+    }
+
+    /**
+     * Sessions on a cluster the harness did not start, reached with this kubeconfig: the API-server tier's cluster and
+     * the controller tier's environment attached to it; closing them stops nothing of the cluster.
+     */
+    public static OwnedTierSessions existing(Path kubeconfig, ExistingCluster.Writes writes, Path workDir) {
+        Consumer<String> apiProgress = line -> System.out.println("[cluster tier] " + line);
+        Consumer<String> controllerProgress = line -> System.out.println("[controller tier] " + line);
+        SharedTier<ClusterSession> api = new SharedTier<>("cluster tier", ClusterSession.class) {
+            @Override
+            protected ClusterSession start() {
+                return ClusterSession.on(ExistingCluster.open(kubeconfig, writes, apiProgress), CrdInstaller.crdsDir(apiProgress),
+                        () -> { throw new IllegalStateException("a ChartCheck names its chart"); }, workDir.resolve("cluster-tier"), apiProgress);
+            }
+
+            @Override
+            protected boolean unavailable(RuntimeException failure) {
+                return false;
+            }
+
+            @Override
+            protected void stop(ClusterSession session) {
+                session.close();
+            }
+        };
+        SharedTier<ControllerSession> controllers = new SharedTier<>("controller tier", ControllerSession.class) {
+            @Override
+            protected ControllerSession start() {
+                return ControllerSession.on(ControllerEnvironment.attach(ExistingCluster.open(kubeconfig, writes, controllerProgress),
+                        controllerProgress));
+            }
+
+            @Override
+            protected boolean unavailable(RuntimeException failure) {
+                return false;
+            }
+
+            @Override
+            protected void stop(ControllerSession session) {
+                session.environment().close();
+            }
+        };
+        return new OwnedTierSessions(api, controllers);
+    }
+
+    @Override
+    public synchronized Started<ClusterSession> apiServer() {
+        if (api == null) {
+            api = remember(apiTier.startNow());
+        }
+        return api;
+    }
+
+    @Override
+    public synchronized Started<ControllerSession> controllers() {
+        if (controllers == null) {
+            controllers = remember(controllerTier.startNow());
+        }
+        return controllers;
+    }
+
+    private <S> Started<S> remember(Started<S> s) {
+        if (closed) {
+            s.close();
+            throw new IllegalStateException("these tier sessions are closed");
+        }
+        started.push(s);
+        return s;
+    }
+
+    /** Stops every environment started here, the last started first. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        RuntimeException first = null;
+        while (!started.isEmpty()) {
+            try {
+                started.pop().close();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.nimchart.junit;
+
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A tier's environment did not start: {@link #skippable()} when this machine cannot run the tier (no root, no binaries,
+ * no cluster), which skips its tests unless CI=true; otherwise a failure whatever CI says.
+ */
+public final class TierNotStartedException extends RuntimeException {
+
+    private final String tier;
+    private final boolean skippable;
+
+    public TierNotStartedException(String tier, Throwable cause, boolean skippable) {
+        super(cause == null ? "the " + tier + " did not start" : cause.getMessage(), cause);
+        this.tier = tier;
+        this.skippable = skippable;
+    }
+
+    /** The tier cannot run on this machine (rather than a bug). */
+    public boolean skippable() {
+        return skippable;
+    }
+
+    /**
+     * For a test: with CI=true, or when the tier failed rather than being unavailable, an {@link AssertionError} to
+     * throw; otherwise the reason is printed and the test aborted (this method throws the abort itself).
+     */
+    public AssertionError failOrAbort() {
+        if ("true".equalsIgnoreCase(System.getenv("CI")) || !skippable) {
+            return new AssertionError("CI=true and the " + tier + " is unavailable: " + getMessage(), this);
+        }
+        System.out.println("[" + tier + "] SKIPPED (CI is not true; with CI=true this fails the build): " + getMessage());
+        Assumptions.abort(tier + " skipped (CI is not true): " + getMessage());
+        return new AssertionError("unreachable");
+    }
+}
