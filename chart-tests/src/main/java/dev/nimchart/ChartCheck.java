@@ -399,6 +399,9 @@ public final class ChartCheck implements AutoCloseable {
         List<Path> valid = validFiles().stream().filter(checks::installs).toList();
         List<Path> invalid = tier.checksRefusals() ? invalidFiles() : List.of();
         List<Verdict> verdicts = new ArrayList<>();
+        if (valid.isEmpty() && invalid.isEmpty()) {
+            return verdicts; // nothing for this tier to check (e.g. no file opted into the start-up tier): nothing started
+        }
         try {
             checks.start();
         } catch (RuntimeException | AssertionError e) {

@@ -54,22 +54,23 @@ public final class CheckChart {
         String podSecurity = options.getOrDefault("pod-security", "privileged");
         List<java.nio.file.PathMatcher> startup = Arrays.stream(options.getOrDefault("startup-files", "").split(","))
                 .map(String::strip).filter(g -> !g.isEmpty() && !g.equals("none")).map(g -> java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + g)).toList();
-        ChartRules rules = new ChartRules() {
-            private final ChartRules level = ChartRules.podSecurity(podSecurity);
-
-            @Override
-            public String podSecurityLevel(Path valuesFile, Tier tier) {
-                return level.podSecurityLevel(valuesFile, tier);
-            }
-
-            @Override
-            public boolean startsUp(Path valuesFile) {
-                return startup.stream().anyMatch(m -> m.matches(valuesFile.getFileName()));
-            }
-        };
         ChartCheck base;
+        ChartRules rules;
         try {
             Files.createDirectories(results);
+            rules = new ChartRules() {
+                private final ChartRules level = ChartRules.podSecurity(podSecurity);
+
+                @Override
+                public String podSecurityLevel(Path valuesFile, Tier tier) {
+                    return level.podSecurityLevel(valuesFile, tier);
+                }
+
+                @Override
+                public boolean startsUp(Path valuesFile) {
+                    return startup.stream().anyMatch(m -> m.matches(valuesFile.getFileName()));
+                }
+            };
             base = ChartCheck.of(Path.of(options.get("chart")));
         } catch (RuntimeException | IOException e) {
             System.out.println("check-chart: " + e.getMessage());

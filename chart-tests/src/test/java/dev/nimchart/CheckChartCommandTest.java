@@ -68,6 +68,34 @@ class CheckChartCommandTest {
     }
 
     @Test
+    void anUnknownTierIsAUsageErrorNamingTheLibrarysTiers(@TempDir Path results) throws Exception {
+        String output = run(results, "--chart", plainWeb().toString(), "--values", plainWeb().resolve("ci").toString(),
+                "--tiers", "offline,nightly");
+        assertThat(output).contains("check-chart: unknown tier 'nightly': offline, api, controllers, startup or all")
+                .doesNotContain("offline tier ...");
+        assertThat(Files.readString(results.resolve("status")).strip()).isEqualTo("2");
+    }
+
+    @Test
+    void allIsEveryTierTheLibraryListsCheapestFirst() {
+        assertThat(CheckChart.tiers("all")).isEqualTo(ChartCheck.tiers()).containsExactly(Tier.OFFLINE, Tier.API, Tier.CONTROLLERS, Tier.STARTUP);
+        assertThat(CheckChart.tiers("startup,offline,startup")).containsExactly(Tier.OFFLINE, Tier.STARTUP);
+    }
+
+    /**
+     * The start-up tier has its column; a chart whose rules opt no file in (plain-web, no --startup-files) gets "-" there
+     * and starts nothing, so the tier passes on a machine that could not run it.
+     */
+    @Test
+    void theStartupTierHasItsColumnAndStartsNothingWhenNoFileIsOptedIn(@TempDir Path results) throws Exception {
+        String output = run(results, "--chart", plainWeb().toString(), "--values", plainWeb().resolve("ci").toString(),
+                "--tiers", "startup,offline", "--startup-files", "none");
+        assertThat(output).contains("offline tier ...").contains("startup tier ...").contains("startup tier: 0 of 0 passed")
+                .contains("| values file | offline | startup |").contains("default-values.yaml | passed | - |").contains("all 3 passed");
+        assertThat(Files.readString(results.resolve("status")).strip()).as(output).isEqualTo("0");
+    }
+
+    @Test
     void theScriptRefusesABadOptionNamingItWithoutRunningMaven() throws Exception {
         Process process = new ProcessBuilder("bash", CiScript.ciDir().resolve("check-chart.sh").toString(), "--chart", plainWeb().toString(),
                 "--values", plainWeb().resolve("ci").toString(), "--pod-security", "strict").redirectErrorStream(true).start();
