@@ -119,7 +119,20 @@ public interface ChartRules {
         return false;
     }
 
-    /** Start-up tier: every pod's main process runs and every readiness probe passes (before the pods are stopped). */
+    /**
+     * Start-up tier: how long a group gets to start (every rank joined, the server listening, a Ray cluster formed).
+     * Default: empty, the reconcile timeout ({@link ChartCheck#reconcileTimeout(java.time.Duration)}); nim-llm's rules
+     * give the file's {@code multiNode.clusterStartTimeout}.
+     */
+    default Optional<java.time.Duration> startupTimeout(Path valuesFile) {
+        return Optional.empty();
+    }
+
+    /**
+     * Start-up tier: every pod's main process runs and every readiness probe passes (before the pods are stopped); the
+     * library has checked how the group started ({@code dev.nimchart.tiers.startup.GroupStart}). The chart's own rules
+     * about what each process was started with go here.
+     */
     default void started(Started release) {
     }
 
@@ -136,7 +149,13 @@ public interface ChartRules {
             NamespaceState state, Runnable alive) {
     }
 
-    /** A release on the start-up tier: reconciled, and its pods' processes running on this machine. */
-    record Started(Reconciled reconciled, dev.nimchart.startup.PodGroupRun run) {
+    /**
+     * A release on the start-up tier: reconciled, and its pods' processes running on this machine; {@code servingPods}
+     * the pods that serve the API (an LWS group's leader, an MPIJob's worker 0, every pod of a workload without groups),
+     * and for a group that forms a Ray cluster, the nodes Ray's GCS reports, by group ({@code ip}, {@code alive},
+     * {@code gpus}; empty otherwise).
+     */
+    record Started(Reconciled reconciled, dev.nimchart.startup.PodGroupRun run, java.util.List<dev.nimchart.objects.KubeObject> servingPods,
+            java.util.Map<String, java.util.List<java.util.Map<String, Object>>> rayNodes) {
     }
 }

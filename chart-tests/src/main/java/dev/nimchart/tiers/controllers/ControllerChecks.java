@@ -20,7 +20,6 @@ import dev.nimchart.junit.TierNamespaces;
 import dev.nimchart.junit.Timings;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
-import dev.nimchart.render.ChartRenderer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -34,7 +34,7 @@ public final class Examples {
     }
 
     /** Multi-node examples whose groups start with mpirun or natively (NIM 1.x). */
-    static Stream<Path> multiNodeWithoutRay() {
+    public static Stream<Path> multiNodeWithoutRay() {
         return multiNode().filter(f -> !Example.launchMode(values(f)).equals("ray"));
     }
 

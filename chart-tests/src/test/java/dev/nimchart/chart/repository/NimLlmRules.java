@@ -25,6 +25,19 @@ public final class NimLlmRules implements ChartRules {
 
     private static final NimLlmFuzzScenarios SCENARIOS = new NimLlmFuzzScenarios();
 
+    /** Of the files nim-llm starts up (the multi-node examples), those this instance opts in. */
+    private final java.util.function.Predicate<Path> startup;
+
+    /** nim-llm's rules, every multi-node example opted into the start-up tier. */
+    public NimLlmRules() {
+        this(f -> true);
+    }
+
+    /** nim-llm's rules, of the multi-node examples only those {@code startup} accepts opted into the start-up tier. */
+    public NimLlmRules(java.util.function.Predicate<Path> startup) {
+        this.startup = startup;
+    }
+
     /** nim-llm's objects all carry the standard labels. */
     @Override
     public boolean standardLabels() {
@@ -67,7 +80,19 @@ public final class NimLlmRules implements ChartRules {
     /** The multi-node examples: their pods' programs are the chart's scripts, sshd and mpirun, and NIM's stand-in. */
     @Override
     public boolean startsUp(Path valuesFile) {
-        return Example.of(valuesFile).multiNode();
+        return Example.of(valuesFile).multiNode() && startup.test(valuesFile);
+    }
+
+    /** A group gets its {@code multiNode.clusterStartTimeout} to start, as the chart's own scripts give it. */
+    @Override
+    public Optional<java.time.Duration> startupTimeout(Path valuesFile) {
+        return Optional.of(java.time.Duration.ofSeconds(Example.of(valuesFile).integer("multiNode.clusterStartTimeout")));
+    }
+
+    /** What each process of nim-llm's start-up contract was started with ({@link NimLlmStartup}). */
+    @Override
+    public void started(Started release) {
+        NimLlmStartup.check(release);
     }
 
     @Override

@@ -1,0 +1,301 @@
+package dev.nimchart.tiers.startup;
+
+import dev.nimchart.ChartRules;
+import dev.nimchart.cluster.LocalProcess;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.junit.Timings;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.startup.PodGroupRun;
+import dev.nimchart.startup.PodGroupRun.PodRun;
+import dev.nimchart.startup.StartupHost;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * How the start-up tier starts a reconciled release's pods on this machine, and what it holds of them as they start,
+ * the same for every chart whose pods run the programs the tier stands in for (NIM's start-up contract: the stand-in
+ * server, sshd and mpirun, {@code nim-serve-ray} with the real Ray):
+ * <ul>
+ *   <li><b>native and MPI</b> ({@link #held}): every pod but a Job's (an MPI launcher) starts with the stand-in holding its
+ *   readiness. With a launcher, the other pods must be Ready first (sshd listens) and the serving pod (MPIJob worker 0,
+ *   whose server the launcher starts) must not; then the launcher starts. Within the group's start time every rank
+ *   joins and each serving pod's server listens, its readiness probe fails while the server answers 503, and passes once
+ *   released to answer 200.</li>
+ *   <li><b>Ray</b> ({@link #ray}): the workers start first, and each one's startup probe ({@code ray status}) fails with
+ *   no head to join; then the heads. Within the group's start time every head is Ready; each worker's startup probe then
+ *   passes (3 attempts, 1 s apart, as the kubelet allows a failure threshold); and Ray's GCS holds exactly each group's
+ *   pod IPs, alive.</li>
+ * </ul>
+ * Then the chart's own rules ({@link ChartRules#started}) look at the running group; every failure of the tier's checks
+ * and the rules' is reported together.
+ */
+final class GroupStart {
+
+    static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
+    static final String LWS_GROUP = "leaderworkerset.sigs.k8s.io/group-index";
+    static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+    static final String MPI_JOB = "training.kubeflow.org/job-name";
+    static final String MPI_ROLE = "training.kubeflow.org/job-role";
+    static final String MPI_INDEX = "training.kubeflow.org/replica-index";
+    /** The stand-in's switch that holds /v1/health/ready at 503 until the tier releases it. */
+    static final String HOLD_READY = "STANDIN_HOLD_READY";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final String name;
+    private final NamespaceState state;
+    private final Path runDir;
+    private final Path timings;
+    private final Duration limit;
+
+    GroupStart(String name, NamespaceState state, Path runDir, Path timings, Duration limit) {
+        this.name = name;
+        this.state = state;
+        this.runDir = runDir;
+        this.timings = timings;
+        this.limit = limit;
+    }
+
+    /** Starts the group as its pods ask (Ray or not), checks how it started, then hands it to the chart's rules. */
+    void run(ChartRules rules, ChartRules.Reconciled reconciled) {
+        List<KubeObject> pods = podsToStart(state);
+        if (pods.isEmpty()) {
+            throw new AssertionError(name + ": no pod to start (every pod done, a hook, or an endpoint picker)");
+        }
+        if (pods.stream().anyMatch(GroupStart::rayHead)) {
+            ray(pods, rules, reconciled);
+        } else {
+            held(pods, rules, reconciled);
+        }
+    }
+
+    /**
+     * The pods the tier starts: every live pod that has not completed and is no hook, the pods of Jobs only as an
+     * MPIJob's launcher (a chart's own Job, such as a cache pre-fill, has done its work), and no Inference Gateway
+     * endpoint picker (it routes to the model's pods and runs no model).
+     */
+    static List<KubeObject> podsToStart(NamespaceState state) {
+        return state.servingPods().stream().filter(p -> !PodTemplate.ENDPOINT_PICKER.equals(label(p, "app.kubernetes.io/component")))
+                .sorted(Comparator.comparing(KubeObject::name)).toList();
+    }
+
+    /** The pods that serve the API: each LWS group's leader, each MPIJob's worker 0, or every pod that is neither. */
+    static List<KubeObject> serving(List<KubeObject> pods) {
+        return pods.stream().filter(p -> label(p, LWS_WORKER_INDEX) != null ? "0".equals(label(p, LWS_WORKER_INDEX))
+                : label(p, MPI_ROLE) != null ? "worker".equals(label(p, MPI_ROLE)) && "0".equals(label(p, MPI_INDEX)) : !ownedByJob(p))
+                .toList();
+    }
+
+    /** A multi-node group's key: LWS name and group index, or the MPIJob's name; "" for a pod of no group. */
+    static String groupKey(KubeObject pod) {
+        if (label(pod, LWS_GROUP) != null) {
+            return label(pod, LWS_NAME) + "/" + label(pod, LWS_GROUP);
+        }
+        return label(pod, MPI_JOB) == null ? "" : label(pod, MPI_JOB);
+    }
+
+    private void held(List<KubeObject> pods, ChartRules rules, ChartRules.Reconciled reconciled) {
+        List<KubeObject> jobPods = pods.stream().filter(GroupStart::ownedByJob).toList();
+        List<KubeObject> others = pods.stream().filter(p -> !ownedByJob(p)).toList();
+        List<KubeObject> serving = serving(pods);
+        long started = System.nanoTime();
+        try (PodGroupRun run = PodGroupRun.start(state, others, runDir, Map.of(HOLD_READY, "1"))) {
+            List<PodRun> servers = serving.stream().map(p -> run.pod(p.name())).toList();
+            String servingNames = serving.stream().map(KubeObject::name).toList().toString();
+            if (!jobPods.isEmpty()) {
+                // Before a Job's pods run (an MPI launcher dials every worker's sshd): the other pods are Ready, but a
+                // serving pod whose server the Job starts is not.
+                List<PodRun> rest = run.pods().stream().filter(p -> !servers.contains(p)).toList();
+                require(await(limit, run, () -> rest.stream().allMatch(run::readinessProbePasses)), "%s: pods %s Ready before the Job's"
+                        + " pods start (their servers listen); logs:%n%s", name, rest.stream().map(p -> p.pod().name()).toList(), logs(run));
+                for (PodRun server : servers) {
+                    require(!run.readinessProbePasses(server), "%s: %s Ready before the Job's pods started its server", name,
+                            server.pod().name());
+                }
+                jobPods.forEach(run::add);
+            }
+            boolean joined = await(limit, run, () -> groupsJoined(run.records(), servers.size())
+                    && servers.stream().allMatch(s -> run.httpStatus(s, serverPort(s), "/v1/health/live") == 200));
+            Timings.record(timings, "group joined (every rank started, server listening): " + name, Duration.ofNanos(System.nanoTime() - started));
+            require(joined, "%s: every rank of the %s groups started and the serving pods %s listen within %s; logs:%n%s", name,
+                    servers.size(), servingNames, limit, logs(run));
+            for (PodRun server : servers) {
+                require(run.httpStatus(server, serverPort(server), "/v1/health/ready") == 503, "%s: the stand-in on %s is held not ready",
+                        name, server.pod().name());
+                require(!run.readinessProbePasses(server), "%s: the readiness probe of %s while its server answers 503 (the Service must"
+                        + " not send it requests yet); logs:%n%s", name, server.pod().name(), logs(run));
+            }
+            run.releaseReadiness();
+            boolean up = await(Duration.ofSeconds(30), run, () -> servers.stream()
+                    .allMatch(s -> run.readinessProbePasses(s) && run.httpStatus(s, serverPort(s), "/v1/health/ready") == 200));
+            require(up, "%s: the serving pods %s are Ready once their server answers; logs:%n%s", name, servingNames, logs(run));
+            require(run.pods().stream().allMatch(p -> p.process().isAlive()), "%s: every process keeps running; logs:%n%s", name, logs(run));
+            handOver(rules, new ChartRules.Started(reconciled, run, serving, Map.of()), new ArrayList<>());
+        }
+    }
+
+    /** Whether every group of ranks the stand-in recorded is complete (as many records as its size), and there are as many groups. */
+    private static boolean groupsJoined(List<Map<String, Object>> records, int groups) {
+        Map<Object, List<Map<String, Object>>> byGroup = records.stream().collect(Collectors.groupingBy(r -> r.get("group")));
+        return byGroup.size() == groups && byGroup.values().stream()
+                .allMatch(g -> g.size() >= ((Number) g.get(0).get("size")).intValue());
+    }
+
+    private void ray(List<KubeObject> pods, ChartRules rules, ChartRules.Reconciled reconciled) {
+        List<KubeObject> heads = pods.stream().filter(GroupStart::rayHead).toList();
+        List<KubeObject> workers = pods.stream().filter(p -> !heads.contains(p)).toList();
+        long started = System.nanoTime();
+        try (PodGroupRun run = PodGroupRun.start(state, workers, runDir, Map.of())) {
+            // Workers first: no head to join yet, so `ray status` in each worker fails, as the kubelet runs it.
+            for (PodRun w : run.pods()) {
+                require(!run.probePasses(w, "startupProbe"), "%s: the startup probe of %s before its head runs; log:%n%s", name,
+                        w.pod().name(), w.logText());
+            }
+            List<PodRun> headRuns = heads.stream().map(run::add).toList();
+            boolean formed = await(limit, run, () -> headRuns.stream().allMatch(run::readinessProbePasses));
+            Timings.record(timings, "Ray group ready (head up, every worker joined, serving pod Ready): " + name,
+                    Duration.ofNanos(System.nanoTime() - started));
+            require(formed, "%s: the leaders %s Ready within %s; logs:%n%s", name, heads.stream().map(KubeObject::name).toList(), limit,
+                    logs(run));
+            List<String> failures = new ArrayList<>();
+            for (PodRun w : run.pods().stream().filter(p -> workers.contains(p.pod())).toList()) {
+                // As the kubelet: a startup probe succeeds once it passes within its failure threshold; one slow
+                // `ray status` (a CI run on a loaded machine) is a failed attempt, not a failed probe.
+                if (!passesWithinAttempts(run, w, 3)) {
+                    failures.add(String.format("%s: the startup probe of %s once it joined (3 attempts, 1 s apart); log:%n%s", name,
+                            w.pod().name(), w.logText()));
+                }
+            }
+            Map<String, List<Map<String, Object>>> nodesByGroup = new TreeMap<>();
+            for (PodRun head : headRuns) {
+                String group = groupKey(head.pod());
+                List<KubeObject> groupPods = pods.stream().filter(p -> groupKey(p).equals(group)).toList();
+                List<Map<String, Object>> nodes = rayNodes(run, head, rayPort(head.pod()));
+                nodesByGroup.put(group, nodes);
+                Set<String> podIps = groupPods.stream().map(p -> String.valueOf(p.at("status.podIP"))).collect(Collectors.toCollection(TreeSet::new));
+                Set<String> aliveIps = nodes.stream().filter(n -> Boolean.TRUE.equals(n.get("alive"))).map(n -> String.valueOf(n.get("ip")))
+                        .collect(Collectors.toCollection(TreeSet::new));
+                if (!aliveIps.equals(podIps)) {
+                    failures.add(String.format("%s: the alive nodes Ray reports for group %s: %s, not the group's pod IPs %s", name, group,
+                            aliveIps, podIps));
+                }
+                if (nodes.size() != podIps.size()) {
+                    failures.add(String.format("%s: Ray's nodes of group %s: %d, not one per pod (%d): %s", name, group, nodes.size(),
+                            podIps.size(), nodes));
+                }
+            }
+            handOver(rules, new ChartRules.Started(reconciled, run, heads, nodesByGroup), failures);
+        }
+    }
+
+    /** The chart's rules on the running group; their failures reported with the tier's own. */
+    private static void handOver(ChartRules rules, ChartRules.Started started, List<String> failures) {
+        try {
+            rules.started(started);
+        } catch (AssertionError e) {
+            failures.add(e.getMessage());
+        }
+        if (!failures.isEmpty()) {
+            throw new AssertionError(failures.size() == 1 ? failures.get(0)
+                    : failures.size() + " failures:\n" + String.join("\n", failures));
+        }
+    }
+
+    /** Whether a pod's serving container starts a Ray head (the stand-in's {@code nim-serve-ray --head}). */
+    static boolean rayHead(KubeObject pod) {
+        List<String> command = PodGroupRun.containerCommand(PodGroupRun.nimContainer(pod));
+        return command.stream().anyMatch(w -> w.endsWith("nim-serve-ray")) && command.contains("--head") && !command.contains("--head-address");
+    }
+
+    /** The port a Ray head listens on: its {@code --port}. */
+    private static int rayPort(KubeObject head) {
+        List<String> command = PodGroupRun.containerCommand(PodGroupRun.nimContainer(head));
+        int i = command.indexOf("--port");
+        if (i < 0 || i + 1 >= command.size()) {
+            throw new AssertionError("the Ray head " + head.name() + " names no --port: " + command);
+        }
+        return Integer.parseInt(command.get(i + 1));
+    }
+
+    /** The port the stand-in server of a pod listens on: its NIM_SERVER_PORT, else 8000 (as NIM). */
+    private static int serverPort(PodRun pod) {
+        String port = pod.env().get("NIM_SERVER_PORT");
+        return port == null || port.isBlank() ? 8000 : Integer.parseInt(port);
+    }
+
+    /** The nodes of the Ray cluster whose head listens on the pod's IP and port, as Ray's GCS reports them. */
+    static List<Map<String, Object>> rayNodes(PodGroupRun run, PodRun head, int port) {
+        String script = "import json, sys\n"
+                + "from ray._private.internal_api import get_state_from_address\n"
+                + "nodes = get_state_from_address(sys.argv[1]).node_table()\n"
+                + "print(json.dumps([{'ip': n['NodeManagerAddress'], 'alive': n['Alive'], 'gpus': int(n['Resources'].get('GPU', 0))} for n in nodes]))\n";
+        StartupHost.Result result = run.inNetwork(head, List.of("timeout", "60", StartupHost.rayDir().resolve("bin/python3").toString(), "-c", script,
+                head.ip() + ":" + port), 90);
+        require(result.exit() == 0, "asking Ray for its nodes: %s", result.output());
+        String json = result.output().lines().filter(l -> l.startsWith("[")).reduce((a, b) -> b).orElse("[]");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> nodes = JSON.readValue(json, List.class);
+        return nodes;
+    }
+
+    private static boolean passesWithinAttempts(PodGroupRun run, PodRun pod, int attempts) {
+        for (int i = 0; i < attempts; i++) {
+            if (run.probePasses(pod, "startupProbe")) {
+                return true;
+            }
+            LocalProcess.sleep(1000);
+        }
+        return false;
+    }
+
+    /** Waits until {@code ready} holds (true), a process of the group ends or the limit passes (false). */
+    static boolean await(Duration limit, PodGroupRun run, BooleanSupplier ready) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (ready.getAsBoolean()) {
+                return true;
+            }
+            if (run.pods().stream().anyMatch(p -> !p.process().isAlive())) {
+                return false;
+            }
+            LocalProcess.sleep(500);
+        }
+        return false;
+    }
+
+    /** The last 3000 characters of every pod's log, each under its name (and exit code once it ended). */
+    static String logs(PodGroupRun run) {
+        StringBuilder out = new StringBuilder();
+        for (PodRun p : run.pods()) {
+            String log = p.logText();
+            out.append("--- ").append(p.pod().name()).append(p.process().isAlive() ? "" : " (exited " + p.process().exitValue() + ")").append('\n')
+                    .append(log.length() > 3000 ? log.substring(log.length() - 3000) : log).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static void require(boolean holds, String format, Object... args) {
+        if (!holds) {
+            throw new AssertionError(String.format(format, args));
+        }
+    }
+
+    static boolean ownedByJob(KubeObject pod) {
+        return pod.list("metadata.ownerReferences").stream().anyMatch(o -> "Job".equals(o.at("kind")));
+    }
+
+    static String label(KubeObject o, String key) {
+        Object v = o.labels().get(key);
+        return v == null ? null : v.toString();
+    }
+}
