@@ -1,341 +1,73 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.cluster.LocalProcess;
-import dev.nimchart.cluster.FreePort;
-import dev.nimchart.cluster.Pki;
-import dev.nimchart.cluster.ControlPlane;
-import dev.nimchart.objects.KubeObject;
-import dev.nimchart.cluster.CrdInstaller;
+import dev.nimchart.cluster.ExistingCluster;
 import dev.nimchart.cluster.KubeApi;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.nimchart.cluster.LocalProcess;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
- * A Kubernetes cluster of real controllers on fake GPU nodes, as local processes: the {@link ControlPlane} (etcd,
- * kube-apiserver) the API-server tier starts too, then kube-controller-manager, kube-scheduler, kwok with the node pools
- * of {@link FakeGpuNodes}, the LeaderWorkerSet controller with its webhooks, and mpi-operator. The fake nodes' DRA devices
- * ({@link FakeResourceSlices}) are published, and {@link ComputeDomainStandIn} makes the channel claim templates of NVIDIA
- * ComputeDomains. Started in that order, each once it is ready; stopped in reverse,
- * webhooks first (they fail closed). Tests see a kubeconfig and a {@link KubeApi}.
+ * The controller tier's cluster, in one of two implementations: {@link LocalControllerEnvironment}, real controllers
+ * on fake GPU nodes as local processes the tier starts and stops ({@link #start}); or {@link ExistingClusterEnvironment},
+ * a cluster the harness did not start, with its own controllers, nodes and storage, of which it starts and stops nothing
+ * ({@link #attach}). What differs between the two is here, answered by each; no caller asks which one it has.
  */
-public final class ControllerEnvironment implements AutoCloseable {
-
-    private final Path runDir;
-    private final String kubeConfig;
-    private final KubeApi api;
-    private final List<LocalProcess> processes;
-    private final List<String> webhookPaths;
-    private final List<String> nodes;
-    private final Map<String, Duration> startTimes;
-    private final MachineLock machineLock;
-    private final ComputeDomainStandIn computeDomains;
-    /** null when the tier started this environment; else the cluster it checks on, which it did not start. */
-    private final dev.nimchart.cluster.ExistingCluster existing;
-    private long lastReadyCheck;
-
-    private ControllerEnvironment(Path runDir, String kubeConfig, KubeApi api, List<LocalProcess> processes,
-            List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes, MachineLock machineLock,
-            ComputeDomainStandIn computeDomains, dev.nimchart.cluster.ExistingCluster existing) {
-        this.existing = existing;
-        this.machineLock = machineLock;
-        this.computeDomains = computeDomains;
-        this.runDir = runDir;
-        this.kubeConfig = kubeConfig;
-        this.api = api;
-        this.processes = processes;
-        this.webhookPaths = webhookPaths;
-        this.nodes = nodes;
-        this.startTimes = startTimes;
-    }
+public interface ControllerEnvironment extends AutoCloseable {
 
     /** Builds what is missing, then starts everything; on any failure, stops what it started and says why. */
-    public static ControllerEnvironment start(Path workDir, Consumer<String> progress) {
-        ControllerBinaries binaries = ControllerBinaries.ensureBuilt(progress);
-        MachineLock machineLock = MachineLock.forTier(binaries, progress);
-        Path crds = CrdInstaller.crdsDir(progress);
-        Path runDir = workDir.resolve("run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
-        List<LocalProcess> processes = new ArrayList<>();
-        List<String> webhookPaths = new ArrayList<>();
-        Map<String, Duration> times = new LinkedHashMap<>();
-        long started = System.nanoTime();
-        KubeApi api = null;
-        try {
-            ControlPlane plane = ControlPlane.start(binaries.binary("etcd"), binaries.binary("kube-apiserver"), runDir, true);
-            processes.addAll(plane.processes());
-            times.putAll(plane.startTimes());
-            Pki pki = plane.pki();
-            String kubeConfig = plane.kubeConfigYaml();
-            Path kubeconfigFile = runDir.resolve("kubeconfig");
-            Files.writeString(kubeconfigFile, kubeConfig);
-            api = new KubeApi(kubeConfig);
-            KubeApi tierApi = api;
-            timed(times, "CRDs established", () -> CrdInstaller.install(tierApi, crdDir(runDir, crds, binaries)));
-            KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
-                    "metadata", Map.of("name", MpiOperatorProcess.LOCK_NAMESPACE))), "create the mpi-operator namespace");
-            processes.add(timed(times, "kube-controller-manager", () -> ControllerManagerProcess.start(binaries, runDir, pki, kubeconfigFile)));
-            processes.add(timed(times, "kube-scheduler", () -> SchedulerProcess.start(binaries, runDir, kubeconfigFile)));
-            processes.add(timed(times, "kwok", () -> KwokProcess.start(binaries, runDir, kubeconfigFile)));
-            List<String> nodes = timed(times, "fake nodes Ready", () -> FakeGpuNodes.create(tierApi));
-            timed(times, "DRA devices published", () -> FakeResourceSlices.create(tierApi, FakeGpuNodes.nodeObjects()));
-            int webhookPort = FreePort.take();
-            processes.add(timed(times, "lws-controller", () -> LwsControllerProcess.start(binaries, runDir, pki, kubeconfigFile, webhookPort)));
-            webhookPaths.addAll(LwsWebhooks.register(api, binaries, pki, webhookPort));
-            timed(times, "LWS webhooks answering", () -> awaitLwsWebhooks(tierApi));
-            processes.add(timed(times, "mpi-operator", () -> MpiOperatorProcess.start(binaries, runDir, kubeconfigFile)));
-            ClusterPreconditions.createDefaultClass(api);
-            times.put("all ready", Duration.ofNanos(System.nanoTime() - started));
-            progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
-                    + " processes, " + nodes.size() + " fake nodes; logs in " + runDir.resolve("logs"));
-            return new ControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times, machineLock,
-                    ComputeDomainStandIn.start(api), null);
-        } catch (RuntimeException | IOException e) {
-            stop(api, webhookPaths, processes);
-            machineLock.close();
-            if (e instanceof ControllerTierException c) {
-                throw c;
-            }
-            throw new ControllerTierException("the controller tier did not start: " + e.getMessage(), e);
-        }
+    static ControllerEnvironment start(Path workDir, Consumer<String> progress) {
+        return LocalControllerEnvironment.start(workDir, progress);
     }
 
     /**
      * The reconciled-state checks on a cluster the harness did not start (its own controllers, nodes and storage): no
      * process is started or stopped, no lock taken; {@link #requireAllRunning()} asks the API server for readiness.
      */
-    public static ControllerEnvironment attach(dev.nimchart.cluster.ExistingCluster cluster, Consumer<String> progress) {
-        KubeApi api = new KubeApi(cluster.kubeConfigYaml());
-        @SuppressWarnings("unchecked")
-        List<String> nodes = ((List<Object>) KubeApi.require(api.get("/api/v1/nodes"), "list the nodes").getOrDefault("items", List.of()))
-                .stream().map(n -> new KubeObject((Map<String, Object>) n).name()).toList();
-        progress.accept("controller tier on " + cluster.description() + ": " + nodes.size() + " nodes; nothing started");
-        return new ControllerEnvironment(null, cluster.kubeConfigYaml(), api, List.of(), List.of(), nodes,
-                Map.of("attached", cluster.startTime()), null, null, cluster);
+    static ControllerEnvironment attach(ExistingCluster cluster, Consumer<String> progress) {
+        return ExistingClusterEnvironment.attach(cluster, progress);
     }
 
     /** Whether the tier started this environment (its fake nodes, stand-ins and processes are there to use). */
-    public boolean startedByHarness() {
-        return existing == null;
-    }
+    boolean startedByHarness();
 
     /** Whether the checks may create cluster-scoped objects here (volumes, classes an administrator would provide). */
-    public boolean clusterScopedWrites() {
-        return existing == null || existing.clusterScopedWrites();
-    }
+    boolean clusterScopedWrites();
 
     /** How long pods get to go after an uninstall or a namespace deletion: 120 s here, 10 minutes on an existing cluster. */
-    public java.time.Duration settleTimeout() {
-        return existing == null ? Duration.ofSeconds(120) : Duration.ofMinutes(10);
-    }
+    Duration settleTimeout();
 
     /** The tier's own environment, or a failure naming what needs it: on an existing cluster there are no fake nodes. */
-    public ControllerEnvironment requireStartedByHarness(String what) {
-        if (existing != null) {
-            throw new ControllerTierException(what + " needs the controller tier's own environment (fake GPU nodes, stand-ins,"
-                    + " its processes); it does not run on " + existing.description());
-        }
-        return this;
-    }
+    ControllerEnvironment requireStartedByHarness(String what);
 
-    public String kubeConfigYaml() {
-        return kubeConfig;
-    }
+    String kubeConfigYaml();
 
-    public KubeApi api() {
-        return api;
-    }
+    KubeApi api();
 
-    public List<String> nodes() {
-        return nodes;
-    }
+    List<String> nodes();
 
     /** How long each step of the start took, and "all ready". */
-    public Map<String, Duration> startTimes() {
-        return startTimes;
-    }
+    Map<String, Duration> startTimes();
 
-    public Path runDir() {
-        return runDir;
-    }
+    /** Where the environment's processes keep their files and logs (none on an existing cluster). */
+    Path runDir();
 
-    /** Fails with the log tail of the first process that is no longer running. */
-    public void requireAllRunning() {
-        processes.forEach(LocalProcess::requireAlive);
-        if (existing != null && System.nanoTime() - lastReadyCheck > Duration.ofSeconds(5).toNanos()) {
-            KubeApi.Response ready = api.get("/readyz");
-            if (ready.code() != 200) {
-                throw new ControllerTierException("the API server of " + existing.description() + " is not ready (/readyz: HTTP " + ready.code() + ")");
-            }
-            lastReadyCheck = System.nanoTime();
-        }
-    }
+    /** Fails with the reason when the environment no longer runs (a process ended; an existing cluster not ready). */
+    void requireAllRunning();
 
-    public List<LocalProcess> processes() {
-        return processes;
-    }
+    /** The processes the tier started (none on an existing cluster). */
+    List<LocalProcess> processes();
 
     /**
      * Stops kube-apiserver and etcd (in that order, as a control-plane node's restart does) and starts them again on
      * the same ports and data, while the controllers, kwok and the webhooks keep running; returns from the stop until
      * /readyz answers again. Only on the tier's own environment.
      */
-    public Duration restartControlPlane() {
-        requireStartedByHarness("restarting kube-apiserver and etcd");
-        LocalProcess etcd = process("etcd");
-        LocalProcess apiServer = process("kube-apiserver");
-        long started = System.nanoTime();
-        apiServer.close();
-        etcd.close();
-        etcd.restart(Duration.ofSeconds(30));
-        apiServer.restart(Duration.ofSeconds(60));
-        awaitCustomResourcesServed(Duration.ofSeconds(60));
-        restartControllersThatLostTheirLease(started);
-        return Duration.ofNanos(System.nanoTime() - started);
-    }
+    Duration restartControlPlane();
 
-    /**
-     * Longest a controller keeps running without renewing its leader lease: client-go's default renew deadline (10 s)
-     * and two retry periods (2 s each), with a second to spare.
-     */
-    private static final Duration LEADER_RENEW_GRACE = Duration.ofSeconds(15);
-
-    /**
-     * A controller that cannot renew its leader lease while the API server is down exits once its renew deadline has
-     * passed (mpi-operator, the LWS controller, kube-controller-manager and kube-scheduler all do), and in a real cluster
-     * the kubelet then restarts its container. The harness does the same: it waits out the renew deadline counted from
-     * the start of the outage, starts again every controller that exited, and waits for the readiness it had.
-     */
-    private void restartControllersThatLostTheirLease(long outageStarted) {
-        long graceEnds = outageStarted + LEADER_RENEW_GRACE.toNanos();
-        while (System.nanoTime() < graceEnds) {
-            LocalProcess.sleep(200);
-        }
-        for (LocalProcess p : processes) {
-            if (!p.alive() && !List.of("etcd", "kube-apiserver").contains(p.name())) {
-                System.out.println("controller tier: " + p.name() + " exited during the control-plane restart (lost its leader"
-                        + " lease); restarted as the kubelet restarts a container (" + p.log() + ")");
-                p.restart(Duration.ofSeconds(60));
-            }
-        }
-    }
-
-    /**
-     * Until every established CRD's objects can be listed: a restarted API server answers /readyz before the storage of
-     * its custom resources is initialized ("storage is (re)initializing").
-     */
-    @SuppressWarnings("unchecked")
-    private void awaitCustomResourcesServed(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<Object> crds = (List<Object>) KubeApi.require(api.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"),
-                "list the CRDs").getOrDefault("items", List.of());
-        for (Object item : crds) {
-            KubeObject crd = new KubeObject((Map<String, Object>) item);
-            String version = crd.list("spec.versions").stream().filter(v -> Boolean.TRUE.equals(v.at("storage")))
-                    .map(v -> String.valueOf(v.at("name"))).findFirst().orElseThrow();
-            String path = "/apis/" + crd.at("spec.group") + "/" + version + "/" + crd.at("spec.names.plural") + "?limit=1";
-            KubeApi.Response r = api.get(path);
-            while (!r.ok()) {
-                if (System.nanoTime() > deadline) {
-                    throw new ControllerTierException("the restarted API server did not serve " + path + " within "
-                            + timeout.toSeconds() + " s: " + r.message());
-                }
-                LocalProcess.sleep(100);
-                r = api.get(path);
-            }
-        }
-    }
-
-    private LocalProcess process(String name) {
-        return processes.stream().filter(p -> p.name().equals(name)).findFirst()
-                .orElseThrow(() -> new ControllerTierException("the controller tier runs no " + name));
-    }
-
+    /** Stops what the tier started (on an existing cluster: nothing). */
     @Override
-    public void close() {
-        if (existing != null) {
-            return; // nothing was started
-        }
-        computeDomains.close();
-        stop(api, webhookPaths, processes);
-        machineLock.close();
-        deleteRecursively(runDir.resolve("etcd-data"));
-    }
-
-    private static void stop(KubeApi api, List<String> webhookPaths, List<LocalProcess> processes) {
-        if (api != null) {
-            for (String path : webhookPaths) {
-                try {
-                    api.delete(path);
-                } catch (RuntimeException ignored) {
-                    // the API server may be gone already; the processes are stopped below either way
-                }
-            }
-        }
-        for (int i = processes.size() - 1; i >= 0; i--) {
-            processes.get(i).close();
-        }
-    }
-
-    /** The CRDs the chart targets (ci/fetch-crds.sh) plus DisaggregatedSet, which the LWS controller watches. */
-    private static Path crdDir(Path runDir, Path crds, ControllerBinaries binaries) {
-        Path dir = runDir.resolve("crds");
-        try (Stream<Path> chartCrds = Files.list(crds); Stream<Path> lwsCrds = Files.list(binaries.home("lws").resolve("crds"))) {
-            Files.createDirectories(dir);
-            for (Path f : Stream.concat(chartCrds, lwsCrds).filter(f -> f.toString().endsWith(".yaml")).toList()) {
-                Files.copy(f, dir.resolve(f.getFileName()));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot gather the CRDs into " + dir, e);
-        }
-        return dir;
-    }
-
-    /** The LWS webhooks answer: a dry-run LeaderWorkerSet comes back defaulted by the mutating webhook. */
-    private static Object awaitLwsWebhooks(KubeApi api) {
-        Map<String, Object> container = Map.of("name", "c", "image", "example.invalid/probe:1");
-        Map<String, Object> lws = Map.of("apiVersion", "leaderworkerset.x-k8s.io/v1", "kind", "LeaderWorkerSet",
-                "metadata", Map.of("name", "webhook-probe", "namespace", "default"),
-                "spec", Map.of("leaderWorkerTemplate", Map.of("size", 2,
-                        "workerTemplate", Map.of("spec", Map.of("containers", List.of(container))))));
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            KubeApi.Response r = api.post("/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets?dryRun=All", lws);
-            if (r.ok() && new KubeObject(r.body()).at("spec.networkConfig.subdomainPolicy") != null) {
-                return null;
-            }
-            last = r.ok() ? "not defaulted by the webhook" : r.message();
-            LocalProcess.sleep(100);
-        }
-        throw new ControllerTierException("the LWS webhooks did not answer within 30 s: " + last);
-    }
-
-    private interface Step<T> {
-        T run() throws IOException;
-    }
-
-    private static <T> T timed(Map<String, Duration> times, String what, Step<T> step) throws IOException {
-        long started = System.nanoTime();
-        T result = step.run();
-        times.put(what, Duration.ofNanos(System.nanoTime() - started));
-        return result;
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try {
-            dev.nimchart.values.HarnessPaths.deleteTree(dir);
-        } catch (IOException e) {
-            // leftovers in target/ are harmless
-        }
-    }
+    void close();
 }

@@ -4,7 +4,6 @@ import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
-import dev.nimchart.render.LookupStub;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -166,7 +165,6 @@ public final class InstalledRelease {
     /** Renders {@code release} and gives the cluster what its objects need (or requires it has them); lines to {@code made}. */
     private static RenderedManifest provide(ControllerEnvironment env, Function<Path, ChartRenderer> renderers, Release release,
             List<String> made) {
-        LookupStub.shared();
         RenderedManifest rendered = renderers.apply(release.chart()).render(release.name(), release.namespace(), release.valuesFiles(),
                 release.sets());
         if (env.clusterScopedWrites()) {

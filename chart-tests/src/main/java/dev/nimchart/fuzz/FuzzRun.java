@@ -1,7 +1,6 @@
 package dev.nimchart.fuzz;
 
 import dev.nimchart.judge.ValuesJudge;
-import dev.nimchart.render.LookupStub;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -65,7 +64,6 @@ public final class FuzzRun {
     public Result run(long seed, int count) {
         resetDirectory(work);
         resetDirectory(failuresDir);
-        LookupStub.shared();
         ValuesFuzzer fuzzer = new ValuesFuzzer(chartDir, seed, scenarios);
         Map<String, Integer> tally = new ConcurrentSkipListMap<>();
         List<String> failures = Collections.synchronizedList(new ArrayList<>());

@@ -10,7 +10,6 @@ import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRefusedException;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartYaml;
-import dev.nimchart.render.LookupStub;
 import dev.nimchart.render.RefusalMessage;
 import dev.nimchart.values.ChartTree;
 import dev.nimchart.values.ValuesMerger;
@@ -328,7 +327,6 @@ public final class ValuesJudge {
     }
 
     private RenderedManifest render(ChartRenderer renderer, List<Path> files) {
-        LookupStub.shared();
         return renderer.render(releaseNames.apply(files.get(0)), NAMESPACE, files, Map.of());
     }
 

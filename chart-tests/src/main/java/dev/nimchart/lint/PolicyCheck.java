@@ -3,7 +3,6 @@ package dev.nimchart.lint;
 import dev.nimchart.cluster.CiScript;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
-import dev.nimchart.render.LookupStub;
 import dev.nimchart.values.ValuesMerger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,7 +56,6 @@ public final class PolicyCheck {
     /** Renders each values file (release named after it, in {@code namespace}) and judges all of them at once. */
     public Result run(Path chartDir, List<Path> valuesFiles, String namespace, PolicyExceptions exceptions, Path workDir) {
         ChartRenderer renderer = new ChartRenderer(chartDir);
-        LookupStub.shared(); // Helm's lookup goes to the loopback stub, never to a real cluster
         Map<String, RenderedManifest> manifests = new LinkedHashMap<>();
         Map<String, Map<String, Object>> values = new LinkedHashMap<>();
         for (Path file : valuesFiles) {

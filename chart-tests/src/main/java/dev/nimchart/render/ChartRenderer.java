@@ -24,6 +24,8 @@ public final class ChartRenderer {
     private static final String DEBUG_HINT = "Use --debug flag to render out invalid YAML";
 
     private final Helm helm;
+    /** The stub that answers this renderer's Helm lookups, started with its first render. */
+    private volatile LookupStub lookups;
 
     public ChartRenderer(Path chartDir) {
         this.helm = new Helm(chartDir);
@@ -35,6 +37,7 @@ public final class ChartRenderer {
      * @throws ChartRefusedException with Helm's error text when Helm refuses the values or a template fails
      */
     public String template(String releaseName, String namespace, List<Path> valuesFiles, Map<String, String> setValues) {
+        lookups();
         TemplateCommand command = helm.template()
                 .withName(releaseName)
                 .withNamespace(namespace)
@@ -46,6 +49,21 @@ public final class ChartRenderer {
         } catch (IllegalStateException e) {
             throw new ChartRefusedException(e.getMessage().replace(DEBUG_HINT, "").strip(), e);
         }
+    }
+
+    /**
+     * The stub that answers this renderer's Helm {@code lookup} calls (helm-java's {@code template} performs real
+     * lookups against the cluster of {@code KUBECONFIG}, which must name a writable file ending in
+     * {@value LookupStub#KUBECONFIG_FILE_NAME}: the stub writes its loopback address there, so a render never reaches a
+     * real cluster). Started with the first render; a test hands the chart live objects or Secrets through it.
+     */
+    public LookupStub lookups() {
+        LookupStub stub = lookups;
+        if (stub == null) {
+            stub = LookupStub.forRenderers();
+            lookups = stub;
+        }
+        return stub;
     }
 
     /**

@@ -51,13 +51,11 @@ public final class ChartUnderTest {
 
     /** Renders with values files in order (the release is named after the first) and --set overrides. */
     public static RenderedManifest render(List<Path> valuesFiles, Map<String, String> setValues) {
-        LookupStub.shared();
         return RENDERER.render(releaseName(valuesFiles.get(0)), NAMESPACE, valuesFiles, setValues);
     }
 
     /** Renders values files (the release named after the first) as a release in another namespace than {@value #NAMESPACE}. */
     public static RenderedManifest renderIn(String namespace, Path valuesFile, Path... moreValuesFiles) {
-        LookupStub.shared();
         List<Path> files = new java.util.ArrayList<>(List.of(valuesFile));
         files.addAll(List.of(moreValuesFiles));
         return RENDERER.render(releaseName(valuesFile), namespace, files, Map.of());

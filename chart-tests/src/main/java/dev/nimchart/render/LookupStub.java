@@ -25,7 +25,12 @@ import tools.jackson.databind.json.JsonMapper;
 public final class LookupStub {
 
     public static final String KUBECONFIG_FILE_NAME = "lookup-stub.kubeconfig";
-    private static LookupStub shared;
+    /**
+     * The stub at the address of this process's KUBECONFIG file. helm-java reads {@code KUBECONFIG} from the process
+     * environment, which a JVM cannot change, so every renderer of the process reaches the same address: the renderers
+     * share the one stub serving it ({@link ChartRenderer#lookups()}), and nothing else starts or asks for it.
+     */
+    private static LookupStub serving;
 
     private final HttpServer server;
     private final Map<String, Map<String, String>> secrets = new ConcurrentHashMap<>();
@@ -48,9 +53,12 @@ public final class LookupStub {
         Files.writeString(kubeconfig, kubeconfigText(server.getAddress().getPort()));
     }
 
-    /** The JVM's stub, started on first use; fails clearly when KUBECONFIG does not name a stub file. */
-    public static synchronized LookupStub shared() {
-        if (shared == null) {
+    /**
+     * The stub serving this process's KUBECONFIG file, started by the first renderer that renders; fails clearly when
+     * KUBECONFIG does not name a stub file.
+     */
+    static synchronized LookupStub forRenderers() {
+        if (serving == null) {
             String kubeconfig = System.getenv("KUBECONFIG");
             if (kubeconfig == null || !Path.of(kubeconfig).getFileName().toString().equals(KUBECONFIG_FILE_NAME)) {
                 throw new IllegalStateException("helm-java renders perform Helm lookups against the cluster of KUBECONFIG. "
@@ -58,12 +66,12 @@ public final class LookupStub {
                         + "to a writable path ending in " + KUBECONFIG_FILE_NAME + " (found: " + kubeconfig + ")");
             }
             try {
-                shared = new LookupStub(Path.of(kubeconfig));
+                serving = new LookupStub(Path.of(kubeconfig));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start the lookup stub", e);
             }
         }
-        return shared;
+        return serving;
     }
 
     /** Makes {@code lookup "v1" "Secret" namespace name} return a Secret with these (base64) data entries. */

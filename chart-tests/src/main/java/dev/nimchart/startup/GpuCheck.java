@@ -1,7 +1,6 @@
 package dev.nimchart.startup;
 
 import dev.nimchart.render.ChartRefusedException;
-import dev.nimchart.render.LookupStub;
 import dev.nimchart.render.TestHookRenderer;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.startup.PodGroupRun.Server;
@@ -68,7 +67,6 @@ public final class GpuCheck {
             out.println("gpu-check: --chart and --values are required");
             return 2;
         }
-        LookupStub.shared();
         RenderedManifest manifest;
         try {
             manifest = TestHookRenderer.of(chart).render("gpu-check", "gpu-check", List.of(values.toAbsolutePath()), Map.of());

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartRenderer;
-import dev.nimchart.render.LookupStub;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +55,6 @@ class ChartTreeTest {
 
     /** The charts whose ConfigMap Helm renders (a subchart's .Chart.Name is its alias). */
     private static Set<String> helmRenders(Path chart, Path values) {
-        LookupStub.shared();
         return new ChartRenderer(chart).render("tree", "nim", List.of(values), Map.of()).objects().stream()
                 .map(KubeObject::name).collect(Collectors.toSet());
     }

@@ -20,7 +20,6 @@ import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartLayout;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartYaml;
-import dev.nimchart.render.LookupStub;
 import dev.nimchart.values.ExampleValuesFiles;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,7 +100,6 @@ public final class ApiServerChecks implements TierCheck {
     private void install(Path file, String release, String namespace, String level) {
         KubeApi api = cluster.api();
         long started = System.nanoTime();
-        LookupStub.shared();
         RenderedManifest rendered = renderer.render(release, namespace, List.of(file), Map.of());
         chartCrdsServed(api);
         dryRunStrictly(file, namespace, level, rendered.objects(), "");

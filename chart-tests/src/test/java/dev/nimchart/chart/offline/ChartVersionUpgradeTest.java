@@ -9,7 +9,6 @@ import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.render.LookupStub;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +50,6 @@ class ChartVersionUpgradeTest {
     @MethodSource("examples")
     void podTemplatesIgnoreTheChartVersion(Path file) {
         RenderedManifest before = ChartUnderTest.render(file);
-        LookupStub.shared();
         RenderedManifest after = bumped.render(ChartUnderTest.releaseName(file), ChartUnderTest.NAMESPACE, List.of(file), Map.of());
 
         assertThat(names(after, "MPIJob")).as("%s: MPIJob names (a hash of their spec)", file.getFileName()).isEqualTo(names(before, "MPIJob"));

@@ -8,7 +8,6 @@ import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.render.TestHookRenderer;
-import dev.nimchart.render.LookupStub;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,7 +72,6 @@ class HelmTestPodTest {
     @ValueSource(strings = {"single-node-minimal.yaml", "single-node-deployment-static-volume.yaml",
             "multi-node-llama-3.1-405b-lws.yaml", "multi-node-llama-3.1-405b-mpijob.yaml"})
     void noSelectorOfTheReleaseSelectsTheTestPod(String example) {
-        LookupStub.shared();
         RenderedManifest m = renderer().render("test-pod", ChartUnderTest.NAMESPACE, List.of(Examples.named(example)),
                 Map.of("podDisruptionBudget.enabled", "true"));
         Map<String, Object> labels = m.ofKind("Pod").stream().filter(p -> p.name().endsWith("-test")).findFirst().orElseThrow()
@@ -97,7 +95,6 @@ class HelmTestPodTest {
     private KubeObject testPod(String modelName) throws IOException {
         Path values = work.resolve("values.yaml");
         Files.writeString(values, "model:\n  name: " + yamlDoubleQuoted(modelName) + "\n");
-        LookupStub.shared();
         return renderer().render("test-pod", ChartUnderTest.NAMESPACE, List.of(values), Map.of()).ofKind("Pod").stream()
                 .filter(p -> p.name().endsWith("-test")).findFirst().orElseThrow();
     }

@@ -31,7 +31,7 @@ class LiveUpgradeRefusalTest {
 
     @AfterEach
     void forgetLiveObjects() {
-        LookupStub.shared().clearObjects(ChartUnderTest.NAMESPACE);
+        ChartUnderTest.renderer().lookups().clearObjects(ChartUnderTest.NAMESPACE);
     }
 
     static Stream<Arguments> refusedChanges() {
@@ -102,7 +102,7 @@ class LiveUpgradeRefusalTest {
             forgetLiveObjects();
         }
         install(STATEFUL, Map.of("persistence.size", "300Gi"));
-        LookupStub.shared().putObject(resized(ChartUnderTest.render(STATEFUL)));
+        ChartUnderTest.renderer().lookups().putObject(resized(ChartUnderTest.render(STATEFUL)));
         assertThat(ChartUnderTest.render(STATEFUL, Map.of("persistence.size", "307200Mi")).objects())
                 .as("a size written another way is the same size").isNotEmpty();
     }

@@ -10,7 +10,6 @@ import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRefusedException;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.render.LookupStub;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -249,16 +248,16 @@ class ModelSourcesTest {
         String name = "model-sources-test-ca";
         Map<String, String> set = new HashMap<>(Map.of("proxy.caBundle.configMap", "", "proxy.caBundle.secret", name, "proxy.caBundle.key", "ca.crt"));
         try {
-            LookupStub.shared().putSecret(ChartUnderTest.NAMESPACE, name, Map.of("other.pem", b64("-----BEGIN CERTIFICATE-----\nx\n")));
+            ChartUnderTest.renderer().lookups().putSecret(ChartUnderTest.NAMESPACE, name, Map.of("other.pem", b64("-----BEGIN CERTIFICATE-----\nx\n")));
             assertThatThrownBy(() -> ChartUnderTest.render(PROXY, set)).isInstanceOf(ChartRefusedException.class)
                     .hasMessageContaining("proxy.caBundle.key is \"ca.crt\", but the Secret \"" + name + "\"").hasMessageContaining("other.pem");
-            LookupStub.shared().putSecret(ChartUnderTest.NAMESPACE, name, Map.of("ca.crt", b64("not a certificate")));
+            ChartUnderTest.renderer().lookups().putSecret(ChartUnderTest.NAMESPACE, name, Map.of("ca.crt", b64("not a certificate")));
             assertThatThrownBy(() -> ChartUnderTest.render(PROXY, set)).isInstanceOf(ChartRefusedException.class)
                     .hasMessageContaining("holds no PEM certificate");
-            LookupStub.shared().putSecret(ChartUnderTest.NAMESPACE, name, Map.of("ca.crt", b64("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")));
+            ChartUnderTest.renderer().lookups().putSecret(ChartUnderTest.NAMESPACE, name, Map.of("ca.crt", b64("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")));
             assertThat(PodTemplate.of(ChartUnderTest.render(PROXY, set)).get(0).volumes()).anyMatch(v -> name.equals(v.at("secret.secretName")));
         } finally {
-            LookupStub.shared().removeSecret(ChartUnderTest.NAMESPACE, name);
+            ChartUnderTest.renderer().lookups().removeSecret(ChartUnderTest.NAMESPACE, name);
         }
     }
 

@@ -8,7 +8,6 @@ import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.render.LookupStub;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,8 +27,8 @@ class MultiNodeWiringTest {
 
     @AfterEach
     void forgetLookupData() {
-        LookupStub.shared().removeSecret(ChartUnderTest.NAMESPACE, SSH_SECRET);
-        LookupStub.shared().clearObjects(ChartUnderTest.NAMESPACE);
+        ChartUnderTest.renderer().lookups().removeSecret(ChartUnderTest.NAMESPACE, SSH_SECRET);
+        ChartUnderTest.renderer().lookups().clearObjects(ChartUnderTest.NAMESPACE);
     }
 
     @Test
@@ -64,7 +63,7 @@ class MultiNodeWiringTest {
             assertThat(PodTemplate.of(m)).as("with %s no pod mounts it", other)
                     .allSatisfy(t -> assertThat(t.volumes()).noneMatch(v -> SSH_SECRET.equals(v.at("secret.secretName"))));
         }
-        LookupStub.shared().clearObjects(ChartUnderTest.NAMESPACE);
+        ChartUnderTest.renderer().lookups().clearObjects(ChartUnderTest.NAMESPACE);
         assertThat(ChartUnderTest.render(LWS, Map.of("multiNode.existingSSHSecret", "team-mpi-key")).ofKind("Secret"))
                 .as("without a live key, a revision that does not use one renders none").isEmpty();
     }
@@ -75,7 +74,7 @@ class MultiNodeWiringTest {
         String key = sshKey(installed);
         Map<String, Object> foreign = new java.util.LinkedHashMap<>(Map.of("apiVersion", "v1", "kind", "Secret",
                 "metadata", Map.of("name", SSH_SECRET, "namespace", ChartUnderTest.NAMESPACE), "data", Map.of("private.key", key)));
-        LookupStub.shared().putObject(foreign);
+        ChartUnderTest.renderer().lookups().putObject(foreign);
         assertThat(sshKey(ChartUnderTest.render(LWS))).as("a user's Secret is never taken for the chart's key").isNotEqualTo(key);
         assertThat(ChartUnderTest.render(LWS, Map.of("multiNode.existingSSHSecret", "team-mpi-key")).ofKind("Secret"))
                 .as("nor kept as if it were the chart's").isEmpty();

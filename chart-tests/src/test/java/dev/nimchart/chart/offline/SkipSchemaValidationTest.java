@@ -8,7 +8,6 @@ import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.render.ChartRefusedException;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.render.LookupStub;
 import dev.nimchart.render.RefusalMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,7 +48,6 @@ class SkipSchemaValidationTest {
         for (String example : List.of("single-node-minimal.yaml", "multi-node-llama-3.1-405b-lws.yaml")) {
             Path values = work.resolve("null.yaml");
             Files.writeString(values, nullAt(block));
-            LookupStub.shared();
             String message;
             try {
                 renderer().render("skip-schema", ChartUnderTest.NAMESPACE, List.of(Examples.named(example), values), Map.of());

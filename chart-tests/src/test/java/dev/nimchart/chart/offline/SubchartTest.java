@@ -14,7 +14,6 @@ import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.render.LookupStub;
 import dev.nimchart.values.ValuesMerger;
 import dev.nimchart.values.ValuesSchemaValidator;
 import java.io.IOException;
@@ -130,7 +129,6 @@ class SubchartTest {
         files.add(Files.writeString(dir.resolve("global-conflicts-values.yaml"), "cache:\n  global:\n    podLabels: \"\"\n"
                 + "    imageRegistry:\n      mirror: registry.local\n"));
         ChartRenderer renderer = new ChartRenderer(copy);
-        LookupStub.shared();
         for (Path file : files) {
             RenderedManifest manifest = renderer.render("dump", ValuesJudge.NAMESPACE, List.of(file), Map.of());
             Map<String, Object> ours = ValuesMerger.mergedValues(webCache(), List.of(file));

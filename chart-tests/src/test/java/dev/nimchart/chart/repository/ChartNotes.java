@@ -2,7 +2,6 @@ package dev.nimchart.chart.repository;
 
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.render.LookupStub;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,7 +23,6 @@ public final class ChartNotes {
 
     /** The NOTES of a release of this values file with these --set values. */
     public static String of(Path valuesFile, Map<String, String> set) {
-        LookupStub.shared();
         return (String) renderer().render(ChartUnderTest.releaseName(valuesFile), ChartUnderTest.NAMESPACE, List.of(valuesFile), set)
                 .find("ConfigMap", "notes").orElseThrow().at("data.notes");
     }

@@ -22,7 +22,7 @@ public final class LiveObjects {
         for (KubeObject o : manifest.objects()) {
             if (Map.of("Secret", "v1", "PersistentVolumeClaim", "v1", "StatefulSet", "apps/v1", "Deployment", "apps/v1")
                     .containsKey(o.kind())) {
-                LookupStub.shared().putObject(live(o, release));
+                ChartUnderTest.renderer().lookups().putObject(live(o, release));
             }
         }
     }

@@ -6,7 +6,6 @@ import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.render.LookupStub;
 import dev.nimchart.render.TestHookRenderer;
 import dev.nimchart.startup.GpuCheck;
 import dev.nimchart.startup.PodGroupRun.Server;
@@ -39,7 +38,6 @@ class ServingPodIT {
     @BeforeAll
     static void startupHost() {
         StartupIT.requireStartupHost();
-        LookupStub.shared();
     }
 
     @Test
