@@ -10,6 +10,7 @@ import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.cluster.ClusterChoice;
 import dev.nimchart.cluster.ExistingCluster;
 import dev.nimchart.junit.OwnedTierSessions;
+import dev.nimchart.progress.Progress;
 import dev.nimchart.junit.TierNotStartedException;
 import dev.nimchart.junit.TierSessions;
 import dev.nimchart.tiers.apiserver.ApiServerChecks;
@@ -129,9 +130,11 @@ public final class ChartCheck implements AutoCloseable {
     private final PolicyExceptions lint;
     /** Where the cluster tiers' environments come from; shared by this ChartCheck and the copies made from it. */
     private final Sessions sessions;
+    /** Where the tiers say what they do (each tags its lines with its name). */
+    private final Progress progress;
 
     private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir, ChartRules rules,
-            Duration reconcileTimeout, PolicyExceptions lint, Sessions sessions) {
+            Duration reconcileTimeout, PolicyExceptions lint, Sessions sessions, Progress progress) {
         this.chartDir = chartDir;
         this.valuesDirs = List.copyOf(valuesDirs);
         this.fuzzCount = fuzzCount;
@@ -141,6 +144,7 @@ public final class ChartCheck implements AutoCloseable {
         this.reconcileTimeout = reconcileTimeout;
         this.lint = lint;
         this.sessions = sessions;
+        this.progress = progress;
     }
 
     /** The seconds the controllers get to reconcile one values file: {@code -Dnim.reconcile.timeout}, default 90. */
@@ -160,20 +164,21 @@ public final class ChartCheck implements AutoCloseable {
      */
     private static final class Sessions {
         private final TierSessions given;
-        private final java.util.function.Supplier<OwnedTierSessions> make;
+        private final java.util.function.Function<Progress, OwnedTierSessions> make;
         private OwnedTierSessions owned;
 
-        Sessions(TierSessions given, java.util.function.Supplier<OwnedTierSessions> make) {
+        Sessions(TierSessions given, java.util.function.Function<Progress, OwnedTierSessions> make) {
             this.given = given;
             this.make = make;
         }
 
-        synchronized TierSessions get() {
+        /** The sessions; owned ones made on first use, saying what they do to {@code progress}. */
+        synchronized TierSessions get(Progress progress) {
             if (given != null) {
                 return given;
             }
             if (owned == null) {
-                owned = make.get();
+                owned = make.apply(progress);
             }
             return owned;
         }
@@ -190,7 +195,16 @@ public final class ChartCheck implements AutoCloseable {
         Path dir = chartDir.toAbsolutePath().normalize();
         ChartYaml.read(dir);
         return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath(), ChartRules.NONE,
-                defaultReconcileTimeout(), null, new Sessions(null, OwnedTierSessions::local));
+                defaultReconcileTimeout(), null, new Sessions(null, OwnedTierSessions::local), Progress.console());
+    }
+
+    /**
+     * Where the tiers say what they do: a tier starting, skipped, a process restarted (default {@link Progress#console()};
+     * each tier tags its lines, {@code [cluster tier] ...}); the environments this ChartCheck (or a copy) starts itself
+     * report to the progress of the check that first needs them.
+     */
+    public ChartCheck progress(Progress to) {
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, sessions, to);
     }
 
     /** Checks the values files of these directories (and of their {@code invalid/} subdirectories). */
@@ -201,27 +215,27 @@ public final class ChartCheck implements AutoCloseable {
     public ChartCheck values(List<Path> dirs) {
         List<Path> all = new ArrayList<>(valuesDirs);
         dirs.forEach(d -> all.add(d.toAbsolutePath().normalize()));
-        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, sessions);
+        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, sessions, progress);
     }
 
     /** Generated documents for the fuzz run (0: no fuzz run) and their seed. */
     public ChartCheck fuzz(int count, long seed) {
-        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint, sessions);
+        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint, sessions, progress);
     }
 
     /** Where fuzz documents are written (default {@code target/} of the working directory). */
     public ChartCheck workDir(Path dir) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint, sessions);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint, sessions, progress);
     }
 
     /** The chart's own rules on top of the generic checks (default: none). */
     public ChartCheck rules(ChartRules chartRules) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint, sessions);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint, sessions, progress);
     }
 
     /** How long the controllers get to reconcile one values file. */
     public ChartCheck reconcileTimeout(Duration timeout) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, sessions);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, sessions, progress);
     }
 
     /**
@@ -230,7 +244,7 @@ public final class ChartCheck implements AutoCloseable {
      */
     public ChartCheck lint(Path exceptionsFile) {
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout,
-                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile), sessions);
+                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile), sessions, progress);
     }
 
     /**
@@ -245,7 +259,7 @@ public final class ChartCheck implements AutoCloseable {
         Duration timeout = reconcileTimeout.equals(DEFAULT_RECONCILE_TIMEOUT) ? EXISTING_CLUSTER_RECONCILE_TIMEOUT : reconcileTimeout;
         Path config = kubeconfig.toAbsolutePath();
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint,
-                new Sessions(null, () -> OwnedTierSessions.existing(config, writes, workDir)));
+                new Sessions(null, p -> OwnedTierSessions.existing(config, writes, workDir, p)), progress);
     }
 
     /**
@@ -255,7 +269,7 @@ public final class ChartCheck implements AutoCloseable {
      */
     public ChartCheck on(TierSessions tierSessions) {
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint,
-                new Sessions(tierSessions, null));
+                new Sessions(tierSessions, null), progress);
     }
 
     /**
@@ -277,9 +291,9 @@ public final class ChartCheck implements AutoCloseable {
     public TierCheck tierCheck(Tier tier) {
         return switch (tier) {
             case OFFLINE -> new OfflineChecks(chartDir, rules);
-            case API -> new ApiServerChecks(chartDir, sessions.get(), rules);
-            case CONTROLLERS -> new ControllerChecks(chartDir, sessions.get(), rules, reconcileTimeout);
-            case STARTUP -> new StartupChecks(chartDir, sessions.get(), rules, reconcileTimeout, workDir.resolve("startup-tier"));
+            case API -> new ApiServerChecks(chartDir, sessions.get(progress), rules);
+            case CONTROLLERS -> new ControllerChecks(chartDir, sessions.get(progress), rules, reconcileTimeout);
+            case STARTUP -> new StartupChecks(chartDir, sessions.get(progress), rules, reconcileTimeout, workDir.resolve("startup-tier"), progress);
         };
     }
 

@@ -40,10 +40,12 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
     private final Map<String, Duration> startTimes;
     private final MachineLock machineLock;
     private final ComputeDomainStandIn computeDomains;
+    private final Consumer<String> progress;
 
     private LocalControllerEnvironment(Path runDir, String kubeConfig, KubeApi api, List<LocalProcess> processes,
             List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes, MachineLock machineLock,
-            ComputeDomainStandIn computeDomains) {
+            ComputeDomainStandIn computeDomains, Consumer<String> progress) {
+        this.progress = progress;
         this.machineLock = machineLock;
         this.computeDomains = computeDomains;
         this.runDir = runDir;
@@ -94,7 +96,7 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
             progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
                     + " processes, " + nodes.size() + " fake nodes; logs in " + runDir.resolve("logs"));
             return new LocalControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times, machineLock,
-                    ComputeDomainStandIn.start(api));
+                    ComputeDomainStandIn.start(api), progress);
         } catch (RuntimeException | IOException e) {
             stop(api, webhookPaths, processes);
             machineLock.close();
@@ -202,7 +204,7 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
         }
         for (LocalProcess p : processes) {
             if (!p.alive() && !List.of("etcd", "kube-apiserver").contains(p.name())) {
-                System.out.println("controller tier: " + p.name() + " exited during the control-plane restart (lost its leader"
+                progress.accept(p.name() + " exited during the control-plane restart (lost its leader"
                         + " lease); restarted as the kubelet restarts a container (" + p.log() + ")");
                 p.restart(Duration.ofSeconds(60));
             }

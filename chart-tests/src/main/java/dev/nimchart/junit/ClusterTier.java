@@ -22,6 +22,11 @@ public final class ClusterTier extends SharedTier<ClusterSession> {
         super("cluster tier", ClusterSession.class);
     }
 
+    /** The tier, saying what it does to {@code progress} (tagged {@code [cluster tier]}). */
+    public ClusterTier(dev.nimchart.progress.Progress progress) {
+        super("cluster tier", ClusterSession.class, progress);
+    }
+
     @Override
     protected ClusterSession start() {
         try {
@@ -29,7 +34,7 @@ public final class ClusterTier extends SharedTier<ClusterSession> {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ClusterSession session = ClusterSession.start(ChartUnderTest::chartDir, REPORT_DIR, line -> System.out.println("[cluster tier] " + line));
+        ClusterSession session = ClusterSession.start(ChartUnderTest::chartDir, REPORT_DIR, progress());
         record("cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
         record("cluster ready with CRDs", session.readyTime());
         return session;

@@ -79,6 +79,11 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
         super("controller tier", ControllerSession.class);
     }
 
+    /** The tier, saying what it does to {@code progress} (tagged {@code [controller tier]}). */
+    public ControllerTier(dev.nimchart.progress.Progress progress) {
+        super("controller tier", ControllerSession.class, progress);
+    }
+
     @Override
     protected ControllerSession start() {
         try {
@@ -86,7 +91,7 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        java.util.function.Consumer<String> progress = line -> System.out.println("[controller tier] " + line);
+        dev.nimchart.progress.Progress progress = progress();
         ControllerEnvironment environment = dev.nimchart.cluster.ClusterChoice.existing()
                 ? ControllerEnvironment.attach(dev.nimchart.cluster.ExistingCluster.fromSystemProperties(progress), progress)
                 : ControllerEnvironment.start(REPORT_DIR.toAbsolutePath(), progress);

@@ -9,7 +9,7 @@ import dev.nimchart.junit.SharedTier.Started;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.function.Consumer;
+import dev.nimchart.progress.Progress;
 
 /**
  * Tier environments owned by whoever holds this (a {@code ChartCheck} used outside JUnit, the command line): each
@@ -32,17 +32,22 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
 
     /** The tiers' own environments: a local (or K3s, {@code -Dnim.cluster}) cluster and the local controller processes. */
     public static OwnedTierSessions local() {
-        return new OwnedTierSessions(new ClusterTier(), new ControllerTier());
+        return local(Progress.console());
+    }
+
+    /** {@link #local()}, each tier saying what it does to {@code progress}, tagged with its name. */
+    public static OwnedTierSessions local(Progress progress) {
+        return new OwnedTierSessions(new ClusterTier(progress), new ControllerTier(progress));
     }
 
     /**
      * Sessions on a cluster the harness did not start, reached with this kubeconfig: the API-server tier's cluster and
      * the controller tier's environment attached to it; closing them stops nothing of the cluster.
      */
-    public static OwnedTierSessions existing(Path kubeconfig, ExistingCluster.Writes writes, Path workDir) {
-        Consumer<String> apiProgress = line -> System.out.println("[cluster tier] " + line);
-        Consumer<String> controllerProgress = line -> System.out.println("[controller tier] " + line);
-        SharedTier<ClusterSession> api = new SharedTier<>("cluster tier", ClusterSession.class) {
+    public static OwnedTierSessions existing(Path kubeconfig, ExistingCluster.Writes writes, Path workDir, Progress progress) {
+        Progress apiProgress = progress.tagged("cluster tier");
+        Progress controllerProgress = progress.tagged("controller tier");
+        SharedTier<ClusterSession> api = new SharedTier<>("cluster tier", ClusterSession.class, progress) {
             @Override
             protected ClusterSession start() {
                 return ClusterSession.on(ExistingCluster.open(kubeconfig, writes, apiProgress), CrdInstaller.crdsDir(apiProgress),
@@ -59,7 +64,7 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
                 session.close();
             }
         };
-        SharedTier<ControllerSession> controllers = new SharedTier<>("controller tier", ControllerSession.class) {
+        SharedTier<ControllerSession> controllers = new SharedTier<>("controller tier", ControllerSession.class, progress) {
             @Override
             protected ControllerSession start() {
                 return ControllerSession.on(ControllerEnvironment.attach(ExistingCluster.open(kubeconfig, writes, controllerProgress),
@@ -81,6 +86,7 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
 
     @Override
     public synchronized Started<ClusterSession> apiServer() {
+        requireOpen();
         if (api == null) {
             api = remember(apiTier.startNow());
         }
@@ -89,6 +95,7 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
 
     @Override
     public synchronized Started<ControllerSession> controllers() {
+        requireOpen();
         if (controllers == null) {
             controllers = remember(controllerTier.startNow());
         }
@@ -96,12 +103,15 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
     }
 
     private <S> Started<S> remember(Started<S> s) {
-        if (closed) {
-            s.close();
-            throw new IllegalStateException("these tier sessions are closed");
-        }
         started.push(s);
         return s;
+    }
+
+    /** Once closed, nothing starts again: what the owner stopped stays stopped. */
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("these tier sessions are closed (their owner stopped what they started)");
+        }
     }
 
     /** Stops every environment started here, the last started first. */

@@ -1,5 +1,6 @@
 package dev.nimchart.junit;
 
+import dev.nimchart.progress.Progress;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -21,10 +22,23 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
 
     private final String name;
     private final Class<S> type;
+    private final Progress progress;
 
+    /** A tier that says what it does on standard output, tagged with its name ({@code [cluster tier] ...}). */
     protected SharedTier(String name, Class<S> type) {
+        this(name, type, Progress.console());
+    }
+
+    /** A tier that says what it does to {@code progress}, tagged with its name. */
+    protected SharedTier(String name, Class<S> type, Progress progress) {
         this.name = name;
         this.type = type;
+        this.progress = progress.tagged(name);
+    }
+
+    /** Where the tier says what it does (its lines tagged with its name). */
+    protected Progress progress() {
+        return progress;
     }
 
     /** Starts the environment. */
@@ -109,7 +123,7 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
 
         /** The session (checked alive), or a {@link TierNotStartedException} saying why there is none. */
         public S sessionOrThrow() {
-            return session().orElseThrow(() -> new TierNotStartedException(tier.name, failure, tier.unavailable(failure)));
+            return session().orElseThrow(() -> new TierNotStartedException(tier.name, failure, tier.unavailable(failure), tier.progress));
         }
 
         public String failure() {

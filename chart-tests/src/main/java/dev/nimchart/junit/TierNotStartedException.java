@@ -1,5 +1,6 @@
 package dev.nimchart.junit;
 
+import dev.nimchart.progress.Progress;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -10,11 +11,14 @@ public final class TierNotStartedException extends RuntimeException {
 
     private final String tier;
     private final boolean skippable;
+    private final transient Progress progress;
 
-    public TierNotStartedException(String tier, Throwable cause, boolean skippable) {
+    /** {@code progress}: where a skip is said, already tagged with the tier's name. */
+    public TierNotStartedException(String tier, Throwable cause, boolean skippable, Progress progress) {
         super(cause == null ? "the " + tier + " did not start" : cause.getMessage(), cause);
         this.tier = tier;
         this.skippable = skippable;
+        this.progress = progress;
     }
 
     /** The tier cannot run on this machine (rather than a bug). */
@@ -30,7 +34,7 @@ public final class TierNotStartedException extends RuntimeException {
         if ("true".equalsIgnoreCase(System.getenv("CI")) || !skippable) {
             return new AssertionError("CI=true and the " + tier + " is unavailable: " + getMessage(), this);
         }
-        System.out.println("[" + tier + "] SKIPPED (CI is not true; with CI=true this fails the build): " + getMessage());
+        progress.line("SKIPPED (CI is not true; with CI=true this fails the build): " + getMessage());
         Assumptions.abort(tier + " skipped (CI is not true): " + getMessage());
         return new AssertionError("unreachable");
     }

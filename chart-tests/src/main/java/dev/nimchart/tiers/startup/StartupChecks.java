@@ -5,6 +5,7 @@ import dev.nimchart.Tier;
 import dev.nimchart.TierCheck;
 import dev.nimchart.junit.TierNotStartedException;
 import dev.nimchart.junit.TierSessions;
+import dev.nimchart.progress.Progress;
 
 import dev.nimchart.cluster.CiScript;
 import dev.nimchart.cluster.KubeApi;
@@ -39,10 +40,12 @@ public final class StartupChecks implements TierCheck {
     private final ChartRules rules;
     private final Duration timeout;
     private final Path workDir;
+    private final Progress progress;
     private ControllerTier.ControllerSession session;
     private ControllerEnvironment env;
 
-    public StartupChecks(Path chartDir, TierSessions sessions, ChartRules rules, Duration timeout, Path workDir) {
+    public StartupChecks(Path chartDir, TierSessions sessions, ChartRules rules, Duration timeout, Path workDir, Progress progress) {
+        this.progress = progress.tagged("startup tier");
         this.chartDir = chartDir;
         this.sessions = sessions;
         this.rules = rules;
@@ -65,7 +68,7 @@ public final class StartupChecks implements TierCheck {
             Optional<String> unavailable = StartupHost.unavailableReason(CiScript.ciDir().getParent());
             if (unavailable.isPresent()) {
                 throw new TierNotStartedException("startup tier", new IllegalStateException("the start-up tier cannot run here: "
-                        + unavailable.get()), true);
+                        + unavailable.get()), true, progress);
             }
             ControllerTier.ControllerSession started = sessions.controllers().sessionOrThrow();
             env = started.environment().requireStartedByHarness("the start-up tier (it runs the pods' processes on this machine)");

@@ -1,0 +1,64 @@
+package dev.nimchart.chart.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.ChartCheck;
+import dev.nimchart.Tier;
+import dev.nimchart.Verdict;
+import dev.nimchart.cluster.ClusterSession;
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.junit.OwnedTierSessions;
+import dev.nimchart.progress.Progress;
+import dev.nimchart.render.ChartUnderTest;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tier environments outside JUnit's root store have one owner, which stops them: {@link OwnedTierSessions} (what a
+ * {@code ChartCheck} and the command behind ci/check-chart.sh hold) stops the cluster it started when closed, and a
+ * closed {@code ChartCheck} starts nothing again. No shutdown hook is involved: the cluster is gone before the JVM ends.
+ */
+class OwnedTierSessionsIT {
+
+    private static Path plainWeb() {
+        return ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts/plain-web");
+    }
+
+    @Test
+    void closingTheOwnerStopsTheClusterItStartedAndItsProgressWentToTheGivenProgress() {
+        List<String> lines = new ArrayList<>();
+        KubeApi api;
+        try (OwnedTierSessions sessions = OwnedTierSessions.local(lines::add)) {
+            ClusterSession cluster = sessions.apiServer().sessionOrThrow();
+            api = cluster.api();
+            assertThat(readyz(api)).as("the owned cluster answers while its owner holds it").isEqualTo(200);
+            assertThat(sessions.apiServer()).as("started once, on first use").isSameAs(sessions.apiServer());
+        }
+        assertThat(readyz(api)).as("the cluster after its owner closed").isNotEqualTo(200);
+        assertThat(lines).as("the tier's progress, tagged with its name").isNotEmpty().allMatch(l -> l.startsWith("[cluster tier] "));
+    }
+
+    @Test
+    void aChartCheckClosesWhatItStartedAndStartsNothingOnceClosed() {
+        ChartCheck check = ChartCheck.of(plainWeb()).values(plainWeb().resolve("ci")).fuzz(0, 0).workDir(Path.of("target", "owned-sessions"))
+                .progress(Progress.console());
+        try (ChartCheck owner = check) {
+            assertThat(owner.verdicts(Tier.API)).as("plain-web's files on the check's own cluster").hasSize(3)
+                    .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
+        }
+        List<Verdict> afterClose = check.verdicts(Tier.API);
+        assertThat(afterClose).as("a closed check starts no cluster again").hasSize(3)
+                .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).contains("did not start").contains("closed"));
+    }
+
+    /** The API server's /readyz status, 0 when nothing answers. */
+    private static int readyz(KubeApi api) {
+        try {
+            return api.get("/readyz").code();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+}
