@@ -100,11 +100,14 @@ import org.junit.jupiter.api.DynamicTest;
  * ({@link ChartRules#fuzzScenario(java.util.Random)}).
  *
  * <h2>The cluster tiers</h2>
- * {@link #apiServerTests()} and {@link #controllerTests()} (or {@link #verdicts(Tier)}) check the same files on a real
- * kube-apiserver and on real controllers with fake GPU nodes; each tier's environment starts once per JVM, on first use,
- * shared with every test class that uses {@code @ExtendWith(ClusterTier.class)} or {@code @ExtendWith(ControllerTier.class)}
- * (package {@code dev.nimchart.junit}), and stops when the JVM ends. With CI=true a tier that cannot start fails; without,
- * its tests are skipped with the reason. A chart's own rules switch on with {@link #rules(ChartRules)}.
+ * {@link #apiServerTests()}, {@link #controllerTests()} and {@link #startupTests()} (or {@link #verdicts(Tier)}) check the
+ * same files on a real kube-apiserver, on real controllers with fake GPU nodes, and with the pods' processes started on
+ * this machine; every tier is one {@link TierCheck} ({@link #tierCheck(Tier)}, {@link #tiers()}). Each environment has
+ * one owner: in JUnit the run's root store ({@link #on(dev.nimchart.junit.TierSessions)} with a {@code TierSessions}
+ * parameter and {@code @ExtendWith(ChartTiers.class)}, package {@code dev.nimchart.junit}: one environment per tier per
+ * test JVM, shared with every class of the run, closed by JUnit); otherwise this check, which starts what it needs on
+ * first use and stops it in {@link #close()}. With CI=true a tier that cannot start fails; without, its tests are skipped
+ * with the reason. A chart's own rules switch on with {@link #rules(ChartRules)}.
  *
  * <h2>Policy engines</h2>
  * {@link #lint(Path)} also judges what every valid values file renders with kube-score and checkov (the project's
