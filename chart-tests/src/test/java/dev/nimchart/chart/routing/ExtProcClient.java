@@ -82,8 +82,8 @@ public final class ExtProcClient implements AutoCloseable {
 
     /**
      * A client of the picker at {@code host:port}: over TLS when {@code tls} (the picker's default, {@code
-     * --secure-serving}, with a certificate it makes itself at start: a gateway accepts it unverified, as GAIE's guides
-     * configure Envoy-based gateways), else plain h2c.
+     * --secure-serving}, with a certificate it makes itself at start: a gateway accepts it unverified, as GAIE v1.5.0's chart has Istio
+     * do), else plain h2c.
      */
     public ExtProcClient(String host, int port, boolean tls) {
         NettyChannelBuilder builder = NettyChannelBuilder.forAddress(host, port);
