@@ -38,7 +38,7 @@ public final class Benchmark {
     public static void main(String[] args) throws IOException {
         Benchmark b = new Benchmark();
         // -Dnim.bench.only=startup,controllers measures only those sections (the record keeps the others as recorded).
-        List<String> only = List.of(System.getProperty("nim.bench.only", "offline,cluster,controllers,startup,faults,verify").split(","));
+        List<String> only = List.of(System.getProperty("nim.bench.only", "offline,cluster,controllers,startup,faults,epp,verify").split(","));
         b.machine();
         if (only.contains("offline")) {
             b.offline();
@@ -54,6 +54,9 @@ public final class Benchmark {
         }
         if (only.contains("faults")) {
             new FaultSuiteFigures(b.report).run(OUT.resolve("faults.tsv"), OUT.resolve("faults-suite.tsv"));
+        }
+        if (only.contains("epp")) {
+            new EndpointPickerFigures(b.report).run(OUT.resolve("epp.tsv"));
         }
         if (only.contains("verify")) {
             b.verifyTimes();
