@@ -111,7 +111,6 @@ TokenReview check (that needs a ClusterRole), and tracing is off (it would expor
 {{- $args = list "--pool-name" (include "nim-llm.fullname" .) "--pool-namespace" .Release.Namespace
   "--pool-group" $epp.poolGroup "--config-file" (include "nim-llm.epp.configFile" .)
   "--grpc-port" "9002" "--grpc-health-port" "9003" "--metrics-port" "9090"
-  "--model-server-metrics-path" $epp.modelServerMetricsPath
   "--metrics-endpoint-auth=false" "--tracing=false" "--zap-encoder" "json" -}}
 {{- if gt (int $epp.replicas) 1 -}}
 {{- $args = append $args "--ha-enable-leader-election" -}}
