@@ -71,8 +71,12 @@ class InferenceGatewayTest {
         assertThat(c.at("kind")).isEqualTo("EndpointPickerConfig");
         assertThat(c.list("plugins").stream().filter(p -> "metrics-data-source".equals(p.at("type"))).map(p -> p.at("parameters.path")).toList())
                 .as(e.name()).containsExactly("/v1/metrics");
-        assertThat(c.at("plugins[4].parameters.engineConfigs[0]")).as("%s: the picker reads NIM's own metric names", e.name())
-                .isEqualTo(Map.of("name", "nim", "queuedRequestsSpec", "num_requests_waiting", "runningRequestsSpec", "num_requests_running",
+        // NIM 1.x exports its own names; NIM 2.x and later pass vLLM's through (docs/routing-and-autoscaling.md).
+        boolean vllm = String.valueOf(e.text("image.tag")).matches("v?([2-9]|[1-9][0-9]+)\\..*");
+        assertThat(c.at("plugins[4].parameters.engineConfigs[0]")).as("%s: the picker reads the metric names its NIM exports", e.name())
+                .isEqualTo(vllm ? Map.of("name", "nim", "queuedRequestsSpec", "vllm:num_requests_waiting", "runningRequestsSpec",
+                        "vllm:num_requests_running", "kvUsageSpec", "vllm:kv_cache_usage_perc", "loraSpec", "", "cacheInfoSpec", "")
+                        : Map.of("name", "nim", "queuedRequestsSpec", "num_requests_waiting", "runningRequestsSpec", "num_requests_running",
                         "kvUsageSpec", "gpu_cache_usage_perc", "loraSpec", "", "cacheInfoSpec", ""));
         KubeObject role = m.find("Role", service.name()).orElseThrow();
         assertThat(role.list("rules").stream().map(r -> r.at("apiGroups[0]") + "/" + r.at("resources")).toList()).as(e.name())
