@@ -88,6 +88,7 @@ public final class PodGroupRun implements AutoCloseable {
     private Path initDriver;
     private Path downloadStandin;
     private String extraHosts = "";
+    private boolean initContainers;
 
     private PodGroupRun(String base, Path workDir) {
         this.base = base;
@@ -161,6 +162,16 @@ public final class PodGroupRun implements AutoCloseable {
 
     public PodRun pod(String name) {
         return runs.stream().filter(r -> r.pod().name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Whether the pods started from now on run their init containers, in order, before their main container (as the
+     * kubelet does; see {@link #initStatus}). Off by default: a run that starts a group's main containers alone (whose
+     * init containers would wait for something no test provides, such as a cache pre-fill Job's marker) stays as it was.
+     */
+    public PodGroupRun runInitContainers(boolean run) {
+        this.initContainers = run;
+        return this;
     }
 
     /**
@@ -323,7 +334,7 @@ public final class PodGroupRun implements AutoCloseable {
         // The pod's init containers (run in order before the main container, each in the same sandbox: its own mounts,
         // environment, user and security settings, the pod's network and files), in POD_DIR/init-<name>.
         List<Path> inits = new ArrayList<>();
-        for (KubeObject init : pod.list("spec.initContainers")) {
+        for (KubeObject init : initContainers ? pod.list("spec.initContainers") : List.<KubeObject>of()) {
             inits.add(initContainer(state, pod, init, dir, fsGroup, host, uid, gid, groups));
         }
 

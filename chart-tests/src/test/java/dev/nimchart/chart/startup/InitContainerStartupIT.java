@@ -156,7 +156,8 @@ class InitContainerStartupIT {
             List<KubeObject> pods = new ArrayList<>(serving);
             pods.add(job);
             objects.addAll(ReleasePods.placeholderSecrets(manifest, pods, List.of()));
-            PodGroupRun group = PodGroupRun.start(NamespaceState.of(NAMESPACE, objects), List.of(), dir.resolve("pods"), Map.of());
+            PodGroupRun group = PodGroupRun.start(NamespaceState.of(NAMESPACE, objects), List.of(), dir.resolve("pods"), Map.of())
+                    .runInitContainers(true);
             return new Release(job, serving, group, dir);
         }
 

@@ -174,7 +174,8 @@ class ModelProxyStartupIT {
             objects.add(bundle);
             objects.addAll(ReleasePods.placeholderSecrets(manifest, List.of(job, serving), List.of(bundle)));
             KubeObject service = manifest.ofKind("Service").stream().filter(s -> !"None".equals(s.at("spec.clusterIP"))).findFirst().orElseThrow();
-            PodGroupRun group = PodGroupRun.start(NamespaceState.of(NAMESPACE, objects), List.of(), dir.resolve("pods"), Map.of());
+            PodGroupRun group = PodGroupRun.start(NamespaceState.of(NAMESPACE, objects), List.of(), dir.resolve("pods"), Map.of())
+                    .runInitContainers(true);
             try {
                 // The Service's names stand for its one endpoint's address (as cluster DNS and kube-proxy together would).
                 group.addHosts(SERVING_IP + "\t" + service.name() + " " + service.name() + "." + NAMESPACE + " " + service.name() + "." + NAMESPACE
