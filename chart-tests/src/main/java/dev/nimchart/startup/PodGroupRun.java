@@ -1,6 +1,6 @@
 package dev.nimchart.startup;
 
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.values.FileTrees;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.ServingContainer;
 import dev.nimchart.controllers.KubeletEnv;
@@ -85,6 +85,7 @@ public final class PodGroupRun implements AutoCloseable {
     private Path nimApi;
     private String servedModel;
     private Path rayStandin;
+    private Path rayDir;
 
     private PodGroupRun(String base, Path workDir) {
         this.base = base;
@@ -95,8 +96,8 @@ public final class PodGroupRun implements AutoCloseable {
      * Starts the nim container of each pod (in order). {@code overrides} replaces environment entries after the
      * kubelet's expansion (empty for a faithful run).
      */
-    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides) {
-        return start(state, pods, workDir, overrides, Server.STANDIN);
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Path rayDir) {
+        return start(state, pods, workDir, overrides, Server.STANDIN, rayDir);
     }
 
     /**
@@ -108,12 +109,17 @@ public final class PodGroupRun implements AutoCloseable {
         public static final Server STANDIN = new Server(null, null);
     }
 
-    /** As {@link #start(NamespaceState, List, Path, Map)}, with another program (a real engine) as the image's server. */
-    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server) {
+    /**
+     * As {@link #start(NamespaceState, List, Path, Map, Path)}, with another program (a real engine) as the image's
+     * server. {@code rayDir}: the Ray installation the image's {@code ray} and {@code nim-serve-ray} run
+     * ({@code Settings.rayDir()}); null for pods that run no Ray (the image then has neither program).
+     */
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
+            Path rayDir) {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir);
         try {
-            HarnessPaths.deleteTree(workDir); // records of an earlier run must not count as ranks of this one
+            FileTrees.delete(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
             run.state = state;
             run.overrides = overrides;
@@ -122,7 +128,8 @@ public final class PodGroupRun implements AutoCloseable {
             run.servedModel = server.servedModel();
             run.engineCaches = resource("engine_caches.py", workDir.resolve("engine_caches.py"));
             run.nimApi = resource("nim_api.py", workDir.resolve("nim_api.py"));
-            run.rayStandin = rayStandin(workDir);
+            run.rayDir = rayDir;
+            run.rayStandin = rayDir == null ? null : rayStandin(workDir, rayDir);
             run.fabric = base + "f";
             StartupHost.must(List.of("ip", "netns", "add", run.fabric));
             run.namespaces.add(run.fabric);
@@ -213,7 +220,7 @@ public final class PodGroupRun implements AutoCloseable {
         }
 
         Path dir = workDir.resolve(pod.name());
-        HarnessPaths.deleteTree(dir);
+        FileTrees.delete(dir);
         Path etc = Files.createDirectories(dir.resolve("etc-upper"));
         Files.createDirectories(dir.resolve("etc-work"));
         Files.writeString(etc.resolve("hosts"), hosts + "127.0.1.1\t" + host + "\n");
@@ -237,10 +244,12 @@ public final class PodGroupRun implements AutoCloseable {
         }
         // A NIM 2.x/3.x image's programs on its PATH: nim-serve-ray (the stand-in, running the real Ray) and ray.
         Path bin = Files.createDirectories(dir.resolve("opt/nim/bin"));
-        Files.copy(rayStandin, bin.resolve("nim-serve-ray"));
-        Files.writeString(bin.resolve("ray"), "#!/bin/sh\nexec " + StartupHost.rayDir().resolve("bin/ray") + " \"$@\"\n");
-        for (String program : List.of("nim-serve-ray", "ray")) {
-            Files.setPosixFilePermissions(bin.resolve(program), PosixFilePermissions.fromString("rwxr-xr-x"));
+        if (rayDir != null) {
+            Files.copy(rayStandin, bin.resolve("nim-serve-ray"));
+            Files.writeString(bin.resolve("ray"), "#!/bin/sh\nexec " + rayDir.resolve("bin/ray") + " \"$@\"\n");
+            for (String program : List.of("nim-serve-ray", "ray")) {
+                Files.setPosixFilePermissions(bin.resolve(program), PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
         }
         // The image's entrypoint runs its arguments (the CUDA images' entrypoint prints a banner, then execs them).
         Path entrypoint = dir.resolve("opt").resolve(IMAGE_ENTRYPOINT.get(0).substring("/opt/".length()));
@@ -412,8 +421,8 @@ public final class PodGroupRun implements AutoCloseable {
     }
 
     /** The Ray stand-in with the Ray environment's python as its interpreter. */
-    private static Path rayStandin(Path workDir) throws IOException {
-        return withInterpreter("nim-serve-ray.py", workDir.resolve("nim-serve-ray"), StartupHost.rayDir().resolve("bin/python3"));
+    private static Path rayStandin(Path workDir, Path rayDir) throws IOException {
+        return withInterpreter("nim-serve-ray.py", workDir.resolve("nim-serve-ray"), rayDir.resolve("bin/python3"));
     }
 
     /** A script of this package's resources written to {@code target} with {@code interpreter} in its first line. */
