@@ -97,6 +97,11 @@ public final class BinaryAssets implements BinarySource {
     }
 
     @Override
+    public void modelProxyTools(Consumer<String> progress) {
+        rest.modelProxyTools(progress);
+    }
+
+    @Override
     public String toString() {
         return "the binaries directory " + dir;
     }
@@ -156,6 +161,14 @@ public final class BinaryAssets implements BinarySource {
         public void ray(Path dir, Consumer<String> progress) {
             call(() -> {
                 builder.ray(dir, progress);
+                return null;
+            });
+        }
+
+        @Override
+        public void modelProxyTools(Consumer<String> progress) {
+            call(() -> {
+                builder.modelProxyTools(progress);
                 return null;
             });
         }

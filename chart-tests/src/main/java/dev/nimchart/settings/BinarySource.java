@@ -36,4 +36,7 @@ public interface BinarySource {
 
     /** Installs Ray into this directory (a virtual environment) when missing. */
     void ray(Path dir, Consumer<String> progress);
+
+    /** Installs what the start-up tier's model proxy needs of the machine (tinyproxy, openssl) when missing. */
+    void modelProxyTools(Consumer<String> progress);
 }

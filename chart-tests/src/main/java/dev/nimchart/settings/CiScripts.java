@@ -72,6 +72,11 @@ final class CiScripts implements BinarySource {
         run("install-ray.sh", List.of(dir.toString()), progress);
     }
 
+    @Override
+    public void modelProxyTools(Consumer<String> progress) {
+        run("install-model-proxy.sh", List.of(), progress);
+    }
+
     private String run(String script, List<String> args, Consumer<String> progress) {
         return ScriptRun.run(ciDir.resolve(script), args, progress);
     }

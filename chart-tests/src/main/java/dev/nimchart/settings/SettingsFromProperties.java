@@ -222,6 +222,11 @@ public final class SettingsFromProperties {
             }
 
             @Override
+            public void modelProxyTools(Consumer<String> progress) {
+                throw new ToolUnavailableException(why);
+            }
+
+            @Override
             public String toString() {
                 return why;
             }

@@ -153,7 +153,7 @@ final class AgreementRun {
                     count("refused by a run-time contract rule no admission validator checks");
                     continue;
                 }
-                if (named.stream().allMatch(AgreementScenarios.VALIDATOR_NOT_RUN::containsKey)) {
+                if (named.stream().allMatch(validators.notRun(nearest.manifest)::containsKey)) {
                     count("refused, not judged here: " + named.get(0));
                     continue;
                 }
