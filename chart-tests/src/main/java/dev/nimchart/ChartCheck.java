@@ -7,7 +7,8 @@ import java.util.Map;
 
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.judge.ValuesJudge;
-import dev.nimchart.cluster.ClusterChoice;
+import dev.nimchart.settings.Settings;
+import dev.nimchart.settings.SettingsFromProperties;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.CrdInstaller;
 import dev.nimchart.cluster.ExistingCluster;
@@ -128,9 +129,10 @@ public final class ChartCheck {
     private final PolicyExceptions lint;
     /** null: the tiers' own clusters (or -Dnim.cluster); else a cluster the harness did not start. */
     private final ExistingClusterChoice existing;
+    private final Settings settings;
 
     private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir, ChartRules rules,
-            Duration reconcileTimeout, PolicyExceptions lint, ExistingClusterChoice existing) {
+            Duration reconcileTimeout, PolicyExceptions lint, ExistingClusterChoice existing, Settings settings) {
         this.chartDir = chartDir;
         this.valuesDirs = List.copyOf(valuesDirs);
         this.fuzzCount = fuzzCount;
@@ -140,17 +142,14 @@ public final class ChartCheck {
         this.reconcileTimeout = reconcileTimeout;
         this.lint = lint;
         this.existing = existing;
+        this.settings = settings;
     }
 
-    /** The seconds the controllers get to reconcile one values file: {@code -Dnim.reconcile.timeout}, default 90. */
-    public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofSeconds(Long.getLong("nim.reconcile.timeout", 90));
+    /** The seconds the controllers get to reconcile one values file unless the settings say ({@code -Dnim.reconcile.timeout}): 90. */
+    public static final Duration DEFAULT_RECONCILE_TIMEOUT = Settings.DEFAULT_RECONCILE_TIMEOUT;
 
-    /** On a cluster the harness did not start: 15 minutes unless {@code -Dnim.reconcile.timeout} says (image pulls, model loads). */
-    public static final Duration EXISTING_CLUSTER_RECONCILE_TIMEOUT = Duration.ofSeconds(Long.getLong("nim.reconcile.timeout", 900));
-
-    private static Duration defaultReconcileTimeout() {
-        return ClusterChoice.existing() ? EXISTING_CLUSTER_RECONCILE_TIMEOUT : DEFAULT_RECONCILE_TIMEOUT;
-    }
+    /** On a cluster the harness did not start: 15 minutes unless the settings say (image pulls, model loads). */
+    public static final Duration EXISTING_CLUSTER_RECONCILE_TIMEOUT = Settings.DEFAULT_EXISTING_CLUSTER_RECONCILE_TIMEOUT;
 
     /** A cluster the harness did not start, and the sessions of the cluster tiers on it (made on first use). */
     private static final class ExistingClusterChoice {
@@ -164,19 +163,20 @@ public final class ChartCheck {
             this.writes = writes;
         }
 
-        synchronized ClusterSession api(Path workDir) {
+        synchronized ClusterSession api(Path workDir, Settings settings) {
             if (api == null) {
                 java.util.function.Consumer<String> progress = line -> System.out.println("[cluster tier] " + line);
-                api = ClusterSession.on(ExistingCluster.open(kubeconfig, writes, progress), CrdInstaller.crdsDir(progress),
+                api = ClusterSession.on(ExistingCluster.open(kubeconfig, writes, progress), settings, CrdInstaller.crdsDir(settings, progress),
                         () -> { throw new IllegalStateException("a ChartCheck names its chart"); }, workDir.resolve("cluster-tier"), progress);
             }
             return api;
         }
 
-        synchronized ControllerTier.ControllerSession controllers() {
+        synchronized ControllerTier.ControllerSession controllers(Settings settings) {
             if (controllers == null) {
                 java.util.function.Consumer<String> progress = line -> System.out.println("[controller tier] " + line);
-                controllers = ControllerTier.ControllerSession.on(ControllerEnvironment.attach(ExistingCluster.open(kubeconfig, writes, progress), progress));
+                controllers = ControllerTier.ControllerSession.on(ControllerEnvironment.attach(ExistingCluster.open(kubeconfig, writes, progress),
+                        settings, progress));
             }
             return controllers;
         }
@@ -186,8 +186,24 @@ public final class ChartCheck {
     public static ChartCheck of(Path chartDir) {
         Path dir = chartDir.toAbsolutePath().normalize();
         ChartYaml.read(dir);
+        Settings settings = SettingsFromProperties.shared();
         return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath(), ChartRules.NONE,
-                defaultReconcileTimeout(), null, null);
+                settings.effectiveReconcileTimeout(), null, null, settings);
+    }
+
+    /**
+     * The settings the tiers run with: where their programs come from, which cluster, CRDs, timeouts (default: those
+     * of this JVM's system properties, {@link SettingsFromProperties#shared()}, as before there were settings). The
+     * reconcile timeout follows them unless {@link #reconcileTimeout} set one. The JUnit tiers' sessions are shared by
+     * the JVM: the first to start one decides its settings.
+     */
+    public ChartCheck settings(Settings newSettings) {
+        Duration timeout = reconcileTimeout.equals(settings.effectiveReconcileTimeout()) ? newSettings.effectiveReconcileTimeout() : reconcileTimeout;
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, existing, newSettings);
+    }
+
+    public Settings settings() {
+        return settings;
     }
 
     /** Checks the values files of these directories (and of their {@code invalid/} subdirectories). */
@@ -198,27 +214,27 @@ public final class ChartCheck {
     public ChartCheck values(List<Path> dirs) {
         List<Path> all = new ArrayList<>(valuesDirs);
         dirs.forEach(d -> all.add(d.toAbsolutePath().normalize()));
-        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, existing);
+        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, existing, settings);
     }
 
     /** Generated documents for the fuzz run (0: no fuzz run) and their seed. */
     public ChartCheck fuzz(int count, long seed) {
-        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint, existing);
+        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint, existing, settings);
     }
 
     /** Where fuzz documents are written (default {@code target/} of the working directory). */
     public ChartCheck workDir(Path dir) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint, existing);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint, existing, settings);
     }
 
     /** The chart's own rules on top of the generic checks (default: none). */
     public ChartCheck rules(ChartRules chartRules) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint, existing);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint, existing, settings);
     }
 
     /** How long the controllers get to reconcile one values file. */
     public ChartCheck reconcileTimeout(Duration timeout) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, existing);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, existing, settings);
     }
 
     /**
@@ -227,7 +243,7 @@ public final class ChartCheck {
      */
     public ChartCheck lint(Path exceptionsFile) {
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout,
-                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile), existing);
+                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile), existing, settings);
     }
 
     /**
@@ -239,9 +255,9 @@ public final class ChartCheck {
      * of the cluster. The start-up tier does not run there.
      */
     public ChartCheck existingCluster(Path kubeconfig, ExistingCluster.Writes writes) {
-        Duration timeout = reconcileTimeout.equals(DEFAULT_RECONCILE_TIMEOUT) ? EXISTING_CLUSTER_RECONCILE_TIMEOUT : reconcileTimeout;
+        Duration timeout = reconcileTimeout.equals(settings.reconcileTimeout()) ? settings.existingClusterReconcileTimeout() : reconcileTimeout;
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint,
-                new ExistingClusterChoice(kubeconfig.toAbsolutePath(), writes));
+                new ExistingClusterChoice(kubeconfig.toAbsolutePath(), writes), settings);
     }
 
     public Path chartDir() {
@@ -275,7 +291,7 @@ public final class ChartCheck {
         List<Verdict> verdicts = new ArrayList<>();
         ValuesJudge judge;
         try {
-            judge = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName);
+            judge = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName, settings.crdsDir());
         } catch (RuntimeException e) {
             // A chart the harness cannot judge offline (e.g. a values schema in a dialect the independent validator
             // cannot load) still gets a verdict per file, naming why, and the other tiers still run.
@@ -314,7 +330,7 @@ public final class ChartCheck {
     public Stream<DynamicNode> offlineTests() {
         List<Path> valid = validFiles();
         List<Path> invalid = invalidFiles();
-        Supplier<ValuesJudge> judge = once(() -> new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName));
+        Supplier<ValuesJudge> judge = once(() -> new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName, settings.crdsDir()));
         Supplier<Map<Path, Optional<String>>> judged = once(() -> {
             Map<Path, Optional<String>> all = new java.util.HashMap<>();
             List<Optional<String>> installs = judge.get().mustInstallEach(valid);
@@ -353,7 +369,7 @@ public final class ChartCheck {
         if (files.isEmpty()) {
             return out;
         }
-        PolicyCheck.Result result = PolicyCheck.withProjectTools(line -> { })
+        PolicyCheck.Result result = PolicyCheck.withProjectTools(settings, line -> { })
                 .run(chartDir, files, ValuesJudge.NAMESPACE, lint, workDir);
         Map<String, List<Finding>> bySubject = new java.util.LinkedHashMap<>();
         result.undocumented().forEach(f -> bySubject.computeIfAbsent(f.subject(), k -> new ArrayList<>()).add(f));
@@ -493,8 +509,8 @@ public final class ChartCheck {
     /** The tier's checks on its shared environment; {@code forTests}: abort (or fail with CI=true) when it cannot start. */
     private ClusterFileChecks clusterChecks(Tier tier, boolean forTests) {
         if (tier == Tier.API) {
-            ClusterTier t = new ClusterTier();
-            ApiServerChecks c = new ApiServerChecks(chartDir, existing != null ? existing.api(workDir) : forTests ? t.sessionOrAbort() : session(t), rules);
+            ClusterTier t = new ClusterTier(settings);
+            ApiServerChecks c = new ApiServerChecks(chartDir, existing != null ? existing.api(workDir, settings) : forTests ? t.sessionOrAbort() : session(t), rules);
             return new ClusterFileChecks() {
                 public void mustInstall(Path file) {
                     c.mustInstall(file);
@@ -506,8 +522,8 @@ public final class ChartCheck {
             };
         }
         if (tier == Tier.CONTROLLERS) {
-            ControllerTier t = new ControllerTier();
-            ControllerChecks c = new ControllerChecks(chartDir, existing != null ? existing.controllers() : forTests ? t.sessionOrAbort() : session(t),
+            ControllerTier t = new ControllerTier(settings);
+            ControllerChecks c = new ControllerChecks(chartDir, existing != null ? existing.controllers(settings) : forTests ? t.sessionOrAbort() : session(t),
                     rules, reconcileTimeout);
             return new ClusterFileChecks() {
                 public void mustInstall(Path file) {
@@ -520,10 +536,10 @@ public final class ChartCheck {
             };
         }
         if (tier == Tier.STARTUP) {
-            ControllerTier t = new ControllerTier();
-            StartupChecks c = new StartupChecks(chartDir, existing != null ? existing.controllers() : forTests ? t.sessionOrAbort() : session(t),
+            ControllerTier t = new ControllerTier(settings);
+            StartupChecks c = new StartupChecks(chartDir, existing != null ? existing.controllers(settings) : forTests ? t.sessionOrAbort() : session(t),
                     rules, reconcileTimeout,
-                    workDir.resolve("startup-tier"));
+                    workDir.resolve("startup-tier"), settings);
             return new ClusterFileChecks() {
                 public void mustInstall(Path file) {
                     c.mustStart(file);

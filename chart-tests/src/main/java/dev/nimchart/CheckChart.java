@@ -1,5 +1,6 @@
 package dev.nimchart;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,7 @@ public final class CheckChart {
         try {
             Files.createDirectories(results);
             ChartCheck check = ChartCheck.of(Path.of(options.get("chart")))
+                    .settings(SettingsFromProperties.shared()) // the command line's settings: its -Dnim.* properties
                     .values(Arrays.stream(options.get("values").split(",")).map(String::strip).filter(s -> !s.isEmpty()).map(Path::of).toList())
                     .fuzz(Integer.parseInt(options.getOrDefault("fuzz", String.valueOf(ChartCheck.DEFAULT_FUZZ_COUNT))),
                             Long.parseLong(options.getOrDefault("seed", String.valueOf(ChartCheck.DEFAULT_FUZZ_SEED))))

@@ -1,6 +1,6 @@
 package dev.nimchart;
 
-import dev.nimchart.cluster.CiScript;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.controllers.ControllerEnvironment;
@@ -35,9 +35,10 @@ final class StartupChecks {
     private final ChartRules rules;
     private final Duration timeout;
     private final Path workDir;
+    private final Path rayDir;
 
-    StartupChecks(Path chartDir, ControllerTier.ControllerSession session, ChartRules rules, Duration timeout, Path workDir) {
-        Optional<String> unavailable = StartupHost.unavailableReason(CiScript.ciDir().getParent());
+    StartupChecks(Path chartDir, ControllerTier.ControllerSession session, ChartRules rules, Duration timeout, Path workDir, Settings settings) {
+        Optional<String> unavailable = StartupHost.unavailableReason(settings);
         if (unavailable.isPresent()) {
             throw new IllegalStateException("the start-up tier cannot run here: " + unavailable.get());
         }
@@ -47,6 +48,7 @@ final class StartupChecks {
         this.rules = rules;
         this.timeout = timeout;
         this.workDir = workDir;
+        this.rayDir = settings.rayDir();
     }
 
     void mustStart(Path file) {
@@ -60,7 +62,7 @@ final class StartupChecks {
             ChartRules.Reconciled reconciled = new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning);
             List<KubeObject> jobPods = state.livePods().stream().filter(StartupChecks::ownedByJob).toList();
             List<KubeObject> others = state.livePods().stream().filter(p -> !ownedByJob(p)).toList();
-            try (PodGroupRun run = PodGroupRun.start(state, others, workDir.resolve(release).toAbsolutePath(), Map.of())) {
+            try (PodGroupRun run = PodGroupRun.start(state, others, workDir.resolve(release).toAbsolutePath(), Map.of(), rayDir)) {
                 if (!jobPods.isEmpty()) {
                     awaitSettled(run, run.pods());
                     jobPods.forEach(run::add);

@@ -1,5 +1,6 @@
 package dev.nimchart.controllers;
 
+import dev.nimchart.settings.Settings;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.cluster.FreePort;
 import dev.nimchart.cluster.Pki;
@@ -40,14 +41,16 @@ public final class ControllerEnvironment implements AutoCloseable {
     private final Map<String, Duration> startTimes;
     private final MachineLock machineLock;
     private final ComputeDomainStandIn computeDomains;
+    private final Settings settings;
     /** null when the tier started this environment; else the cluster it checks on, which it did not start. */
     private final dev.nimchart.cluster.ExistingCluster existing;
     private long lastReadyCheck;
 
     private ControllerEnvironment(Path runDir, String kubeConfig, KubeApi api, List<LocalProcess> processes,
             List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes, MachineLock machineLock,
-            ComputeDomainStandIn computeDomains, dev.nimchart.cluster.ExistingCluster existing) {
+            ComputeDomainStandIn computeDomains, dev.nimchart.cluster.ExistingCluster existing, Settings settings) {
         this.existing = existing;
+        this.settings = settings;
         this.machineLock = machineLock;
         this.computeDomains = computeDomains;
         this.runDir = runDir;
@@ -60,10 +63,10 @@ public final class ControllerEnvironment implements AutoCloseable {
     }
 
     /** Builds what is missing, then starts everything; on any failure, stops what it started and says why. */
-    public static ControllerEnvironment start(Path workDir, Consumer<String> progress) {
-        ControllerBinaries binaries = ControllerBinaries.ensureBuilt(progress);
-        MachineLock machineLock = MachineLock.forTier(binaries, progress);
-        Path crds = CrdInstaller.crdsDir(progress);
+    public static ControllerEnvironment start(Settings settings, Path workDir, Consumer<String> progress) {
+        ControllerBinaries binaries = ControllerBinaries.ensureBuilt(settings, progress);
+        MachineLock machineLock = MachineLock.forTier(binaries, settings.controllerLock(), progress);
+        Path crds = CrdInstaller.crdsDir(settings, progress);
         Path runDir = workDir.resolve("run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
         List<LocalProcess> processes = new ArrayList<>();
         List<String> webhookPaths = new ArrayList<>();
@@ -86,8 +89,8 @@ public final class ControllerEnvironment implements AutoCloseable {
             processes.add(timed(times, "kube-controller-manager", () -> ControllerManagerProcess.start(binaries, runDir, pki, kubeconfigFile)));
             processes.add(timed(times, "kube-scheduler", () -> SchedulerProcess.start(binaries, runDir, kubeconfigFile)));
             processes.add(timed(times, "kwok", () -> KwokProcess.start(binaries, runDir, kubeconfigFile)));
-            List<String> nodes = timed(times, "fake nodes Ready", () -> FakeGpuNodes.create(tierApi));
-            timed(times, "DRA devices published", () -> FakeResourceSlices.create(tierApi, FakeGpuNodes.nodeObjects()));
+            List<String> nodes = timed(times, "fake nodes Ready", () -> FakeGpuNodes.create(tierApi, settings));
+            timed(times, "DRA devices published", () -> FakeResourceSlices.create(tierApi, settings, FakeGpuNodes.nodeObjects(settings)));
             int webhookPort = FreePort.take();
             processes.add(timed(times, "lws-controller", () -> LwsControllerProcess.start(binaries, runDir, pki, kubeconfigFile, webhookPort)));
             webhookPaths.addAll(LwsWebhooks.register(api, binaries, pki, webhookPort));
@@ -98,7 +101,7 @@ public final class ControllerEnvironment implements AutoCloseable {
             progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
                     + " processes, " + nodes.size() + " fake nodes; logs in " + runDir.resolve("logs"));
             return new ControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times, machineLock,
-                    ComputeDomainStandIn.start(api), null);
+                    ComputeDomainStandIn.start(api), null, settings);
         } catch (RuntimeException | IOException e) {
             stop(api, webhookPaths, processes);
             machineLock.close();
@@ -113,14 +116,14 @@ public final class ControllerEnvironment implements AutoCloseable {
      * The reconciled-state checks on a cluster the harness did not start (its own controllers, nodes and storage): no
      * process is started or stopped, no lock taken; {@link #requireAllRunning()} asks the API server for readiness.
      */
-    public static ControllerEnvironment attach(dev.nimchart.cluster.ExistingCluster cluster, Consumer<String> progress) {
+    public static ControllerEnvironment attach(dev.nimchart.cluster.ExistingCluster cluster, Settings settings, Consumer<String> progress) {
         KubeApi api = new KubeApi(cluster.kubeConfigYaml());
         @SuppressWarnings("unchecked")
         List<String> nodes = ((List<Object>) KubeApi.require(api.get("/api/v1/nodes"), "list the nodes").getOrDefault("items", List.of()))
                 .stream().map(n -> new KubeObject((Map<String, Object>) n).name()).toList();
         progress.accept("controller tier on " + cluster.description() + ": " + nodes.size() + " nodes; nothing started");
         return new ControllerEnvironment(null, cluster.kubeConfigYaml(), api, List.of(), List.of(), nodes,
-                Map.of("attached", cluster.startTime()), null, null, cluster);
+                Map.of("attached", cluster.startTime()), null, null, cluster, settings);
     }
 
     /** Whether the tier started this environment (its fake nodes, stand-ins and processes are there to use). */
@@ -162,6 +165,11 @@ public final class ControllerEnvironment implements AutoCloseable {
     /** How long each step of the start took, and "all ready". */
     public Map<String, Duration> startTimes() {
         return startTimes;
+    }
+
+    /** The settings the environment was started or attached with (its fake nodes, its Helm CLI). */
+    public Settings settings() {
+        return settings;
     }
 
     public Path runDir() {
@@ -333,7 +341,7 @@ public final class ControllerEnvironment implements AutoCloseable {
 
     private static void deleteRecursively(Path dir) {
         try {
-            dev.nimchart.values.HarnessPaths.deleteTree(dir);
+            dev.nimchart.values.FileTrees.delete(dir);
         } catch (IOException e) {
             // leftovers in target/ are harmless
         }

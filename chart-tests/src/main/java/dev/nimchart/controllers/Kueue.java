@@ -57,7 +57,7 @@ public final class Kueue implements AutoCloseable {
     /** Starts Kueue on the tier's own environment; returns once its webhooks answer. */
     public static Kueue start(ControllerEnvironment env) {
         env.requireStartedByHarness("starting Kueue");
-        ControllerBinaries binaries = ControllerBinaries.ensureBuilt(line -> { });
+        ControllerBinaries binaries = ControllerBinaries.ensureBuilt(env.settings(), line -> { });
         Path runDir = env.runDir();
         KubeApi api = env.api();
         int port = FreePort.take();

@@ -1,6 +1,6 @@
 package dev.nimchart.junit;
 
-import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.ClusterUnavailableException;
 import java.io.IOException;
@@ -16,20 +16,28 @@ import java.time.Duration;
  */
 public final class ClusterTier extends SharedTier<ClusterSession> {
 
+    /** The report directory of the default settings; a tier's own is {@code cluster-tier/} of its settings' work directory. */
     public static final Path REPORT_DIR = Path.of("target", "cluster-tier");
 
     public ClusterTier() {
         super("cluster tier", ClusterSession.class);
     }
 
+    /** The tier started with these settings if it is the first of the JVM to start (see {@link SharedTier#settings()}). */
+    public ClusterTier(Settings settings) {
+        super("cluster tier", ClusterSession.class, settings);
+    }
+
     @Override
     protected ClusterSession start() {
+        Settings settings = settings();
+        Path reportDir = settings.workDir().resolve(REPORT_DIR.getFileName());
         try {
-            Files.deleteIfExists(REPORT_DIR.resolve("timings.tsv"));
+            Files.deleteIfExists(reportDir.resolve("timings.tsv"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ClusterSession session = ClusterSession.start(ChartUnderTest::chartDir, REPORT_DIR, line -> System.out.println("[cluster tier] " + line));
+        ClusterSession session = ClusterSession.start(settings, settings::chartDir, reportDir, line -> System.out.println("[cluster tier] " + line));
         record("cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
         record("cluster ready with CRDs", session.readyTime());
         return session;

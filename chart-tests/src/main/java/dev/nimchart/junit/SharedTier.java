@@ -1,5 +1,7 @@
 package dev.nimchart.junit;
 
+import dev.nimchart.settings.Settings;
+import dev.nimchart.settings.SettingsFromProperties;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Assumptions;
@@ -22,9 +24,17 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
     private final String name;
     private final Class<S> type;
 
+    private final Settings settings;
+
     protected SharedTier(String name, Class<S> type) {
+        this(name, type, null);
+    }
+
+    /** A tier that starts with these settings (null: this JVM's system properties), if it is the first to start. */
+    protected SharedTier(String name, Class<S> type, Settings settings) {
         this.name = name;
         this.type = type;
+        this.settings = settings;
     }
 
     /** Starts the environment. */
@@ -37,6 +47,15 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
 
     /** Checked before every use (a process of the tier may have died). */
     protected void check(S session) {
+    }
+
+    /**
+     * The settings the tier starts with: those given (by {@code ChartCheck.settings}), else those of this JVM's system
+     * properties, read once ({@link SettingsFromProperties#shared()}); the one place the adapters take them from. The
+     * first to start the JVM's session decides.
+     */
+    protected Settings settings() {
+        return settings != null ? settings : SettingsFromProperties.shared();
     }
 
     public String name() {
@@ -116,7 +135,7 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
                 tier.check(session);
                 return session;
             }
-            if ("true".equalsIgnoreCase(System.getenv("CI")) || !tier.unavailable(failure)) {
+            if (tier.settings().ci() || !tier.unavailable(failure)) {
                 throw new AssertionError("CI=true and the " + tier.name + " is unavailable: " + failure.getMessage(), failure);
             }
             System.out.println("[" + tier.name + "] SKIPPED (CI is not true; with CI=true this fails the build): " + failure.getMessage());

@@ -1,5 +1,7 @@
 package dev.nimchart.startup;
 
+import dev.nimchart.cluster.BinaryAssets;
+import dev.nimchart.settings.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -41,12 +43,16 @@ public final class ModelProxy implements AutoCloseable {
     }
 
     /**
-     * Empty when this machine can run the proxy (installs the pinned tinyproxy and openssl with
-     * {@code ci/install-model-proxy.sh} when missing), else why not.
+     * Empty when this machine can run the proxy (the settings' builder installs the pinned tinyproxy and openssl when
+     * missing: this repository's {@code ci/install-model-proxy.sh}), else why not.
      */
-    public static Optional<String> unavailableReason(Path repoRoot) {
-        StartupHost.Result r = StartupHost.run(List.of("bash", repoRoot.resolve("ci/install-model-proxy.sh").toString()), 900);
-        return r.exit() == 0 ? Optional.empty() : Optional.of("ci/install-model-proxy.sh failed: " + r.output());
+    public static Optional<String> unavailableReason(Settings settings) {
+        try {
+            BinaryAssets.of(settings).modelProxyTools(line -> { });
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.of(e.getMessage());
+        }
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.nimchart.startup;
 
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.values.FileTrees;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.ServingContainer;
 import dev.nimchart.controllers.KubeletEnv;
@@ -85,6 +85,7 @@ public final class PodGroupRun implements AutoCloseable {
     private Path nimApi;
     private String servedModel;
     private Path rayStandin;
+    private Path rayDir;
     private Path initDriver;
     private Path downloadStandin;
     private String extraHosts = "";
@@ -99,8 +100,8 @@ public final class PodGroupRun implements AutoCloseable {
      * Starts the nim container of each pod (in order). {@code overrides} replaces environment entries after the
      * kubelet's expansion (empty for a faithful run).
      */
-    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides) {
-        return start(state, pods, workDir, overrides, Server.STANDIN);
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Path rayDir) {
+        return start(state, pods, workDir, overrides, Server.STANDIN, rayDir);
     }
 
     /**
@@ -112,12 +113,17 @@ public final class PodGroupRun implements AutoCloseable {
         public static final Server STANDIN = new Server(null, null);
     }
 
-    /** As {@link #start(NamespaceState, List, Path, Map)}, with another program (a real engine) as the image's server. */
-    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server) {
+    /**
+     * As {@link #start(NamespaceState, List, Path, Map, Path)}, with another program (a real engine) as the image's
+     * server. {@code rayDir}: the Ray installation the image's {@code ray} and {@code nim-serve-ray} run
+     * ({@code Settings.rayDir()}); null for pods that run no Ray (the image then has neither program).
+     */
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
+            Path rayDir) {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir);
         try {
-            HarnessPaths.deleteTree(workDir); // records of an earlier run must not count as ranks of this one
+            FileTrees.delete(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
             run.state = state;
             run.overrides = overrides;
@@ -126,7 +132,8 @@ public final class PodGroupRun implements AutoCloseable {
             run.servedModel = server.servedModel();
             run.engineCaches = resource("engine_caches.py", workDir.resolve("engine_caches.py"));
             run.nimApi = resource("nim_api.py", workDir.resolve("nim_api.py"));
-            run.rayStandin = rayStandin(workDir);
+            run.rayDir = rayDir;
+            run.rayStandin = rayDir == null ? null : rayStandin(workDir, rayDir);
             run.initDriver = resource("pod-init.sh", workDir.resolve("pod-init.sh"));
             run.downloadStandin = resource("download-to-cache.py", workDir.resolve("download-to-cache.py"));
             run.fabric = base + "f";
@@ -294,7 +301,7 @@ public final class PodGroupRun implements AutoCloseable {
         }
 
         Path dir = workDir.resolve(pod.name());
-        HarnessPaths.deleteTree(dir);
+        FileTrees.delete(dir);
         Path etc = Files.createDirectories(dir.resolve("etc-upper"));
         Files.createDirectories(dir.resolve("etc-work"));
         Files.writeString(etc.resolve("hosts"), hosts + extraHosts + "127.0.1.1\t" + host + "\n");
@@ -318,11 +325,14 @@ public final class PodGroupRun implements AutoCloseable {
         }
         // A NIM 2.x/3.x image's programs on its PATH: nim-serve-ray (the stand-in, running the real Ray) and ray.
         Path bin = Files.createDirectories(dir.resolve("opt/nim/bin"));
-        Files.copy(rayStandin, bin.resolve("nim-serve-ray"));
         Files.copy(downloadStandin, bin.resolve("download-to-cache")); // NIM's cache download command (download-to-cache.py)
-        Files.writeString(bin.resolve("ray"), "#!/bin/sh\nexec " + StartupHost.rayDir().resolve("bin/ray") + " \"$@\"\n");
-        for (String program : List.of("nim-serve-ray", "ray", "download-to-cache")) {
-            Files.setPosixFilePermissions(bin.resolve(program), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(bin.resolve("download-to-cache"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        if (rayDir != null) {
+            Files.copy(rayStandin, bin.resolve("nim-serve-ray"));
+            Files.writeString(bin.resolve("ray"), "#!/bin/sh\nexec " + rayDir.resolve("bin/ray") + " \"$@\"\n");
+            for (String program : List.of("nim-serve-ray", "ray")) {
+                Files.setPosixFilePermissions(bin.resolve(program), PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
         }
         // The image's entrypoint runs its arguments (the CUDA images' entrypoint prints a banner, then execs them).
         Path entrypoint = dir.resolve("opt").resolve(IMAGE_ENTRYPOINT.get(0).substring("/opt/".length()));
@@ -550,8 +560,8 @@ public final class PodGroupRun implements AutoCloseable {
     }
 
     /** The Ray stand-in with the Ray environment's python as its interpreter. */
-    private static Path rayStandin(Path workDir) throws IOException {
-        return withInterpreter("nim-serve-ray.py", workDir.resolve("nim-serve-ray"), StartupHost.rayDir().resolve("bin/python3"));
+    private static Path rayStandin(Path workDir, Path rayDir) throws IOException {
+        return withInterpreter("nim-serve-ray.py", workDir.resolve("nim-serve-ray"), rayDir.resolve("bin/python3"));
     }
 
     /** A script of this package's resources written to {@code target} with {@code interpreter} in its first line. */

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.agreement;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.cluster.KubeApi;
@@ -53,9 +54,9 @@ class ChartValidatorAgreementIT {
     static final int SECONDS = Integer.getInteger("nim.agreement.seconds", 12);
 
     private static RayPortCheck ray() {
-        RayPortCheck ray = RayPortCheck.in(StartupHost.rayDir(), Path.of("target", "agreement-ray"));
+        RayPortCheck ray = RayPortCheck.in(SettingsFromProperties.shared().rayDir(), Path.of("target", "agreement-ray"));
         if (ray == null && "true".equals(System.getenv("CI"))) {
-            throw new AssertionError("CI=true and no Ray in " + StartupHost.rayDir() + " (ci/install-ray.sh installs it): "
+            throw new AssertionError("CI=true and no Ray in " + SettingsFromProperties.shared().rayDir() + " (ci/install-ray.sh installs it): "
                     + "Ray's own port check is part of this test");
         }
         return ray;
@@ -109,7 +110,7 @@ class ChartValidatorAgreementIT {
             kueue.requireRunning();
         }
         System.out.println("chart/validator agreement: " + r.summary() + kueueSaid(kueue)
-                + (ray == null ? "; Ray's port check not run (no Ray in " + StartupHost.rayDir() + ")" : "; Ray's verdicts by port " + ray.verdicts())
+                + (ray == null ? "; Ray's port check not run (no Ray in " + SettingsFromProperties.shared().rayDir() + ")" : "; Ray's verdicts by port " + ray.verdicts())
                 + (validators.unjudgedKinds().isEmpty() ? "" : "; kinds the cluster does not serve, not judged: " + validators.unjudgedKinds())
                 + "; re-run with -Dnim.agreement.seed=" + SEED);
         r.explained().forEach(f -> System.out.println("  " + f));

@@ -6,7 +6,7 @@ import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.chart.repository.Reconciled;
-import dev.nimchart.cluster.CiScript;
+import dev.nimchart.chart.repository.CiScript;
 import dev.nimchart.cluster.ClusterUnavailableException;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ControllerEnvironment;

@@ -1,10 +1,10 @@
 package dev.nimchart.chart.routing;
 
+import dev.nimchart.values.FileTrees;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.KubeletEnv;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;
-import dev.nimchart.values.HarnessPaths;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,7 +64,7 @@ final class EndpointPickerRun implements AutoCloseable {
         String name = "epp" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         EndpointPickerRun run = new EndpointPickerRun(name, dir.toAbsolutePath());
         try {
-            HarnessPaths.deleteTree(run.dir);
+            FileTrees.delete(run.dir);
             Files.createDirectories(run.metricsDir);
             must("ip", "netns", "add", name);
             must("ip", "-n", name, "link", "set", "lo", "up");

@@ -1,5 +1,7 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.values.FileTrees;
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.controllers.NamespaceState;
@@ -11,7 +13,6 @@ import dev.nimchart.render.TestHookRenderer;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.PodGroupRun.PodRun;
 import dev.nimchart.startup.ReleasePods;
-import dev.nimchart.values.HarnessPaths;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -147,7 +148,7 @@ class InitContainerStartupIT {
         static Release start(String name, Map<String, String> sets) throws java.io.IOException {
             RenderedManifest manifest = TestHookRenderer.of(ChartUnderTest.chartDir()).render("initc", NAMESPACE, List.of(values()), sets);
             Path dir = REPORT_DIR.resolve(name).toAbsolutePath();
-            HarnessPaths.deleteTree(dir);
+            FileTrees.delete(dir);
             KubeObject job = ReleasePods.jobPod(manifest, "", "198.18.0.3");
             List<KubeObject> serving = List.of(ReleasePods.servingPod(manifest, 0, "198.18.0.4"), ReleasePods.servingPod(manifest, 1, "198.18.0.5"));
             List<KubeObject> objects = new ArrayList<>(manifest.objects());
@@ -156,7 +157,7 @@ class InitContainerStartupIT {
             List<KubeObject> pods = new ArrayList<>(serving);
             pods.add(job);
             objects.addAll(ReleasePods.placeholderSecrets(manifest, pods, List.of()));
-            PodGroupRun group = PodGroupRun.start(NamespaceState.of(NAMESPACE, objects), List.of(), dir.resolve("pods"), Map.of())
+            PodGroupRun group = PodGroupRun.start(NamespaceState.of(NAMESPACE, objects), List.of(), dir.resolve("pods"), Map.of(), SettingsFromProperties.shared().rayDir())
                     .runInitContainers(true);
             return new Release(job, serving, group, dir);
         }

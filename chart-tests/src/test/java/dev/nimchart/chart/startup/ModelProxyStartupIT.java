@@ -1,15 +1,15 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.values.FileTrees;
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.cluster.CiScript;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.render.LookupStub;
 import dev.nimchart.render.TestHookRenderer;
-import dev.nimchart.values.HarnessPaths;
 import dev.nimchart.startup.ModelProxy;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.PodGroupRun.PodRun;
@@ -56,7 +56,7 @@ class ModelProxyStartupIT {
     @BeforeAll
     static void startupHost() {
         StartupIT.requireStartupHost();
-        Optional<String> reason = ModelProxy.unavailableReason(CiScript.ciDir().getParent());
+        Optional<String> reason = ModelProxy.unavailableReason(SettingsFromProperties.shared());
         if (reason.isPresent()) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw new AssertionError("CI=true and the proxy check cannot run here: " + reason.get());
@@ -163,7 +163,7 @@ class ModelProxyStartupIT {
         static Release start(String name, Map<String, String> sets) throws Exception {
             RenderedManifest manifest = TestHookRenderer.of(ChartUnderTest.chartDir()).render("proxy", NAMESPACE, List.of(values()), sets);
             Path dir = REPORT_DIR.resolve(name).toAbsolutePath();
-            HarnessPaths.deleteTree(dir); // no log or cache of an earlier run counts
+            FileTrees.delete(dir); // no log or cache of an earlier run counts
             String ca = ModelProxy.certificates(dir.resolve("proxy-files"), HUB);
             KubeObject job = ReleasePods.jobPod(manifest, "", JOB_IP);
             KubeObject serving = ReleasePods.servingPod(manifest);
@@ -174,7 +174,7 @@ class ModelProxyStartupIT {
             objects.add(bundle);
             objects.addAll(ReleasePods.placeholderSecrets(manifest, List.of(job, serving), List.of(bundle)));
             KubeObject service = manifest.ofKind("Service").stream().filter(s -> !"None".equals(s.at("spec.clusterIP"))).findFirst().orElseThrow();
-            PodGroupRun group = PodGroupRun.start(NamespaceState.of(NAMESPACE, objects), List.of(), dir.resolve("pods"), Map.of())
+            PodGroupRun group = PodGroupRun.start(NamespaceState.of(NAMESPACE, objects), List.of(), dir.resolve("pods"), Map.of(), SettingsFromProperties.shared().rayDir())
                     .runInitContainers(true);
             try {
                 // The Service's names stand for its one endpoint's address (as cluster DNS and kube-proxy together would).

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
@@ -57,7 +58,7 @@ class RayStartupIT {
             List<KubeObject> leaders = r.servingPods();
             List<KubeObject> workers = r.gpuPods().stream().filter(p -> !leaders.contains(p)).toList();
             long started = System.nanoTime();
-            try (PodGroupRun run = PodGroupRun.start(r.state(), workers, REPORT_DIR.resolve(e.name()).toAbsolutePath(), Map.of())) {
+            try (PodGroupRun run = PodGroupRun.start(r.state(), workers, REPORT_DIR.resolve(e.name()).toAbsolutePath(), Map.of(), SettingsFromProperties.shared().rayDir())) {
                 // Workers first: no head to join yet, so `ray status` in each worker fails, as the kubelet runs it.
                 for (PodRun w : run.pods()) {
                     assertThat(run.probePasses(w, "startupProbe")).as("%s: the startup probe of %s before its head runs; log:%n%s", e.name(),
@@ -114,7 +115,7 @@ class RayStartupIT {
             Reconciled r = in.reconciled();
             KubeObject leader = r.servingPods().get(0);
             KubeObject worker = r.gpuPods().stream().filter(p -> p != leader).findFirst().orElseThrow();
-            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(leader), REPORT_DIR.resolve(e.name() + "-alone").toAbsolutePath(), Map.of())) {
+            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(leader), REPORT_DIR.resolve(e.name() + "-alone").toAbsolutePath(), Map.of(), SettingsFromProperties.shared().rayDir())) {
                 PodRun head = run.pods().get(0);
                 KubeletStartupProbe.Outcome outcome = KubeletStartupProbe.run(run, head);
                 KubeObject nim = PodGroupRun.nimContainer(leader);
@@ -124,7 +125,7 @@ class RayStartupIT {
                         .isLessThanOrEqualTo(KubeletStartupProbe.budget(nim).plusSeconds(10));
                 assertThat(head.logText()).as("%s: the head itself ran", e.name()).contains("starting the Ray head");
             }
-            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(worker), REPORT_DIR.resolve(e.name() + "-orphan").toAbsolutePath(), Map.of())) {
+            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(worker), REPORT_DIR.resolve(e.name() + "-orphan").toAbsolutePath(), Map.of(), SettingsFromProperties.shared().rayDir())) {
                 PodRun orphan = run.pods().get(0);
                 KubeletStartupProbe.Outcome outcome = KubeletStartupProbe.run(run, orphan);
                 KubeObject nim = PodGroupRun.nimContainer(worker);
@@ -183,7 +184,7 @@ class RayStartupIT {
                 + "from ray._private.internal_api import get_state_from_address\n"
                 + "nodes = get_state_from_address(sys.argv[1]).node_table()\n"
                 + "print(json.dumps([{'ip': n['NodeManagerAddress'], 'alive': n['Alive'], 'gpus': int(n['Resources'].get('GPU', 0))} for n in nodes]))\n";
-        StartupHost.Result result = run.inNetwork(head, List.of("timeout", "60", StartupHost.rayDir().resolve("bin/python3").toString(), "-c", script,
+        StartupHost.Result result = run.inNetwork(head, List.of("timeout", "60", SettingsFromProperties.shared().rayDir().resolve("bin/python3").toString(), "-c", script,
                 head.ip() + ":" + port), 90);
         assertThat(result.exit()).as("asking Ray for its nodes: %s", result.output()).isZero();
         String json = result.output().lines().filter(l -> l.startsWith("[")).reduce((a, b) -> b).orElse("[]");

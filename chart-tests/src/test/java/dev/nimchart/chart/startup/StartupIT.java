@@ -1,8 +1,8 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.cluster.CiScript;
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
 import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.ChartScripts;
@@ -68,7 +68,7 @@ public class StartupIT {
             int expectedRanks = r.groups().size() * (mpi ? e.integer("multiNode.workers") * e.integer("multiNode.gpusPerNode") : e.integer("multiNode.workers"));
             long started = System.nanoTime();
             // The stand-in holds its readiness until released: every rank runs and the server listens, but is not ready.
-            try (PodGroupRun run = PodGroupRun.start(r.state(), r.gpuPods(), REPORT_DIR.resolve(e.name()).toAbsolutePath(), Map.of(HOLD_READY, "1"))) {
+            try (PodGroupRun run = PodGroupRun.start(r.state(), r.gpuPods(), REPORT_DIR.resolve(e.name()).toAbsolutePath(), Map.of(HOLD_READY, "1"), SettingsFromProperties.shared().rayDir())) {
                 List<PodRun> servers = r.servingPods().stream().map(p -> run.pod(p.name())).toList();
                 String serving = Reconciled.names(r.servingPods()).toString();
                 int port = e.integer("model.openaiPort");
@@ -130,7 +130,7 @@ public class StartupIT {
             Reconciled r = in.reconciled;
             // Only the pod that runs mpirun: the LWS leader, or the MPIJob launcher; its workers never start.
             KubeObject starter = e.mode().equals("mpijob") ? r.launchers().get(0) : r.servingPods().get(0);
-            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(starter), REPORT_DIR.resolve(e.name() + "-alone").toAbsolutePath(), Map.of())) {
+            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(starter), REPORT_DIR.resolve(e.name() + "-alone").toAbsolutePath(), Map.of(), SettingsFromProperties.shared().rayDir())) {
                 PodRun alone = run.pods().get(0);
                 long t0 = System.nanoTime();
                 boolean ended = alone.process().waitFor(timeout + 30, TimeUnit.SECONDS);
@@ -285,7 +285,7 @@ public class StartupIT {
     }
 
     public static void requireStartupHost() {
-        Optional<String> reason = StartupHost.unavailableReason(CiScript.ciDir().getParent());
+        Optional<String> reason = StartupHost.unavailableReason(SettingsFromProperties.shared());
         if (reason.isPresent()) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw new AssertionError("CI=true and the start-up tier cannot run here: " + reason.get());

@@ -2,7 +2,6 @@ package dev.nimchart.tools.bench;
 
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.values.ExampleValuesFiles;
-import dev.nimchart.values.HarnessPaths;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
@@ -50,7 +49,7 @@ public final class Benchmark {
             new ControllerTierBench(b.report, OUT).run(b.examples);
         }
         if (only.contains("startup")) {
-            new StartupTierBench(b.report, OUT, b.runs).run(b.examples, dev.nimchart.cluster.CiScript.ciDir().getParent());
+            new StartupTierBench(b.report, OUT, b.runs).run(b.examples, dev.nimchart.settings.SettingsFromProperties.ciDir(dev.nimchart.settings.SettingsFromProperties.shared()).orElseThrow().getParent());
         }
         if (only.contains("faults")) {
             new FaultSuiteFigures(b.report).run(OUT.resolve("faults.tsv"), OUT.resolve("faults-suite.tsv"));
@@ -92,7 +91,7 @@ public final class Benchmark {
         report.line("## Offline: every example, this harness in-process");
         report.line("");
         long t0 = System.nanoTime();
-        ValuesJudge harness = new ValuesJudge(HarnessPaths.fromSystemProperties().chartDir());
+        ValuesJudge harness = new ValuesJudge(dev.nimchart.settings.SettingsFromProperties.shared().chartDir());
         long setup = System.nanoTime() - t0;
         List<Long> totals = new ArrayList<>();
         int objects = 0;
@@ -123,7 +122,7 @@ public final class Benchmark {
         harnessFirst = first;
         UsualPipeline pipeline = usualPipeline();
         try {
-            new CommandBench(report, OUT, runs, dev.nimchart.cluster.CiScript.ciDir().getParent())
+            new CommandBench(report, OUT, runs, dev.nimchart.settings.SettingsFromProperties.ciDir(dev.nimchart.settings.SettingsFromProperties.shared()).orElseThrow().getParent())
                     .run(ChartUnderTest.chartDir(), examples, pipeline);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -207,7 +206,7 @@ public final class Benchmark {
     }
 
     private static ClusterSession start() {
-        return ClusterSession.start(ChartUnderTest.chartDir(), OUT.resolve("cluster"), line -> System.err.println("  [cluster] " + line));
+        return ClusterSession.start(dev.nimchart.settings.SettingsFromProperties.shared(), ChartUnderTest.chartDir(), OUT.resolve("cluster"), line -> System.err.println("  [cluster] " + line));
     }
 
     private void installs(ClusterSession s) {
@@ -250,8 +249,8 @@ public final class Benchmark {
         report.line("");
         report.line("| backend | workers | replicas | pods | GPUs | objects | manifest bytes | render | install |");
         report.line("|---|---|---|---|---|---|---|---|---|");
-        ValuesJudge harness = new ValuesJudge(HarnessPaths.fromSystemProperties().chartDir());
-        HarnessPaths paths = HarnessPaths.fromSystemProperties();
+        ValuesJudge harness = new ValuesJudge(dev.nimchart.settings.SettingsFromProperties.shared().chartDir());
+        dev.nimchart.settings.Settings paths = dev.nimchart.settings.SettingsFromProperties.shared();
         Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
         for (String backend : List.of("lws", "mpijob")) {
             Path seed = paths.examplesDir().resolve("multi-node-llama-3.1-405b-" + backend + ".yaml");

@@ -67,7 +67,7 @@ final class ControllerTierBench {
         report.line("| example | pods | install to all Ready |");
         report.line("|---|---|---|");
         try (ControllerEnvironment env = start()) {
-            HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), out.resolve("controllers-helm"));
+            HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), out.resolve("controllers-helm"), env.settings());
             KubeApi api = env.api();
             long total = 0;
             for (Path f : examples) {
@@ -93,6 +93,6 @@ final class ControllerTierBench {
     }
 
     private ControllerEnvironment start() {
-        return ControllerEnvironment.start(out.resolve("controllers").toAbsolutePath(), line -> System.err.println("  [controllers] " + line));
+        return ControllerEnvironment.start(dev.nimchart.settings.SettingsFromProperties.shared(), out.resolve("controllers").toAbsolutePath(), line -> System.err.println("  [controllers] " + line));
     }
 }

@@ -46,7 +46,7 @@ final class StartupTierBench {
         report.line("");
         report.line("## Start-up tier");
         report.line("");
-        Optional<String> unavailable = StartupHost.unavailableReason(repoRoot);
+        Optional<String> unavailable = StartupHost.unavailableReason(dev.nimchart.settings.SettingsFromProperties.shared());
         if (unavailable.isPresent()) {
             report.line("Not measured: " + unavailable.get() + ".");
             return;
@@ -57,9 +57,9 @@ final class StartupTierBench {
         report.line("");
         report.line("| example | pods | min | median | max | resident memory once Ready (median) |");
         report.line("|---|---|---|---|---|---|");
-        try (ControllerEnvironment env = ControllerEnvironment.start(out.resolve("controllers").toAbsolutePath(),
+        try (ControllerEnvironment env = ControllerEnvironment.start(dev.nimchart.settings.SettingsFromProperties.shared(), out.resolve("controllers").toAbsolutePath(),
                 line -> System.err.println("  [controllers] " + line))) {
-            HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), out.resolve("startup-helm"));
+            HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), out.resolve("startup-helm"), env.settings());
             KubeApi api = env.api();
             for (Path f : multiNode) {
                 String release = ChartUnderTest.releaseName(f);
@@ -99,7 +99,7 @@ final class StartupTierBench {
     private long[] timeToServingReady(NamespaceState state, List<KubeObject> pods, Path file, int run, Duration limit) {
         Path dir = out.resolve("startup").resolve(file.getFileName().toString().replace(".yaml", "") + "-" + run).toAbsolutePath();
         long t0 = System.nanoTime();
-        try (PodGroupRun group = PodGroupRun.start(state, pods, dir, Map.of())) {
+        try (PodGroupRun group = PodGroupRun.start(state, pods, dir, Map.of(), dev.nimchart.settings.SettingsFromProperties.shared().rayDir())) {
             List<PodGroupRun.PodRun> serving = group.pods().stream().filter(p -> serves(p.pod())).toList();
             long deadline = t0 + limit.toNanos();
             while (System.nanoTime() < deadline) {

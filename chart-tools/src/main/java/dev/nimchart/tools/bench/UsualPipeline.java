@@ -2,7 +2,6 @@ package dev.nimchart.tools.bench;
 
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.cluster.CiScript;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -77,7 +76,7 @@ public final class UsualPipeline {
      */
     public static UsualPipeline prepare(Path chartDir, Path workDir, Path schemasDir, Consumer<String> progress) throws IOException {
         Map<String, Object> openApi;
-        try (dev.nimchart.cluster.ClusterSession session = dev.nimchart.cluster.ClusterSession.start(chartDir, workDir, progress)) {
+        try (dev.nimchart.cluster.ClusterSession session = dev.nimchart.cluster.ClusterSession.start(dev.nimchart.settings.SettingsFromProperties.shared(), chartDir, workDir, progress)) {
             openApi = dev.nimchart.cluster.KubeApi.require(session.api().get("/openapi/v2"), "read /openapi/v2");
         }
         if (Files.isDirectory(schemasDir)) {
@@ -91,7 +90,7 @@ public final class UsualPipeline {
         List<Path> files = new KubeconformSchemas(openApi).writeTo(schemasDir);
         progress.accept(String.format("%d kubeconform schema files written in %d ms to %s", files.size(),
                 (System.nanoTime() - started) / 1_000_000, schemasDir.toAbsolutePath()));
-        return new UsualPipeline(CiScript.builtTool("helm", progress), CiScript.builtTool("kubeconform", progress), chartDir,
+        return new UsualPipeline(dev.nimchart.cluster.BinaryAssets.of(dev.nimchart.settings.SettingsFromProperties.shared()).tool("helm", progress), dev.nimchart.cluster.BinaryAssets.of(dev.nimchart.settings.SettingsFromProperties.shared()).tool("kubeconform", progress), chartDir,
                 KubeconformSchemas.schemaLocation(schemasDir), workDir);
     }
 

@@ -1,7 +1,6 @@
 package dev.nimchart.tools.bench;
 
 import dev.nimchart.values.ExampleValuesFiles;
-import dev.nimchart.values.HarnessPaths;
 import dev.nimchart.cluster.ClusterSession;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,15 +30,15 @@ public final class UsualPipelineCheck {
     }
 
     public static void main(String[] args) throws IOException {
-        HarnessPaths paths = HarnessPaths.fromSystemProperties();
+        dev.nimchart.settings.Settings paths = dev.nimchart.settings.SettingsFromProperties.shared();
         Path work = Path.of("target", "usual-pipeline");
         Path schemasDir = Path.of("target", "kubeconform-schemas");
         long t0 = System.nanoTime();
         Consumer<String> progress = line -> System.err.printf("[%5.1fs] %s%n", (System.nanoTime() - t0) / 1e9, line);
 
         UsualPipeline pipeline = UsualPipeline.prepare(paths.chartDir(), work, schemasDir, progress);
-        pipeline.runAll(ExampleValuesFiles.fromHarnessPaths().valid()); // warm-up: page cache, first exec
-        List<UsualPipeline.Result> results = pipeline.runAll(ExampleValuesFiles.fromHarnessPaths().valid());
+        pipeline.runAll(ExampleValuesFiles.fromSystemProperties().valid()); // warm-up: page cache, first exec
+        List<UsualPipeline.Result> results = pipeline.runAll(ExampleValuesFiles.fromSystemProperties().valid());
         System.out.println(UsualPipeline.table(results));
         long[] ms = results.stream().mapToLong(r -> r.wallNanos() / 1_000_000).sorted().toArray();
         System.out.printf("%d files: total %d ms, median %d ms, min %d ms, max %d ms%n%n", ms.length,

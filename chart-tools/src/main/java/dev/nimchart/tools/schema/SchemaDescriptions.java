@@ -1,8 +1,6 @@
 package dev.nimchart.tools.schema;
 
-import dev.nimchart.values.HarnessPaths;
 
-import dev.nimchart.cluster.CiScript;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +33,7 @@ public final class SchemaDescriptions {
 
     /** The generator's install directory (ci/install-node-tools.sh: cached, or installed from npm). */
     public static Path generatorDir() {
-        String out = CiScript.run("install-node-tools.sh", List.of("--print-path", "readme-generator"), line -> { });
+        String out = dev.nimchart.settings.ScriptRun.run(dev.nimchart.settings.SettingsFromProperties.ciDir(dev.nimchart.settings.SettingsFromProperties.shared()).orElseThrow().resolve("install-node-tools.sh"), List.of("--print-path", "readme-generator"), line -> { });
         return Path.of(out.lines().map(String::strip).filter(l -> !l.isEmpty()).reduce((a, b) -> b).orElseThrow(
                 () -> new IllegalStateException("ci/install-node-tools.sh printed no directory")));
     }
@@ -215,7 +213,7 @@ public final class SchemaDescriptions {
             System.exit(2);
         }
         boolean write = args[0].equals("--write");
-        Path values = HarnessPaths.fromSystemProperties().chartDir().resolve("values.yaml");
+        Path values = dev.nimchart.settings.SettingsFromProperties.shared().chartDir().resolve("values.yaml");
         Path generator = generatorDir();
         Map<String, String> docs = descriptions(read(generator, values));
         List<String> stale = new ArrayList<>();

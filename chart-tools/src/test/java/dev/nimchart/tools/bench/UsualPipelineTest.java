@@ -56,7 +56,7 @@ class UsualPipelineTest {
     @BeforeAll
     static void kubeconformAndFixtureSchemas(@TempDir Path schemas) {
         try {
-            kubeconform = dev.nimchart.cluster.CiScript.builtTool("kubeconform", line -> System.out.println("[build-tools] " + line));
+            kubeconform = dev.nimchart.cluster.BinaryAssets.of(dev.nimchart.settings.SettingsFromProperties.shared()).tool("kubeconform", line -> System.out.println("[build-tools] " + line));
         } catch (ClusterUnavailableException | IllegalStateException e) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw new AssertionError("CI=true and kubeconform cannot be built: " + e.getMessage(), e);
