@@ -33,7 +33,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -43,7 +46,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * release with its own pool as a decoy. The picker of the first release runs with its pod's own arguments, environment,
  * ConfigMap and ServiceAccount token against the tier's API server ({@link EndpointPickerRun}); every pod of both
  * releases that serves or could serve (leaders, workers, the decoy's pod) has a stand-in of NIM's server at its pod IP
- * answering {@code /v1/metrics} with NIM's metric names, idle unless a step says otherwise, so workers and the decoy
+ * answering {@code /v1/metrics} with the names its NIM exports (NIM 1.x its own; on a NIM 2.x tag vLLM's, which the
+ * chart's picker config then reads), idle unless a step says otherwise, so workers and the decoy
  * always look at least as free as the pool's pods. The test sends OpenAI chat completion requests over Envoy's ext_proc
  * protocol ({@link ExtProcClient}) and reads the endpoint the picker sets.
  *
@@ -62,8 +66,19 @@ class EndpointPickerIT {
     static final Duration PICK_TIMEOUT = Duration.ofSeconds(10);
     static final int PICKS = 30;
 
-    @Test
-    void theRealPickerSendsEachRequestToAFreeReadyServingPodOfItsOwnRelease(ControllerSession session) throws Exception {
+    /**
+     * The NIM generations a pool is shown for: the example's NIM 1.x tag with NIM's own metric names, and the same
+     * release on a NIM 2.x tag, whose stand-ins export vLLM's names (the picker's config follows the tag).
+     */
+    static Stream<Arguments> generations() {
+        return Stream.of(Arguments.of("NIM 1.x (the example's tag)", Map.of(), EndpointPickerRun.ExportedNames.NIM_1),
+                Arguments.of("NIM 2.x (image.tag 2.0.13, vLLM's names)", Map.of("image.tag", "2.0.13"), EndpointPickerRun.ExportedNames.VLLM));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("generations")
+    void theRealPickerSendsEachRequestToAFreeReadyServingPodOfItsOwnRelease(String generation, Map<String, String> tag,
+            EndpointPickerRun.ExportedNames names, ControllerSession session) throws Exception {
         ControllerEnvironment env = session.environment();
         Assumptions.assumeTrue(env.startedByHarness(), "needs the tier's own pod addresses (198.18.0.0/17), not an existing cluster's");
         Path epp = requirePickerHost();
@@ -71,8 +86,10 @@ class EndpointPickerIT {
         Path pooledFile = Examples.named(POOLED);
         String namespace = TierNamespaces.create(api, "endpoint-picker", PodSecurityExceptions.level(Example.of(pooledFile)));
         try {
+            Map<String, String> sets = new TreeMap<>(Map.of("replicaCount", "2", "autoscaling.enabled", "false", "autoscaling.keda.enabled", "false"));
+            sets.putAll(tag);
             InstalledRelease pooled = session.install(Release.of(ChartUnderTest.chartDir(), "pooled", namespace, List.of(pooledFile))
-                    .withSets(Map.of("replicaCount", "2", "autoscaling.enabled", "false", "autoscaling.keda.enabled", "false")));
+                    .withSets(sets));
             int pooledPods = expectedPods(pooled.rendered());
             pooled.awaitReady(pooledPods, Duration.ofMinutes(4));
             InstalledRelease decoy = session.install(Release.of(ChartUnderTest.chartDir(), "decoy", namespace, List.of(Examples.named(DECOY)))
@@ -99,14 +116,16 @@ class EndpointPickerIT {
             String model = String.valueOf(ChartUnderTest.values(pooledFile).get("model") instanceof Map<?, ?> m ? m.get("name") : "");
 
             try (EndpointPickerRun run = EndpointPickerRun.start(epp, REPORT_DIR.resolve("run"), api, env.kubeConfigYaml(), state, picker,
-                    List.copyOf(podByIp.keySet()), targetPort); ExtProcClient client = run.client()) {
+                    List.copyOf(podByIp.keySet()), targetPort, names); ExtProcClient client = run.client()) {
                 awaitFirstPick(run, client, model);
 
                 // 1. Everything idle (workers and the decoy's pod too): only the pool's Ready leaders are chosen, both of them.
                 List<ExtProcClient.Decision> idle = picks(run, client, model, Integer.getInteger("nim.epp.requests", 100));
-                writeLatencies(idle);
+                if (names == EndpointPickerRun.ExportedNames.NIM_1) {
+                    writeLatencies(idle); // ci/benchmark.sh --epp: one generation's figures
+                }
                 Map<String, Integer> idleCounts = count(idle);
-                System.out.printf(Locale.ROOT, "[endpoint picker] %d idle picks: %s; decision p50 %.2f ms, p99 %.2f ms (%s)%n", idle.size(),
+                System.out.printf(Locale.ROOT, "[endpoint picker] %s: %d idle picks: %s; decision p50 %.2f ms, p99 %.2f ms (%s)%n", generation, idle.size(),
                         named(idleCounts, podByIp), percentile(idle, 50), percentile(idle, 99), run.tls() ? "TLS" : "h2c");
                 assertThat(idle).as("every answer routes by header and metadata alike").allMatch(d -> d.endpoint() != null
                         && d.endpoint().equals(d.metadataEndpoint()));

@@ -49,7 +49,22 @@ final class EndpointPickerRun implements AutoCloseable {
     private int extProcPort;
     private boolean tls;
 
-    private EndpointPickerRun(String netns, Path dir) {
+    /**
+     * The names a NIM exports its queue, running requests and KV-cache use under, with the label it puts on them: NIM
+     * 1.x its own, NIM 2.x and 3.x vLLM V1's (NIM passes vLLM's metrics through; {@code vllm:kv_cache_usage_perc}
+     * since vLLM 0.9.2).
+     */
+    record ExportedNames(String waiting, String running, String kvCache, String label) {
+        static final ExportedNames NIM_1 = new ExportedNames("num_requests_waiting", "num_requests_running", "gpu_cache_usage_perc",
+                "{model_name=\"served\"}");
+        static final ExportedNames VLLM = new ExportedNames("vllm:num_requests_waiting", "vllm:num_requests_running",
+                "vllm:kv_cache_usage_perc", "{engine=\"0\",model_name=\"served\"}");
+    }
+
+    private final ExportedNames names;
+
+    private EndpointPickerRun(String netns, Path dir, ExportedNames names) {
+        this.names = names;
         this.netns = netns;
         this.dir = dir;
         this.metricsDir = dir.resolve("metrics");
@@ -60,9 +75,9 @@ final class EndpointPickerRun implements AutoCloseable {
      * {@code pickerPod} (its Deployment's container {@code epp}, its ConfigMaps from {@code state}).
      */
     static EndpointPickerRun start(Path epp, Path dir, KubeApi api, String kubeConfigYaml, NamespaceState state, KubeObject pickerPod,
-            List<String> servingIps, int targetPort) {
+            List<String> servingIps, int targetPort, ExportedNames names) {
         String name = "epp" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
-        EndpointPickerRun run = new EndpointPickerRun(name, dir.toAbsolutePath());
+        EndpointPickerRun run = new EndpointPickerRun(name, dir.toAbsolutePath(), names);
         try {
             FileTrees.delete(run.dir);
             Files.createDirectories(run.metricsDir);
@@ -113,20 +128,19 @@ final class EndpointPickerRun implements AutoCloseable {
         }
     }
 
-    /** Writes what the stand-in at {@code ip} answers on /v1/metrics: NIM's names, as the chart's picker config reads them. */
+    /** Writes what the stand-in at {@code ip} answers on /v1/metrics, under the names its NIM exports ({@link ExportedNames}). */
     void metrics(String ip, double waiting, double running, double kvCacheUsage) {
-        String model = "{model_name=\"served\"}";
         String text = String.format(Locale.ROOT, """
-                # HELP num_requests_running Number of requests currently running on GPU.
-                # TYPE num_requests_running gauge
-                num_requests_running%s %.1f
-                # HELP num_requests_waiting Number of requests waiting to be processed.
-                # TYPE num_requests_waiting gauge
-                num_requests_waiting%s %.1f
-                # HELP gpu_cache_usage_perc GPU KV-cache usage. 1 means 100 percent usage.
-                # TYPE gpu_cache_usage_perc gauge
-                gpu_cache_usage_perc%s %.3f
-                """, model, running, model, waiting, model, kvCacheUsage);
+                # HELP %1$s Number of requests currently running.
+                # TYPE %1$s gauge
+                %1$s%4$s %5$.1f
+                # HELP %2$s Number of requests waiting to be processed.
+                # TYPE %2$s gauge
+                %2$s%4$s %6$.1f
+                # HELP %3$s KV-cache usage. 1 means 100 percent usage.
+                # TYPE %3$s gauge
+                %3$s%4$s %7$.3f
+                """, names.running(), names.waiting(), names.kvCache(), names.label(), running, waiting, kvCacheUsage);
         try {
             Path tmp = metricsDir.resolve(ip + ".prom.tmp");
             Files.writeString(tmp, text);
