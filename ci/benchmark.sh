@@ -7,7 +7,7 @@
 # chart-tools/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
 # run measured replaces the recorded one) and regenerates docs/benchmarks.md's measured table from that record.
 #
-#   ci/benchmark.sh [--offline] [--verify] [--cold] [--faults] [--agreement] [-Dnim.bench.runs=N ...]
+#   ci/benchmark.sh [--offline] [--verify] [--cold] [--faults] [--agreement] [--epp] [-Dnim.bench.runs=N ...]
 #
 #   --offline only the offline side by side, in one JVM and as commands (the other sections keep their recorded figures)
 #   --verify  also time a whole `mvn -B verify` with warm caches (every tier: minutes on 2 cores)
@@ -20,6 +20,10 @@
 #   --faults  also run the fault suite (chart-tests' FaultIT: every fault injected once with the fixed seed, about
 #             3 min on 2 cores) and report faults injected, faults survived and the time to recover per fault
 #             (median and worst), from that run's record (chart-tests/target/it-fork-1/target/faults/faults.tsv)
+#   --epp     also run the endpoint picker test (chart-tests' EndpointPickerIT: the real GAIE endpoint picker with the
+#             chart's arguments and config, on the controller tier) with NIM_EPP_REQUESTS (default 1000) idle requests,
+#             and report the picker's decision latency (p50, p99, worst: request headers and body sent to its answer to
+#             the headers, over ext_proc with the chart's default TLS), from that run's record (decisions.tsv)
 # Other arguments go to Maven (e.g. -Dnim.bench.runs=9, -Dnim.cluster=local, -Dnim.bench.only=startup to measure only
 # the start-up section: offline, cluster, controllers, startup, verify; the record keeps what this run did not measure).
 set -euo pipefail
@@ -29,6 +33,7 @@ verify=false
 cold=false
 faults=false
 agreement=false
+epp=false
 maven_args=()
 for a in "$@"; do
   case "$a" in
@@ -37,6 +42,7 @@ for a in "$@"; do
     --cold) cold=true ;;
     --faults) faults=true ;;
     --agreement) agreement=true ;;
+    --epp) epp=true ;;
     *) maven_args+=("$a") ;;
   esac
 done
@@ -103,6 +109,20 @@ if $faults; then
   echo $((($(date +%s%N) - start) / 1000000)) >"$out/faults-suite.tsv"
   if [[ -f "$faults_record" ]]; then
     cp "$faults_record" "$out/faults.tsv"
+  fi
+fi
+
+rm -f "$out/epp.tsv"
+if $epp; then
+  # EndpointPickerIT alone, in one fork (working directory chart-tests/target/it-fork-1); a failure leaves no record.
+  epp_record="$root/chart-tests/target/it-fork-1/target/endpoint-picker/decisions.tsv"
+  rm -f "$epp_record"
+  echo "running the endpoint picker test (EndpointPickerIT), log in $out/epp.log" >&2
+  mvn -B -f "$root/pom.xml" -pl chart-tests -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=EndpointPickerIT \
+    -Dnim.it.forks=1 "-Dnim.epp.requests=${NIM_EPP_REQUESTS:-1000}" >"$out/epp.log" 2>&1 ||
+    echo "the endpoint picker test failed; see $out/epp.log" >&2
+  if [[ -f "$epp_record" ]]; then
+    cp "$epp_record" "$out/epp.tsv"
   fi
 fi
 

@@ -12,7 +12,7 @@
 # shape (staging modules at the matching v0.X.Y, etcd at the version that
 # Kubernetes release uses); that needs the proxy to serve all of them.
 #
-# Output (all three binaries are required; chart-tests' LocalControlPlane reads
+# Output (all three binaries are required; chart-tests' settings builder reads
 # the same path):
 #   ${NIM_CONTROL_PLANE_DIR:-$HOME/.cache/nim-llm-chart/control-plane}/<version>-<os>-<arch>/{etcd,kube-apiserver,kubectl}
 # e.g. ~/.cache/nim-llm-chart/control-plane/1.34.10-linux-amd64. Binaries never

@@ -13,7 +13,8 @@
 # goes to stdout. Like ci/build-controllers.sh the module is fetched with
 # `go mod download` and built read-only inside its module directory with its own
 # go.sum (`go install M@V` reads the version list, which the proxy may refuse).
-# Not part of `mvn verify`: no test runs the binary yet (docs/routing-and-autoscaling.md).
+# Run on first use by chart-tests' EndpointPickerIT (so a cold `mvn verify` builds it once; with CI=true a failed
+# build fails that test), and by hand (docs/routing-and-autoscaling.md).
 # Measured here (2 shared cores, Go 1.26.8, module cache and Kubernetes build cache warm from the
 # controller tier's builds): 517 s cold (3 min user CPU), 0.02 s warm; an 83 MB binary.
 set -euo pipefail

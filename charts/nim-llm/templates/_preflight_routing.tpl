@@ -81,17 +81,31 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- $used = append $used (list (printf "autoscaling.nimMetrics[%d].name" $i) $m.name) -}}
 {{- end -}}
 {{- if and $V.autoscaling.keda.enabled $V.autoscaling.keda.prometheus.enabled (not $V.autoscaling.keda.prometheus.query) -}}
-{{- $used = append $used (list "autoscaling.keda.prometheus.metricName" $V.autoscaling.keda.prometheus.metricName) -}}
+{{- $used = append $used (list "autoscaling.keda.prometheus.metricName" (include "nim-llm.defaultMetricName" (list $ $V.autoscaling.keda.prometheus.metricName))) -}}
 {{- end -}}
 {{- end -}}
 {{- if and $V.inferencePool.enabled (not $V.inferencePool.epp.config) -}}
 {{- range $k := list "queuedRequests" "runningRequests" "kvCacheUsage" -}}
-{{- $used = append $used (list (printf "inferencePool.epp.engineMetrics.%s" $k) (index $V.inferencePool.epp.engineMetrics $k)) -}}
+{{- $used = append $used (list (printf "inferencePool.epp.engineMetrics.%s" $k) (include "nim-llm.defaultMetricName" (list $ (index $V.inferencePool.epp.engineMetrics $k)))) -}}
 {{- end -}}
 {{- end -}}
+{{- $tag := toString ($V.image.tag | default $.Chart.AppVersion) -}}
+{{- $major := include "nim-llm.nimMajorVersion" $ -}}
+{{- $nim := ternary (printf "NIM %s.x, image.tag %s" $major $tag) (printf "image.tag %s: NIM 1.x names or vLLM's" $tag) (ne $major "") -}}
+{{- $equivalents := include "nim-llm.vllmMetricEquivalents" $ | fromYaml -}}
 {{- range $used -}}
-{{- if not (has (index . 1) $known) -}}
-{{- include "nim-llm.fail" (printf "%s is %q, a metric NIM does not export at /v1/metrics: the autoscaler or the endpoint picker would never see a value. Use one of NIM's names (%s), or, when your NIM version exports this name, list it in metrics.additionalExportedNames." (index . 0) (index . 1) (join ", " $known)) -}}
+{{- $name := toString (index . 1) -}}
+{{- if not (has $name $known) -}}
+{{- $hint := "" -}}
+{{- if and $major (ge (atoi $major) 2) (hasKey $equivalents $name) -}}
+{{- $hint = printf " NIM 2.x and later pass the vLLM backend's metrics through unchanged: write %q." (index $equivalents $name) -}}
+{{- else if and $major (ge (atoi $major) 2) (eq $name "vllm:gpu_cache_usage_perc") -}}
+{{- $hint = " vLLM renamed it vllm:kv_cache_usage_perc in 0.9.2 and no longer exports the old name after 0.11: write \"vllm:kv_cache_usage_perc\"." -}}
+{{- else if and $major (lt (atoi $major) 2) (hasPrefix "vllm:" $name) -}}
+{{- $hint = " NIM 1.x exports its own names, without the vllm: prefix of the names NIM 2.x and later pass through from vLLM." -}}
+{{- range $k, $v := $equivalents -}}{{- if eq $v $name -}}{{- $hint = printf "%s Write %q." $hint $k -}}{{- end -}}{{- end -}}
+{{- end -}}
+{{- include "nim-llm.fail" (printf "%s is %q, a metric NIM does not export at /v1/metrics (%s): the autoscaler or the endpoint picker would never see a value.%s Use one of its names (%s), or, when your NIM exports this name, list it in metrics.additionalExportedNames." (index . 0) $name $nim $hint (join ", " $known)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -44,14 +44,53 @@ and inferencePool.matchLabels. */}}
 {{- toYaml $selector -}}
 {{- end -}}
 
-{{/* Metric names NIM for LLMs exports at /v1/metrics as NVIDIA documents them (Observability for NVIDIA NIM for
-LLMs), plus metrics.additionalExportedNames (list). */}}
+{{/* Metric names NIM for LLMs exports at /v1/metrics, by the NIM version of image.tag: NIM 1.x its own names as NVIDIA
+documents them (Observability for NVIDIA NIM for LLMs); NIM 2.x and later pass the vLLM backend's metrics through
+unchanged (NIM LLM 2.x "Logging and Observability"), so vLLM V1's names; both when the tag is not a version (latest, a
+digest); plus metrics.additionalExportedNames (list). */}}
 {{- define "nim-llm.nimMetricNames" -}}
-{{- $names := list "gpu_cache_usage_perc" "num_requests_running" "num_requests_waiting" "num_request_max"
+{{- $nim1 := list "gpu_cache_usage_perc" "num_requests_running" "num_requests_waiting" "num_request_max"
   "prompt_tokens_total" "generation_tokens_total" "request_success_total" "request_failure_total"
   "time_to_first_token_seconds" "time_per_output_token_seconds" "e2e_request_latency_seconds"
   "request_prompt_tokens" "request_generation_tokens" -}}
+{{- $vllm := list "vllm:num_requests_running" "vllm:num_requests_waiting" "vllm:kv_cache_usage_perc"
+  "vllm:prefix_cache_queries_total" "vllm:prefix_cache_hits_total" "vllm:num_preemptions_total"
+  "vllm:prompt_tokens_total" "vllm:generation_tokens_total" "vllm:request_success_total"
+  "vllm:time_to_first_token_seconds" "vllm:inter_token_latency_seconds" "vllm:e2e_request_latency_seconds"
+  "vllm:request_queue_time_seconds" "vllm:request_prompt_tokens" "vllm:request_generation_tokens" -}}
+{{- $major := include "nim-llm.nimMajorVersion" . -}}
+{{- $names := concat $nim1 $vllm -}}
+{{- if $major -}}{{- $names = ternary $vllm $nim1 (ge (atoi $major) 2) -}}{{- end -}}
 {{- toYaml (concat $names (.Values.metrics.additionalExportedNames | default list)) -}}
+{{- end -}}
+
+{{/* NIM 1.x's metric names and the vLLM V1 names of the same signals (map). */}}
+{{- define "nim-llm.vllmMetricEquivalents" -}}
+num_requests_waiting: "vllm:num_requests_waiting"
+num_requests_running: "vllm:num_requests_running"
+gpu_cache_usage_perc: "vllm:kv_cache_usage_perc"
+prompt_tokens_total: "vllm:prompt_tokens_total"
+generation_tokens_total: "vllm:generation_tokens_total"
+request_success_total: "vllm:request_success_total"
+time_to_first_token_seconds: "vllm:time_to_first_token_seconds"
+time_per_output_token_seconds: "vllm:inter_token_latency_seconds"
+e2e_request_latency_seconds: "vllm:e2e_request_latency_seconds"
+request_prompt_tokens: "vllm:request_prompt_tokens"
+request_generation_tokens: "vllm:request_generation_tokens"
+{{- end -}}
+
+{{/* A chart default written as NIM 1.x's metric name (list: root context, name), as the NIM of image.tag exports it:
+vLLM's equivalent with NIM 2.x and later, else the name unchanged. For the defaults of inferencePool.epp.engineMetrics
+and autoscaling.keda.prometheus.metricName only; names the user lists in autoscaling.nimMetrics are never rewritten. */}}
+{{- define "nim-llm.defaultMetricName" -}}
+{{- $root := index . 0 -}}
+{{- $name := toString (index . 1) -}}
+{{- $equivalents := include "nim-llm.vllmMetricEquivalents" $root | fromYaml -}}
+{{- if and (ge (include "nim-llm.nimMajorVersion" $root | default "0" | atoi) 2) (hasKey $equivalents $name) -}}
+{{- index $equivalents $name -}}
+{{- else -}}
+{{- $name -}}
+{{- end -}}
 {{- end -}}
 
 {{/* The endpoint picker's EndpointPickerConfig: inferencePool.epp.config, else GAIE v1.5's default scorers (queue,
@@ -77,9 +116,9 @@ plugins:
       defaultEngine: nim
       engineConfigs:
         - name: nim
-          queuedRequestsSpec: {{ $epp.engineMetrics.queuedRequests | quote }}
-          runningRequestsSpec: {{ $epp.engineMetrics.runningRequests | quote }}
-          kvUsageSpec: {{ $epp.engineMetrics.kvCacheUsage | quote }}
+          queuedRequestsSpec: {{ include "nim-llm.defaultMetricName" (list . $epp.engineMetrics.queuedRequests) | quote }}
+          runningRequestsSpec: {{ include "nim-llm.defaultMetricName" (list . $epp.engineMetrics.runningRequests) | quote }}
+          kvUsageSpec: {{ include "nim-llm.defaultMetricName" (list . $epp.engineMetrics.kvCacheUsage) | quote }}
           loraSpec: ""
           cacheInfoSpec: ""
 schedulingProfiles:
@@ -111,7 +150,6 @@ TokenReview check (that needs a ClusterRole), and tracing is off (it would expor
 {{- $args = list "--pool-name" (include "nim-llm.fullname" .) "--pool-namespace" .Release.Namespace
   "--pool-group" $epp.poolGroup "--config-file" (include "nim-llm.epp.configFile" .)
   "--grpc-port" "9002" "--grpc-health-port" "9003" "--metrics-port" "9090"
-  "--model-server-metrics-path" $epp.modelServerMetricsPath
   "--metrics-endpoint-auth=false" "--tracing=false" "--zap-encoder" "json" -}}
 {{- if gt (int $epp.replicas) 1 -}}
 {{- $args = append $args "--ha-enable-leader-election" -}}

@@ -7,7 +7,8 @@ import java.util.Map;
 
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.judge.ValuesJudge;
-import dev.nimchart.cluster.ClusterChoice;
+import dev.nimchart.settings.Settings;
+import dev.nimchart.settings.SettingsFromProperties;
 import dev.nimchart.cluster.ExistingCluster;
 import dev.nimchart.junit.OwnedTierSessions;
 import dev.nimchart.progress.Progress;
@@ -135,9 +136,10 @@ public final class ChartCheck implements AutoCloseable {
     private final Sessions sessions;
     /** Where the tiers say what they do (each tags its lines with its name). */
     private final Progress progress;
+    private final Settings settings;
 
     private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir, ChartRules rules,
-            Duration reconcileTimeout, PolicyExceptions lint, Sessions sessions, Progress progress) {
+            Duration reconcileTimeout, PolicyExceptions lint, Sessions sessions, Progress progress, Settings settings) {
         this.chartDir = chartDir;
         this.valuesDirs = List.copyOf(valuesDirs);
         this.fuzzCount = fuzzCount;
@@ -148,17 +150,14 @@ public final class ChartCheck implements AutoCloseable {
         this.lint = lint;
         this.sessions = sessions;
         this.progress = progress;
+        this.settings = settings;
     }
 
-    /** The seconds the controllers get to reconcile one values file: {@code -Dnim.reconcile.timeout}, default 90. */
-    public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofSeconds(Long.getLong("nim.reconcile.timeout", 90));
+    /** The seconds the controllers get to reconcile one values file unless the settings say ({@code -Dnim.reconcile.timeout}): 90. */
+    public static final Duration DEFAULT_RECONCILE_TIMEOUT = Settings.DEFAULT_RECONCILE_TIMEOUT;
 
-    /** On a cluster the harness did not start: 15 minutes unless {@code -Dnim.reconcile.timeout} says (image pulls, model loads). */
-    public static final Duration EXISTING_CLUSTER_RECONCILE_TIMEOUT = Duration.ofSeconds(Long.getLong("nim.reconcile.timeout", 900));
-
-    private static Duration defaultReconcileTimeout() {
-        return ClusterChoice.existing() ? EXISTING_CLUSTER_RECONCILE_TIMEOUT : DEFAULT_RECONCILE_TIMEOUT;
-    }
+    /** On a cluster the harness did not start: 15 minutes unless the settings say (image pulls, model loads). */
+    public static final Duration EXISTING_CLUSTER_RECONCILE_TIMEOUT = Settings.DEFAULT_EXISTING_CLUSTER_RECONCILE_TIMEOUT;
 
     /**
      * The cluster tiers' environments of a ChartCheck and its copies: given by the caller ({@link #on(TierSessions)},
@@ -167,21 +166,21 @@ public final class ChartCheck implements AutoCloseable {
      */
     private static final class Sessions {
         private final TierSessions given;
-        private final java.util.function.Function<Progress, OwnedTierSessions> make;
+        private final java.util.function.BiFunction<Progress, Settings, OwnedTierSessions> make;
         private OwnedTierSessions owned;
 
-        Sessions(TierSessions given, java.util.function.Function<Progress, OwnedTierSessions> make) {
+        Sessions(TierSessions given, java.util.function.BiFunction<Progress, Settings, OwnedTierSessions> make) {
             this.given = given;
             this.make = make;
         }
 
-        /** The sessions; owned ones made on first use, saying what they do to {@code progress}. */
-        synchronized TierSessions get(Progress progress) {
+        /** The sessions; owned ones made on first use, with these settings, saying what they do to {@code progress}. */
+        synchronized TierSessions get(Progress progress, Settings settings) {
             if (given != null) {
                 return given;
             }
             if (owned == null) {
-                owned = make.apply(progress);
+                owned = make.apply(progress, settings);
             }
             return owned;
         }
@@ -197,8 +196,24 @@ public final class ChartCheck implements AutoCloseable {
     public static ChartCheck of(Path chartDir) {
         Path dir = chartDir.toAbsolutePath().normalize();
         ChartYaml.read(dir);
+        Settings settings = SettingsFromProperties.shared();
         return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath(), ChartRules.NONE,
-                defaultReconcileTimeout(), null, new Sessions(null, OwnedTierSessions::local), Progress.console());
+                settings.effectiveReconcileTimeout(), null, new Sessions(null, OwnedTierSessions::local), Progress.console(), settings);
+    }
+
+    /**
+     * The settings the tiers run with: where their programs come from, which cluster, CRDs, timeouts (default: those
+     * of this JVM's system properties, {@link SettingsFromProperties#shared()}, as before there were settings). The
+     * reconcile timeout follows them unless {@link #reconcileTimeout} set one. Environments in JUnit's root store are
+     * shared by the run: the first to start one decides its settings; those this check owns start with its settings.
+     */
+    public ChartCheck settings(Settings newSettings) {
+        Duration timeout = reconcileTimeout.equals(settings.effectiveReconcileTimeout()) ? newSettings.effectiveReconcileTimeout() : reconcileTimeout;
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, sessions, progress, newSettings);
+    }
+
+    public Settings settings() {
+        return settings;
     }
 
     /**
@@ -207,7 +222,7 @@ public final class ChartCheck implements AutoCloseable {
      * report to the progress of the check that first needs them.
      */
     public ChartCheck progress(Progress to) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, sessions, to);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, sessions, to, settings);
     }
 
     /** Checks the values files of these directories (and of their {@code invalid/} subdirectories). */
@@ -218,27 +233,27 @@ public final class ChartCheck implements AutoCloseable {
     public ChartCheck values(List<Path> dirs) {
         List<Path> all = new ArrayList<>(valuesDirs);
         dirs.forEach(d -> all.add(d.toAbsolutePath().normalize()));
-        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, sessions, progress);
+        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, sessions, progress, settings);
     }
 
     /** Generated documents for the fuzz run (0: no fuzz run) and their seed. */
     public ChartCheck fuzz(int count, long seed) {
-        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint, sessions, progress);
+        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint, sessions, progress, settings);
     }
 
     /** Where fuzz documents are written (default {@code target/} of the working directory). */
     public ChartCheck workDir(Path dir) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint, sessions, progress);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint, sessions, progress, settings);
     }
 
     /** The chart's own rules on top of the generic checks (default: none). */
     public ChartCheck rules(ChartRules chartRules) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint, sessions, progress);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint, sessions, progress, settings);
     }
 
     /** How long the controllers get to reconcile one values file. */
     public ChartCheck reconcileTimeout(Duration timeout) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, sessions, progress);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, sessions, progress, settings);
     }
 
     /**
@@ -247,7 +262,7 @@ public final class ChartCheck implements AutoCloseable {
      */
     public ChartCheck lint(Path exceptionsFile) {
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout,
-                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile), sessions, progress);
+                exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile), sessions, progress, settings);
     }
 
     /**
@@ -259,10 +274,10 @@ public final class ChartCheck implements AutoCloseable {
      * of the cluster. The start-up tier does not run there.
      */
     public ChartCheck existingCluster(Path kubeconfig, ExistingCluster.Writes writes) {
-        Duration timeout = reconcileTimeout.equals(DEFAULT_RECONCILE_TIMEOUT) ? EXISTING_CLUSTER_RECONCILE_TIMEOUT : reconcileTimeout;
+        Duration timeout = reconcileTimeout.equals(settings.reconcileTimeout()) ? settings.existingClusterReconcileTimeout() : reconcileTimeout;
         Path config = kubeconfig.toAbsolutePath();
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint,
-                new Sessions(null, p -> OwnedTierSessions.existing(config, writes, workDir, p)), progress);
+                new Sessions(null, (p, st) -> OwnedTierSessions.existing(config, writes, workDir, st, p)), progress, settings);
     }
 
     /**
@@ -272,7 +287,7 @@ public final class ChartCheck implements AutoCloseable {
      */
     public ChartCheck on(TierSessions tierSessions) {
         return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint,
-                new Sessions(tierSessions, null), progress);
+                new Sessions(tierSessions, null), progress, settings);
     }
 
     /**
@@ -293,10 +308,10 @@ public final class ChartCheck implements AutoCloseable {
     /** One tier's checks with this ChartCheck's chart, rules and environments: the one place a tier is made. */
     public TierCheck tierCheck(Tier tier) {
         return switch (tier) {
-            case OFFLINE -> new OfflineChecks(chartDir, rules);
-            case API -> new ApiServerChecks(chartDir, sessions.get(progress), rules);
-            case CONTROLLERS -> new ControllerChecks(chartDir, sessions.get(progress), rules, reconcileTimeout);
-            case STARTUP -> new StartupChecks(chartDir, sessions.get(progress), rules, reconcileTimeout, workDir.resolve("startup-tier"), progress);
+            case OFFLINE -> new OfflineChecks(chartDir, rules, settings.crdsDir());
+            case API -> new ApiServerChecks(chartDir, sessions.get(progress, settings), rules);
+            case CONTROLLERS -> new ControllerChecks(chartDir, sessions.get(progress, settings), rules, reconcileTimeout);
+            case STARTUP -> new StartupChecks(chartDir, sessions.get(progress, settings), rules, reconcileTimeout, workDir.resolve("startup-tier"), settings, progress);
         };
     }
 
@@ -391,7 +406,7 @@ public final class ChartCheck implements AutoCloseable {
         if (files.isEmpty()) {
             return out;
         }
-        PolicyCheck.Result result = PolicyCheck.withProjectTools(line -> { })
+        PolicyCheck.Result result = PolicyCheck.withProjectTools(settings, line -> { })
                 .run(chartDir, files, ValuesJudge.NAMESPACE, lint, workDir);
         Map<String, List<Finding>> bySubject = new java.util.LinkedHashMap<>();
         result.undocumented().forEach(f -> bySubject.computeIfAbsent(f.subject(), k -> new ArrayList<>()).add(f));

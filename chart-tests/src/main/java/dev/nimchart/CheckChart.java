@@ -1,5 +1,6 @@
 package dev.nimchart;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +72,8 @@ public final class CheckChart {
                     return startup.stream().anyMatch(m -> m.matches(valuesFile.getFileName()));
                 }
             };
-            base = ChartCheck.of(Path.of(options.get("chart")));
+            // the command line's settings: its -Dnim.* properties
+            base = ChartCheck.of(Path.of(options.get("chart"))).settings(SettingsFromProperties.shared());
         } catch (RuntimeException | IOException e) {
             System.out.println("check-chart: " + e.getMessage());
             writeQuietly(results, "1\n");

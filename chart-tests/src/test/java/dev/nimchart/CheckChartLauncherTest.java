@@ -2,7 +2,7 @@ package dev.nimchart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.cluster.CiScript;
+import dev.nimchart.chart.repository.CiScript;
 import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -62,7 +62,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Not emulated: CEL rules ({@code x-kubernetes-validations}), {@code format} (int32/int64 ranges, date-time, ...),
  * admission webhooks of the operators, and anything a controller checks later.
  *
- * <p>CRD YAML files are read from the directory in the system property {@value #CRDS_DIR_PROPERTY}, else from the
+ * <p>CRD YAML files are read from the directory the caller names (the settings' CRD directory: the system property
+ * {@value #CRDS_DIR_PROPERTY} for the command line and this repository's tests), else from the
  * chart-tests jar (the build puts them under {@code dev/nimchart/checks/crds/}), else from {@code chart-tests/target/crds};
  * {@code ci/fetch-crds.sh} copies them from the Go module cache, pinned by
  * {@code ci/go.mod}. Missing files are an error with the command to run, never a silent pass.
@@ -71,7 +72,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class CrdSchemaValidator {
 
-    /** System property naming the directory that holds the CRD YAML files. */
+    /** System property naming the directory that holds the CRD YAML files (read by {@code SettingsFromProperties}). */
     public static final String CRDS_DIR_PROPERTY = "nim.crds.dir";
 
     /** Default CRD directory, relative to the repository root (see {@link #defaultCrdsDir()} for Maven's cwd). */
@@ -120,13 +121,17 @@ public final class CrdSchemaValidator {
     }
 
     /**
-     * Loads the CRDs from {@code -Dnim.crds.dir}, else those the chart-tests jar carries (the build puts them under
+     * Loads the CRDs the chart-tests jar carries (the build puts them under
      * {@code dev/nimchart/checks/crds/}), else from {@link #defaultCrdsDir()}.
      */
     public static CrdSchemaValidator load() {
-        String configured = System.getProperty(CRDS_DIR_PROPERTY);
-        if (configured != null && !configured.isBlank()) {
-            return load(Path.of(configured));
+        return load(java.util.Optional.empty());
+    }
+
+    /** The CRDs of this directory when given, else as {@link #load()}. */
+    public static CrdSchemaValidator load(java.util.Optional<Path> configured) {
+        if (configured.isPresent()) {
+            return load(configured.get());
         }
         return bundledCrdsDir().map(CrdSchemaValidator::load).orElseGet(() -> load(defaultCrdsDir()));
     }

@@ -1,5 +1,6 @@
 package dev.nimchart.cluster;
 
+import dev.nimchart.settings.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -21,6 +22,7 @@ public final class ClusterSession implements AutoCloseable {
             "pod-security.kubernetes.io/warn-version", "latest");
 
     private final TestCluster cluster;
+    private final Settings settings;
     private final KubeApi api;
     private final java.util.function.Supplier<Path> chartDir;
     private final Path workDir;
@@ -28,9 +30,10 @@ public final class ClusterSession implements AutoCloseable {
     private final List<String> crds;
     private final Duration readyTime;
 
-    private ClusterSession(TestCluster cluster, KubeApi api, java.util.function.Supplier<Path> chartDir, Path workDir, List<String> crds,
+    private ClusterSession(TestCluster cluster, Settings settings, KubeApi api, java.util.function.Supplier<Path> chartDir, Path workDir, List<String> crds,
             Duration readyTime) {
         this.cluster = cluster;
+        this.settings = settings;
         this.api = api;
         this.chartDir = chartDir;
         this.workDir = workDir;
@@ -39,17 +42,17 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     /** Starts the cluster {@link ClusterChoice} picks and installs the CRDs; progress lines go to the consumer. */
-    public static ClusterSession start(Path chartDir, Path workDir, Consumer<String> progress) {
-        return start(() -> chartDir, workDir, progress);
+    public static ClusterSession start(Settings settings, Path chartDir, Path workDir, Consumer<String> progress) {
+        return start(settings, () -> chartDir, workDir, progress);
     }
 
     /**
-     * As {@link #start(Path, Path, Consumer)}, with the chart of {@link #releases()} found only when first asked for
+     * As {@link #start(Settings, Path, Path, Consumer)}, with the chart of {@link #releases()} found only when first asked for
      * (a caller that installs charts of its own uses {@link #releases(Path)}).
      */
-    public static ClusterSession start(java.util.function.Supplier<Path> chartDir, Path workDir, Consumer<String> progress) {
-        Path crdsDir = CrdInstaller.crdsDir(progress);
-        return on(ClusterChoice.fromSystemProperties().start(progress), crdsDir, chartDir, workDir, progress);
+    public static ClusterSession start(Settings settings, java.util.function.Supplier<Path> chartDir, Path workDir, Consumer<String> progress) {
+        Path crdsDir = CrdInstaller.crdsDir(settings, progress);
+        return on(ClusterChoice.of(settings).start(settings, progress), settings, crdsDir, chartDir, workDir, progress);
     }
 
     /**
@@ -58,7 +61,7 @@ public final class ClusterSession implements AutoCloseable {
      * objects; elsewhere the session lists those the cluster serves already, and a release of a kind it does not
      * serve fails naming the kind.
      */
-    public static ClusterSession on(TestCluster cluster, Path crdsDir, java.util.function.Supplier<Path> chartDir, Path workDir,
+    public static ClusterSession on(TestCluster cluster, Settings settings, Path crdsDir, java.util.function.Supplier<Path> chartDir, Path workDir,
             Consumer<String> progress) {
         try {
             long started = System.nanoTime();
@@ -67,7 +70,7 @@ public final class ClusterSession implements AutoCloseable {
             Duration crdTime = Duration.ofNanos(System.nanoTime() - started);
             progress.accept((cluster.clusterScopedWrites() ? "CRDs established in " + crdTime.toMillis() + " ms: " : "CRDs the cluster serves (none installed): ")
                     + String.join(", ", crds));
-            return new ClusterSession(cluster, api, chartDir, workDir, crds, cluster.startTime().plus(crdTime));
+            return new ClusterSession(cluster, settings, api, chartDir, workDir, crds, cluster.startTime().plus(crdTime));
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -81,14 +84,19 @@ public final class ClusterSession implements AutoCloseable {
     /** Releases of the session's default chart. */
     public synchronized HelmReleases releases() {
         if (releases == null) {
-            releases = new HelmReleases(chartDir.get(), cluster.kubeConfigYaml(), workDir);
+            releases = new HelmReleases(chartDir.get(), cluster.kubeConfigYaml(), workDir, settings);
         }
         return releases;
     }
 
     /** Releases of any chart on this cluster. */
     public HelmReleases releases(Path chart) {
-        return new HelmReleases(chart, cluster.kubeConfigYaml(), workDir);
+        return new HelmReleases(chart, cluster.kubeConfigYaml(), workDir, settings);
+    }
+
+    /** The settings the session was started with. */
+    public Settings settings() {
+        return settings;
     }
 
     public TestCluster cluster() {

@@ -1,5 +1,6 @@
 package dev.nimchart.cluster;
 
+import dev.nimchart.settings.Settings;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import java.io.IOException;
@@ -23,11 +24,14 @@ public final class CrdInstaller {
     private CrdInstaller() {
     }
 
-    /** The CRD directory from -D{@value #CRDS_DIR}, filled by ci/fetch-crds.sh when it does not exist yet. */
-    public static Path crdsDir(java.util.function.Consumer<String> progress) {
-        Path dir = Path.of(System.getProperty(CRDS_DIR, "target/crds")).toAbsolutePath();
+    /**
+     * The CRD directory of {@link Settings#crdsDir()} (-D{@value #CRDS_DIR}), else {@code crds/} of the work directory,
+     * filled by the settings' builder (this repository's ci/fetch-crds.sh) when it does not exist yet.
+     */
+    public static Path crdsDir(Settings settings, java.util.function.Consumer<String> progress) {
+        Path dir = settings.crdsDir().orElse(settings.workDir().resolve("crds"));
         if (!Files.isDirectory(dir)) {
-            CiScript.run("fetch-crds.sh", List.of(dir.toString()), progress);
+            BinaryAssets.of(settings).crds(dir, progress);
         }
         return dir;
     }

@@ -1,6 +1,6 @@
 package dev.nimchart.cluster;
 
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.objects.KubeObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,12 +32,13 @@ public final class ExistingCluster implements TestCluster {
         /** Also what an administrator would provide (CRDs, StorageClasses, volumes, priority and runtime classes), as on the tier's own clusters. */
         CLUSTER;
 
-        public static Writes fromSystemProperties() {
-            String value = System.getProperty(WRITES_PROPERTY, "namespaced").trim().toUpperCase(Locale.ROOT);
+        /** The choice of {@link Settings#clusterWrites()}; another word fails naming the two. */
+        public static Writes of(Settings settings) {
+            String value = settings.clusterWrites().trim().toUpperCase(Locale.ROOT);
             try {
                 return valueOf(value);
             } catch (IllegalArgumentException e) {
-                throw new ClusterUnavailableException("-D" + WRITES_PROPERTY + "=" + System.getProperty(WRITES_PROPERTY)
+                throw new ClusterUnavailableException("-D" + WRITES_PROPERTY + "=" + settings.clusterWrites()
                         + " is not a choice: use namespaced (create only namespaces and what goes in them) or cluster");
             }
         }
@@ -57,14 +58,11 @@ public final class ExistingCluster implements TestCluster {
         this.writes = writes;
     }
 
-    /** The cluster of {@code -Dnim.kubeconfig}, with {@code -Dnim.cluster.writes}. */
-    public static ExistingCluster fromSystemProperties(Consumer<String> progress) {
-        String file = System.getProperty(KUBECONFIG_PROPERTY, "").trim();
-        if (file.isEmpty()) {
-            throw new ClusterUnavailableException("-Dnim.cluster=kubeconfig needs -D" + KUBECONFIG_PROPERTY
-                    + "=FILE, the kubeconfig of the cluster to check on (ci/check-chart.sh --kubeconfig FILE)");
-        }
-        return open(HarnessPaths.userPath(file), Writes.fromSystemProperties(), progress);
+    /** The cluster of {@link Settings#kubeconfig()} ({@code -Dnim.kubeconfig}), with {@link Settings#clusterWrites()} ({@code -Dnim.cluster.writes}). */
+    public static ExistingCluster of(Settings settings, Consumer<String> progress) {
+        Path file = settings.kubeconfig().orElseThrow(() -> new ClusterUnavailableException("-Dnim.cluster=kubeconfig needs -D"
+                + KUBECONFIG_PROPERTY + "=FILE, the kubeconfig of the cluster to check on (ci/check-chart.sh --kubeconfig FILE)"));
+        return open(file, Writes.of(settings), progress);
     }
 
     /** Reads the kubeconfig and asks the API server for its version and readiness; fails naming the file and the answer. */

@@ -1,5 +1,7 @@
 package dev.nimchart.cluster;
 
+import dev.nimchart.settings.BinarySource;
+import dev.nimchart.settings.Settings;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.InstallCommand;
 import com.marcnuri.helm.Release;
@@ -24,12 +26,15 @@ public final class HelmReleases {
     private final Path chartDir;
     private final String kubeConfig;
     private final Path workDir;
+    private final BinarySource binaries;
     private Path helmCli;
 
-    public HelmReleases(Path chartDir, String kubeConfig, Path workDir) {
+    /** Releases of the chart on the cluster of the kubeconfig; the Helm CLI (for what helm-java lacks) comes from the settings' programs. */
+    public HelmReleases(Path chartDir, String kubeConfig, Path workDir, Settings settings) {
         this.chartDir = chartDir;
         this.kubeConfig = kubeConfig;
         this.workDir = workDir;
+        this.binaries = BinaryAssets.of(settings);
     }
 
     /**
@@ -85,7 +90,7 @@ public final class HelmReleases {
     /** Runs the Helm CLI with this cluster's kubeconfig and a Helm home of its own under the work directory. */
     public synchronized String helmCli(List<String> args) {
         if (helmCli == null) {
-            helmCli = CiScript.builtTool("helm", line -> { });
+            helmCli = binaries.tool("helm", line -> { });
         }
         try {
             Files.createDirectories(workDir);

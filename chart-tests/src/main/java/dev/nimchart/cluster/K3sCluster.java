@@ -10,7 +10,7 @@ import org.testcontainers.utility.DockerImageName;
 public final class K3sCluster implements TestCluster {
 
     public static final String IMAGE_PROPERTY = "nim.k3s.image";
-    public static final String DEFAULT_IMAGE = "rancher/k3s:v1.34.1-k3s1";
+    public static final String DEFAULT_IMAGE = dev.nimchart.settings.Settings.DEFAULT_K3S_IMAGE;
 
     private final K3sContainer container;
     private final String image;
@@ -34,8 +34,8 @@ public final class K3sCluster implements TestCluster {
     }
 
     /** Pulls the image when needed and starts K3s; a failure says which image and why. */
-    public static K3sCluster start(Consumer<String> progress) {
-        String image = System.getProperty(IMAGE_PROPERTY, DEFAULT_IMAGE);
+    public static K3sCluster start(dev.nimchart.settings.Settings settings, Consumer<String> progress) {
+        String image = settings.k3sImage();
         if (!dockerAvailable()) {
             throw new ClusterUnavailableException("K3s needs a running Docker engine, and Testcontainers found none");
         }

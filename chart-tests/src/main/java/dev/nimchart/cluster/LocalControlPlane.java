@@ -1,26 +1,25 @@
 package dev.nimchart.cluster;
 
+import dev.nimchart.settings.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
  * The {@link ControlPlane} (etcd and kube-apiserver as local processes of this JVM, each under {@link LocalProcess}'s
- * watchdog, so they stop when the JVM is gone) alone, from the binaries ci/build-control-plane.sh builds from the upstream Go modules (no container
+ * watchdog, so they stop when the JVM is gone) alone, from the binaries of {@link Settings} ({@link BinaryAssets}: this repository builds them from the upstream Go modules) (no container
  * image involved), with a certificate authority of their own and the Service range of {@link TierAddresses}. There
  * are no controllers: the API server stores, defaults, validates and admits objects, and nothing reconciles them.
  */
 public final class LocalControlPlane implements TestCluster {
 
-    /** The Kubernetes version: the pin of ci/control-plane/kubernetes/go.mod unless overridden. */
-    public static final String VERSION_PROPERTY = "nim.kube.version";
-    public static final String DEFAULT_VERSION = "1.34.10";
+    /** The Kubernetes version: the pin of ci/control-plane/kubernetes/go.mod unless the settings say otherwise. */
+    public static final String DEFAULT_VERSION = Settings.DEFAULT_KUBE_VERSION;
 
     private final Path runDir;
     private final ControlPlane plane;
@@ -36,30 +35,11 @@ public final class LocalControlPlane implements TestCluster {
         this.kubeConfig = kubeConfig;
     }
 
-    public static String version() {
-        return System.getProperty(VERSION_PROPERTY, DEFAULT_VERSION).replaceFirst("^v", "");
-    }
-
-    /** Where ci/build-control-plane.sh puts etcd and kube-apiserver of a version. */
-    public static Path binaryDir(String version) {
-        Path root = Path.of(System.getenv().getOrDefault("NIM_CONTROL_PLANE_DIR",
-                System.getProperty("user.home") + "/.cache/nim-llm-chart/control-plane"));
-        String arch = System.getProperty("os.arch");
-        return root.resolve(version + "-linux-" + (arch.equals("aarch64") ? "arm64" : arch.equals("x86_64") ? "amd64" : arch));
-    }
-
     /** Builds the binaries when they are not cached yet (minutes, with progress), then starts the processes. */
-    public static LocalControlPlane start(Consumer<String> progress) {
-        String version = version();
+    public static LocalControlPlane start(Settings settings, Consumer<String> progress) {
+        String version = settings.kubeVersion();
         progress.accept("local control plane " + version + ": checking the binaries (the first run builds them from Go modules: 6-8 min on 2 cores)");
-        Path binaries;
-        if (BinaryAssets.dir().isPresent()) {
-            binaries = BinaryAssets.require(BinaryAssets.dir().get(), "control-plane/kube-apiserver").getParent();
-            BinaryAssets.require(BinaryAssets.dir().get(), "control-plane/etcd");
-        } else {
-            CiScript.run("build-control-plane.sh", List.of(version), line -> progress.accept("  " + line));
-            binaries = binaryDir(version);
-        }
+        Path binaries = BinaryAssets.of(settings).controlPlane(version, line -> progress.accept("  " + line));
         long started = System.nanoTime();
         try {
             Path runDir = Files.createTempDirectory("nim-api-server-tier-");

@@ -1,7 +1,8 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.cluster.CiScript;
-import dev.nimchart.cluster.LocalControlPlane;
+import dev.nimchart.cluster.BinaryAssets;
+import dev.nimchart.settings.BinarySource;
+import dev.nimchart.settings.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -10,14 +11,14 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Where the tier's binaries are: etcd and kube-apiserver from ci/build-control-plane.sh, the controllers and kwok
- * (with the data files of their module versions) from ci/build-controllers.sh. Both scripts build what is missing
- * from pinned Go modules (minutes on a fresh machine, progress passed on) and are instant when cached.
+ * Where the tier's binaries are: etcd, kube-apiserver, the controllers and kwok (with the data files of their module
+ * versions), from the {@link BinaryAssets} of the settings. This repository's builder (its ci/ scripts) builds what is
+ * missing from pinned Go modules (minutes on a fresh machine, progress passed on) and is instant when cached.
  */
 public final class ControllerBinaries {
 
     /** The programs besides etcd and kube-apiserver, each in a directory of its own with the data files of its version. */
-    static final List<String> CONTROLLERS = List.of("kube-controller-manager", "kube-scheduler", "kwok", "lws", "mpi-operator", "kueue");
+    static final List<String> CONTROLLERS = BinaryAssets.CONTROLLERS;
 
     private final Path controlPlane;
     private final Map<String, Path> dirs;
@@ -27,41 +28,35 @@ public final class ControllerBinaries {
         this.dirs = dirs;
     }
 
-    /** Every program of the tier, executable, from {@code -Dnim.binaries.dir} when given, else built or found by the ci/ scripts. */
-    public static ControllerBinaries ensureBuilt(Consumer<String> progress) {
-        if (dev.nimchart.cluster.BinaryAssets.dir().isPresent()) {
-            Path dir = dev.nimchart.cluster.BinaryAssets.dir().get();
-            progress.accept("binaries from " + dir + " (-D" + dev.nimchart.cluster.BinaryAssets.PROPERTY + ")");
-            return fromDirectory(dir);
+    /** Every program of the tier, executable, from the settings' binaries directory when given, else from their builder (this repository's ci/ scripts). */
+    public static ControllerBinaries ensureBuilt(Settings settings, Consumer<String> progress) {
+        BinarySource source = BinaryAssets.of(settings);
+        if (source instanceof BinaryAssets dir) {
+            progress.accept("binaries from " + dir.dir() + " (-Dnim.binaries.dir)");
+            return fromDirectory(dir.dir());
         }
-        String version = LocalControlPlane.version();
+        String version = settings.kubeVersion();
         progress.accept("control plane " + version + ": checking the binaries (a fresh machine builds them from Go modules)");
-        CiScript.run("build-control-plane.sh", List.of(version), line -> progress.accept("  " + line));
-        Path controlPlane = LocalControlPlane.binaryDir(version);
+        Path controlPlane = source.controlPlane(version, line -> progress.accept("  " + line));
         progress.accept("controllers: checking the binaries (a fresh machine builds them from Go modules)");
-        String out = CiScript.run("build-controllers.sh", List.of("--print-dirs"), line -> progress.accept("  " + line));
-        Map<String, Path> dirs = new HashMap<>();
-        out.lines().map(String::strip).filter(l -> l.matches("\\S+ /\\S.*")).forEach(l -> {
-            String[] parts = l.split(" ", 2);
-            dirs.put(parts[0], Path.of(parts[1]));
-        });
+        Map<String, Path> dirs = new HashMap<>(source.controllers(line -> progress.accept("  " + line)));
         ControllerBinaries binaries = new ControllerBinaries(controlPlane, dirs);
         for (String name : List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "lws", "mpi-operator")) {
             if (!Files.isExecutable(binaries.binary(name))) {
-                throw new ControllerTierException("no executable " + binaries.binary(name) + " after ci/build-controllers.sh and ci/build-control-plane.sh");
+                throw new ControllerTierException("no executable " + binaries.binary(name) + " after building the tier's programs with " + source);
             }
         }
         return binaries;
     }
 
-    /** The programs of a binaries directory ({@link dev.nimchart.cluster.BinaryAssets}); a missing one fails naming it. */
+    /** The programs of a binaries directory ({@link BinaryAssets}); a missing one fails naming it. */
     public static ControllerBinaries fromDirectory(Path dir) {
         Map<String, Path> dirs = new HashMap<>();
         for (String name : CONTROLLERS) {
-            dirs.put(name, dev.nimchart.cluster.BinaryAssets.require(dir, name + "/" + name).getParent());
+            dirs.put(name, BinaryAssets.require(dir, name + "/" + name).getParent());
         }
-        Path controlPlane = dev.nimchart.cluster.BinaryAssets.require(dir, "control-plane/kube-apiserver").getParent();
-        dev.nimchart.cluster.BinaryAssets.require(dir, "control-plane/etcd");
+        Path controlPlane = BinaryAssets.require(dir, "control-plane/kube-apiserver").getParent();
+        BinaryAssets.require(dir, "control-plane/etcd");
         return new ControllerBinaries(controlPlane, dirs);
     }
 

@@ -1,6 +1,7 @@
 package dev.nimchart.controllers;
 
 import dev.nimchart.cluster.ExistingCluster;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
 import java.nio.file.Path;
@@ -18,16 +19,16 @@ import java.util.function.Consumer;
 public interface ControllerEnvironment extends AutoCloseable {
 
     /** Builds what is missing, then starts everything; on any failure, stops what it started and says why. */
-    static ControllerEnvironment start(Path workDir, Consumer<String> progress) {
-        return LocalControllerEnvironment.start(workDir, progress);
+    static ControllerEnvironment start(Settings settings, Path workDir, Consumer<String> progress) {
+        return LocalControllerEnvironment.start(settings, workDir, progress);
     }
 
     /**
      * The reconciled-state checks on a cluster the harness did not start (its own controllers, nodes and storage): no
      * process is started or stopped, no lock taken; {@link #requireAllRunning()} asks the API server for readiness.
      */
-    static ControllerEnvironment attach(ExistingCluster cluster, Consumer<String> progress) {
-        return ExistingClusterEnvironment.attach(cluster, progress);
+    static ControllerEnvironment attach(ExistingCluster cluster, Settings settings, Consumer<String> progress) {
+        return ExistingClusterEnvironment.attach(cluster, settings, progress);
     }
 
     /** Whether the tier started this environment (its fake nodes, stand-ins and processes are there to use). */
@@ -50,6 +51,9 @@ public interface ControllerEnvironment extends AutoCloseable {
 
     /** How long each step of the start took, and "all ready". */
     Map<String, Duration> startTimes();
+
+    /** The settings the environment was started or attached with (its fake nodes, its Helm CLI). */
+    Settings settings();
 
     /** Where the environment's processes keep their files and logs (none on an existing cluster). */
     Path runDir();

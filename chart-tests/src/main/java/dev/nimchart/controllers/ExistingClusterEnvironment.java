@@ -4,6 +4,7 @@ import dev.nimchart.cluster.ExistingCluster;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.objects.KubeObject;
+import dev.nimchart.settings.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,21 +22,23 @@ public final class ExistingClusterEnvironment implements ControllerEnvironment {
     private final ExistingCluster cluster;
     private final KubeApi api;
     private final List<String> nodes;
+    private final Settings settings;
     private long lastReadyCheck;
 
-    private ExistingClusterEnvironment(ExistingCluster cluster, KubeApi api, List<String> nodes) {
+    private ExistingClusterEnvironment(ExistingCluster cluster, KubeApi api, List<String> nodes, Settings settings) {
         this.cluster = cluster;
+        this.settings = settings;
         this.api = api;
         this.nodes = nodes;
     }
 
-    static ExistingClusterEnvironment attach(ExistingCluster cluster, Consumer<String> progress) {
+    static ExistingClusterEnvironment attach(ExistingCluster cluster, Settings settings, Consumer<String> progress) {
         KubeApi api = new KubeApi(cluster.kubeConfigYaml());
         @SuppressWarnings("unchecked")
         List<String> nodes = ((List<Object>) KubeApi.require(api.get("/api/v1/nodes"), "list the nodes").getOrDefault("items", List.of()))
                 .stream().map(n -> new KubeObject((Map<String, Object>) n).name()).toList();
         progress.accept("controller tier on " + cluster.description() + ": " + nodes.size() + " nodes; nothing started");
-        return new ExistingClusterEnvironment(cluster, api, nodes);
+        return new ExistingClusterEnvironment(cluster, api, nodes, settings);
     }
 
     @Override
@@ -78,6 +81,11 @@ public final class ExistingClusterEnvironment implements ControllerEnvironment {
     @Override
     public Map<String, Duration> startTimes() {
         return Map.of("attached", cluster.startTime());
+    }
+
+    @Override
+    public Settings settings() {
+        return settings;
     }
 
     @Override

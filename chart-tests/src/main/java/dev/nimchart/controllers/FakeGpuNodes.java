@@ -1,9 +1,10 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.cluster.KubeApi;
+import java.nio.file.Path;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,8 +29,8 @@ public final class FakeGpuNodes {
     }
 
     /** Creates every node of every pool and returns their names once kwok reports each Ready. */
-    public static List<String> create(KubeApi api) {
-        List<Map<String, Object>> nodes = nodes(readPools());
+    public static List<String> create(KubeApi api, Settings settings) {
+        List<Map<String, Object>> nodes = nodes(readPools(settings));
         for (Map<String, Object> node : nodes) {
             KubeApi.require(api.post("/api/v1/nodes?fieldValidation=Strict", node), "create the fake node " + name(node));
         }
@@ -82,8 +83,8 @@ public final class FakeGpuNodes {
     }
 
     /** Creates a node of the pools file again (after a test deleted it) and waits until kwok reports it Ready. */
-    public static void restore(KubeApi api, String name) {
-        Map<String, Object> node = nodes(readPools()).stream().filter(n -> name(n).equals(name)).findFirst()
+    public static void restore(KubeApi api, Settings settings, String name) {
+        Map<String, Object> node = nodes(readPools(settings)).stream().filter(n -> name(n).equals(name)).findFirst()
                 .orElseThrow(() -> new ControllerTierException("the node pools define no node " + name));
         KubeApi.Response existing = api.get("/api/v1/nodes/" + name);
         if (existing.code() != 404) {
@@ -101,12 +102,12 @@ public final class FakeGpuNodes {
             }
             LocalProcess.sleep(50);
         }
-        FakeResourceSlices.restore(api, node);
+        FakeResourceSlices.restore(api, settings, node);
     }
 
     /** The Node objects of the pools file, as {@link #create} makes them. */
-    static List<Map<String, Object>> nodeObjects() {
-        return nodes(readPools());
+    static List<Map<String, Object>> nodeObjects(Settings settings) {
+        return nodes(readPools(settings));
     }
 
     @SuppressWarnings("unchecked")
@@ -144,10 +145,10 @@ public final class FakeGpuNodes {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> readPools() {
-        String configured = System.getProperty(NODES_FILE, "");
-        try (InputStream in = configured.isBlank() ? FakeGpuNodes.class.getResourceAsStream(BUILT_IN)
-                : Files.newInputStream(HarnessPaths.userPath(configured))) {
+    private static Map<String, Object> readPools(Settings settings) {
+        String configured = settings.nodesFile().map(Path::toString).orElse("");
+        try (InputStream in = settings.nodesFile().isEmpty() ? FakeGpuNodes.class.getResourceAsStream(BUILT_IN)
+                : Files.newInputStream(settings.nodesFile().get())) {
             if (in == null) {
                 throw new ControllerTierException("the built-in node pools " + BUILT_IN + " are missing from the classpath");
             }

@@ -1,7 +1,8 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.cluster.KubeApi;
+import java.nio.file.Path;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,8 +29,8 @@ public final class FakeResourceSlices {
     }
 
     /** Creates the DeviceClasses and the slices of every fake node whose pool lists devices; returns the slice count. */
-    public static int create(KubeApi api, List<Map<String, Object>> nodes) {
-        Map<String, Object> file = read();
+    public static int create(KubeApi api, Settings settings, List<Map<String, Object>> nodes) {
+        Map<String, Object> file = read(settings);
         for (Map<String, Object> c : list(file.get("deviceClasses"))) {
             KubeApi.require(api.post(API + "/deviceclasses?fieldValidation=Strict", deviceClass(c)), "create the DeviceClass " + c.get("name"));
         }
@@ -41,8 +42,8 @@ public final class FakeResourceSlices {
     }
 
     /** The slices of one node again (after the node was deleted and created anew); slices still there are kept. */
-    static void restore(KubeApi api, Map<String, Object> node) {
-        for (Map<String, Object> slice : slices(read(), List.of(node))) {
+    static void restore(KubeApi api, Settings settings, Map<String, Object> node) {
+        for (Map<String, Object> slice : slices(read(settings), List.of(node))) {
             KubeApi.Response r = api.post(API + "/resourceslices?fieldValidation=Strict", slice);
             if (r.code() != 409) {
                 KubeApi.require(r, "create a ResourceSlice again " + slice.get("metadata"));
@@ -111,10 +112,10 @@ public final class FakeResourceSlices {
         return o == null ? List.of() : (List<Map<String, Object>>) o;
     }
 
-    static Map<String, Object> read() {
-        String configured = System.getProperty(SLICES_FILE, "");
-        try (InputStream in = configured.isBlank() ? FakeResourceSlices.class.getResourceAsStream(BUILT_IN)
-                : Files.newInputStream(HarnessPaths.userPath(configured))) {
+    static Map<String, Object> read(Settings settings) {
+        String configured = settings.slicesFile().map(Path::toString).orElse("");
+        try (InputStream in = settings.slicesFile().isEmpty() ? FakeResourceSlices.class.getResourceAsStream(BUILT_IN)
+                : Files.newInputStream(settings.slicesFile().get())) {
             if (in == null) {
                 throw new ControllerTierException("the built-in device file " + BUILT_IN + " is missing from the classpath");
             }

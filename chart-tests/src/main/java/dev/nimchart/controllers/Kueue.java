@@ -28,7 +28,13 @@ import org.yaml.snakeyaml.Yaml;
  */
 public final class Kueue implements AutoCloseable {
 
-    private static final Set<String> WORKLOAD_RESOURCES = Set.of("pods", "deployments", "statefulsets", "leaderworkersets");
+    /**
+     * One Kueue on an environment at a time (its CRDs, namespace and webhooks are the cluster's): the name of the lock a
+     * test that starts one holds, e.g. JUnit's {@code @ResourceLock(Kueue.ONE_AT_A_TIME)}.
+     */
+    public static final String ONE_AT_A_TIME = "dev.nimchart.controllers.Kueue";
+
+    private static final Set<String> WORKLOAD_RESOURCES = Set.of("pods", "deployments", "statefulsets", "leaderworkersets", "mpijobs");
     /**
      * The CRDs whose two versions Kueue converts (its /convert answers for these; upstream's kustomize build also patches
      * resourceflavors, whose conversion v0.15.0 refuses: "not convertible"); the others are served in two versions of
@@ -51,7 +57,7 @@ public final class Kueue implements AutoCloseable {
     /** Starts Kueue on the tier's own environment; returns once its webhooks answer. */
     public static Kueue start(ControllerEnvironment env) {
         env.requireStartedByHarness("starting Kueue");
-        ControllerBinaries binaries = ControllerBinaries.ensureBuilt(line -> { });
+        ControllerBinaries binaries = ControllerBinaries.ensureBuilt(env.settings(), line -> { });
         Path runDir = env.runDir();
         KubeApi api = env.api();
         int port = FreePort.take();
@@ -170,7 +176,10 @@ public final class Kueue implements AutoCloseable {
         }
     }
 
-    /** Removes Kueue's CRDs (and every Kueue object with them) while Kueue still runs, its webhooks, then stops it. */
+    /**
+     * Removes Kueue's CRDs (and every Kueue object with them) while Kueue still runs, its webhooks, then stops it and
+     * removes its namespace, waiting until it is gone.
+     */
     @Override
     public void close() {
         List<String> problems = new ArrayList<>();
@@ -191,7 +200,17 @@ public final class Kueue implements AutoCloseable {
         if (process != null) {
             process.close();
         }
-        api.delete("/api/v1/namespaces/" + KueueProcess.NAMESPACE);
+        // The namespace is gone before close returns, so the next Kueue (another test's) can make it again.
+        String namespace = "/api/v1/namespaces/" + KueueProcess.NAMESPACE;
+        api.delete(namespace);
+        long namespaceDeadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (api.get(namespace).ok()) {
+            if (System.nanoTime() > namespaceDeadline) {
+                problems.add("namespace " + KueueProcess.NAMESPACE + " still there after 60 s");
+                break;
+            }
+            LocalProcess.sleep(200);
+        }
         if (!problems.isEmpty()) {
             throw new ControllerTierException("Kueue did not go cleanly: " + problems);
         }

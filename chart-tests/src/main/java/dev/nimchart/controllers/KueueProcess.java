@@ -15,7 +15,7 @@ import java.util.Map;
  * Kueue's controller manager with its webhooks served on 127.0.0.1 under the tier's certificate: no internal certificate
  * management, no leader election, no metrics server, no visibility API (it would take a fixed port), managing only the
  * namespaces labelled {@value #MANAGED_LABEL}{@code =}{@value #MANAGED_VALUE}, with the integrations the chart's
- * {@code kueue.queueName} label targets (LeaderWorkerSet, StatefulSet, Deployment, and the pods under them).
+ * {@code kueue.queueName} label targets (LeaderWorkerSet, StatefulSet, Deployment, MPIJob, and the pods under them).
  * <p>
  * With its internal certificates off, Kueue v0.15.0 exits unless {@code /etc/kueue/metrics/certs/tls.crt} exists (read
  * even when metrics are off). It is given that file in a mount namespace of its own, under an overlay of {@code /etc},
@@ -49,8 +49,8 @@ final class KueueProcess {
             Files.createDirectories(certDir);
             Files.createDirectories(etcUpper);
             Files.createDirectories(etcWork);
-            Files.copy(runDir.resolve("pki/webhook.crt"), certDir.resolve("tls.crt"));
-            Files.copy(runDir.resolve("pki/webhook.key"), certDir.resolve("tls.key"));
+            Files.copy(runDir.resolve("pki/webhook.crt"), certDir.resolve("tls.crt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(runDir.resolve("pki/webhook.key"), certDir.resolve("tls.key"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Files.writeString(config, """
                     apiVersion: config.kueue.x-k8s.io/v1beta2
                     kind: Configuration
@@ -82,6 +82,7 @@ final class KueueProcess {
                       - deployment
                       - statefulset
                       - leaderworkerset.x-k8s.io/leaderworkerset
+                      - kubeflow.org/mpijob
                     """.formatted(NAMESPACE, MANAGED_LABEL, MANAGED_VALUE, webhookPort, certDir, healthPort));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write Kueue's configuration under " + runDir, e);

@@ -31,7 +31,7 @@ public final class LocalCluster {
         Consumer<String> progress = line -> System.out.printf("[%5.1fs] %s%n", (System.nanoTime() - started) / 1e9, line);
         ControllerEnvironment env;
         try {
-            env = ControllerEnvironment.start(kubeconfig.getParent().resolve("environment"), progress);
+            env = ControllerEnvironment.start(dev.nimchart.settings.SettingsFromProperties.shared(), kubeconfig.getParent().resolve("environment"), progress);
         } catch (ControllerTierException | ClusterUnavailableException e) {
             System.err.println(e.getMessage());
             System.exit(3);

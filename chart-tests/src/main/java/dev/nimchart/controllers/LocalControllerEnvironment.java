@@ -1,5 +1,6 @@
 package dev.nimchart.controllers;
 
+import dev.nimchart.settings.Settings;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.cluster.FreePort;
 import dev.nimchart.cluster.Pki;
@@ -41,11 +42,13 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
     private final MachineLock machineLock;
     private final ComputeDomainStandIn computeDomains;
     private final Consumer<String> progress;
+    private final Settings settings;
 
     private LocalControllerEnvironment(Path runDir, String kubeConfig, KubeApi api, List<LocalProcess> processes,
             List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes, MachineLock machineLock,
-            ComputeDomainStandIn computeDomains, Consumer<String> progress) {
+            ComputeDomainStandIn computeDomains, Consumer<String> progress, Settings settings) {
         this.progress = progress;
+        this.settings = settings;
         this.machineLock = machineLock;
         this.computeDomains = computeDomains;
         this.runDir = runDir;
@@ -58,10 +61,10 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
     }
 
     /** Builds what is missing, then starts everything; on any failure, stops what it started and says why. */
-    static LocalControllerEnvironment start(Path workDir, Consumer<String> progress) {
-        ControllerBinaries binaries = ControllerBinaries.ensureBuilt(progress);
-        MachineLock machineLock = MachineLock.forTier(binaries, progress);
-        Path crds = CrdInstaller.crdsDir(progress);
+    static LocalControllerEnvironment start(Settings settings, Path workDir, Consumer<String> progress) {
+        ControllerBinaries binaries = ControllerBinaries.ensureBuilt(settings, progress);
+        MachineLock machineLock = MachineLock.forTier(binaries, settings.controllerLock(), progress);
+        Path crds = CrdInstaller.crdsDir(settings, progress);
         Path runDir = workDir.resolve("run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
         List<LocalProcess> processes = new ArrayList<>();
         List<String> webhookPaths = new ArrayList<>();
@@ -84,8 +87,8 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
             processes.add(timed(times, "kube-controller-manager", () -> ControllerManagerProcess.start(binaries, runDir, pki, kubeconfigFile)));
             processes.add(timed(times, "kube-scheduler", () -> SchedulerProcess.start(binaries, runDir, kubeconfigFile)));
             processes.add(timed(times, "kwok", () -> KwokProcess.start(binaries, runDir, kubeconfigFile)));
-            List<String> nodes = timed(times, "fake nodes Ready", () -> FakeGpuNodes.create(tierApi));
-            timed(times, "DRA devices published", () -> FakeResourceSlices.create(tierApi, FakeGpuNodes.nodeObjects()));
+            List<String> nodes = timed(times, "fake nodes Ready", () -> FakeGpuNodes.create(tierApi, settings));
+            timed(times, "DRA devices published", () -> FakeResourceSlices.create(tierApi, settings, FakeGpuNodes.nodeObjects(settings)));
             int webhookPort = FreePort.take();
             processes.add(timed(times, "lws-controller", () -> LwsControllerProcess.start(binaries, runDir, pki, kubeconfigFile, webhookPort)));
             webhookPaths.addAll(LwsWebhooks.register(api, binaries, pki, webhookPort));
@@ -96,7 +99,7 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
             progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
                     + " processes, " + nodes.size() + " fake nodes; logs in " + runDir.resolve("logs"));
             return new LocalControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times, machineLock,
-                    ComputeDomainStandIn.start(api), progress);
+                    ComputeDomainStandIn.start(api), progress, settings);
         } catch (RuntimeException | IOException e) {
             stop(api, webhookPaths, processes);
             machineLock.close();
@@ -148,6 +151,11 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
     @Override
     public Map<String, Duration> startTimes() {
         return startTimes;
+    }
+
+    @Override
+    public Settings settings() {
+        return settings;
     }
 
     @Override
@@ -312,7 +320,7 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
 
     private static void deleteRecursively(Path dir) {
         try {
-            dev.nimchart.values.HarnessPaths.deleteTree(dir);
+            dev.nimchart.values.FileTrees.delete(dir);
         } catch (IOException e) {
             // leftovers in target/ are harmless
         }

@@ -30,12 +30,12 @@ final class MachineLock implements AutoCloseable {
     }
 
     /** The machine lock when this tier's mpi-operator needs port 8080, else none. */
-    static MachineLock forTier(ControllerBinaries binaries, Consumer<String> progress) {
-        return MpiOperatorProcess.healthAddressSettable(binaries) ? notNeeded() : acquire(progress);
+    static MachineLock forTier(ControllerBinaries binaries, Path file, Consumer<String> progress) {
+        return MpiOperatorProcess.healthAddressSettable(binaries) ? notNeeded() : acquire(file, progress);
     }
 
-    private static MachineLock acquire(Consumer<String> progress) {
-        Path file = Path.of(System.getProperty("user.home"), ".cache", "nim-llm-chart", "controller-tier.lock");
+    /** Takes the lock of this file ({@code Settings.controllerLock()}: one path for every checkout of a machine). */
+    private static MachineLock acquire(Path file, Consumer<String> progress) {
         try {
             Files.createDirectories(file.getParent());
             FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);

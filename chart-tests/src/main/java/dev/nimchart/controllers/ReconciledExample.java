@@ -1,7 +1,8 @@
 package dev.nimchart.controllers;
 
 import dev.nimchart.render.ChartRefusedException;
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.settings.Settings;
+import dev.nimchart.settings.SettingsFromProperties;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.report.ManifestSummary;
 import dev.nimchart.render.ChartUnderTest;
@@ -30,8 +31,8 @@ public final class ReconciledExample {
     }
 
     public static void main(String[] args) {
-        HarnessPaths paths = HarnessPaths.fromSystemProperties();
-        Path file = Path.of(args.length > 0 && !args[0].isBlank() ? args[0] : paths.examplesDir().resolve(DEFAULT_EXAMPLE).toString());
+        Settings settings = SettingsFromProperties.shared(); // a command line of this repository (ci/show-example.sh)
+        Path file = Path.of(args.length > 0 && !args[0].isBlank() ? args[0] : settings.examplesDir().resolve(DEFAULT_EXAMPLE).toString());
         if (!Files.isRegularFile(file)) {
             System.err.println("no such values file: " + file.toAbsolutePath());
             System.exit(2);
@@ -47,7 +48,7 @@ public final class ReconciledExample {
         long started = System.nanoTime();
         Consumer<String> progress = line -> System.err.printf("[%5.1fs] %s%n", (System.nanoTime() - started) / 1e9, line);
         int exit;
-        try (ControllerEnvironment env = ControllerEnvironment.start(Path.of("target", "show-example").toAbsolutePath(), progress)) {
+        try (ControllerEnvironment env = ControllerEnvironment.start(settings, settings.workDir().resolve("show-example"), progress)) {
             exit = show(env, file, rendered, progress);
             progress.accept("stopping the controller tier");
         } catch (ControllerTierException | ClusterUnavailableException e) {
@@ -61,7 +62,8 @@ public final class ReconciledExample {
         String release = ChartUnderTest.releaseName(file);
         dev.nimchart.cluster.KubeApi.require(env.api().post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                 "metadata", Map.of("name", NAMESPACE))), "create the namespace " + NAMESPACE);
-        HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), Path.of("target", "show-example", "helm"));
+        HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(),
+                env.settings().workDir().resolve("show-example").resolve("helm"), env.settings());
         NamespaceState state;
         try {
             InstalledRelease installed = InstalledRelease.install(env, chart -> releases, chart -> ChartUnderTest.renderer(),

@@ -104,6 +104,15 @@ public final class ValuesJudge {
      */
     public ValuesJudge(Path chartDir, boolean standardLabels, Optional<String> preflightTemplate,
             java.util.function.Function<Path, String> releaseNames) {
+        this(chartDir, standardLabels, preflightTemplate, releaseNames, Optional.empty());
+    }
+
+    /**
+     * As {@link #ValuesJudge(Path, boolean, Optional, java.util.function.Function)}, with the pinned CRDs of this
+     * directory ({@code Settings.crdsDir()}) when given, else those the harness carries.
+     */
+    public ValuesJudge(Path chartDir, boolean standardLabels, Optional<String> preflightTemplate,
+            java.util.function.Function<Path, String> releaseNames, Optional<Path> crdsDir) {
         this.releaseNames = releaseNames;
         this.standardLabels = standardLabels;
         this.chartDir = chartDir;
@@ -113,15 +122,15 @@ public final class ValuesJudge {
         this.rendererWithoutSchema = ChartRenderer.withoutValuesSchema(chartDir);
         this.tree = ChartTree.load(chartDir);
         this.schema = new ValuesSchemaValidator(tree);
-        this.strict = strictCheck(chartDir);
+        this.strict = strictCheck(chartDir, crdsDir);
     }
 
     /**
      * The strict check with the custom resources of the harness's pinned CRDs and of the CRDs the chart installs
      * itself (its {@code crds/} directory, and its vendored subcharts'): a chart's own CRD wins over a pinned one.
      */
-    private static StrictModelCheck strictCheck(Path chartDir) {
-        CrdSchemaValidator pinned = CrdSchemaValidator.load();
+    private static StrictModelCheck strictCheck(Path chartDir, Optional<Path> crdsDir) {
+        CrdSchemaValidator pinned = CrdSchemaValidator.load(crdsDir);
         List<CrdSchemaValidator> own = new java.util.ArrayList<>();
         for (Path dir : dev.nimchart.render.ChartLayout.crdDirs(chartDir)) {
             own.add(CrdSchemaValidator.load(dir));

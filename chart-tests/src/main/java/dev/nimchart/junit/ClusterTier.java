@@ -1,6 +1,6 @@
 package dev.nimchart.junit;
 
-import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.ClusterUnavailableException;
 import java.io.IOException;
@@ -16,25 +16,33 @@ import java.time.Duration;
  */
 public final class ClusterTier extends SharedTier<ClusterSession> {
 
+    /** The report directory of the default settings; a tier's own is {@code cluster-tier/} of its settings' work directory. */
     public static final Path REPORT_DIR = Path.of("target", "cluster-tier");
 
     public ClusterTier() {
         super("cluster tier", ClusterSession.class);
     }
 
-    /** The tier, saying what it does to {@code progress} (tagged {@code [cluster tier]}). */
-    public ClusterTier(dev.nimchart.progress.Progress progress) {
-        super("cluster tier", ClusterSession.class, progress);
+    /** The tier started with these settings if it is the first of the JVM to start (see {@link SharedTier#settings()}). */
+    public ClusterTier(Settings settings) {
+        super("cluster tier", ClusterSession.class, settings);
+    }
+
+    /** As {@link #ClusterTier(Settings)}, saying what it does to {@code progress} (tagged {@code [cluster tier]}). */
+    public ClusterTier(Settings settings, dev.nimchart.progress.Progress progress) {
+        super("cluster tier", ClusterSession.class, settings, progress);
     }
 
     @Override
     protected ClusterSession start() {
+        Settings settings = settings();
+        Path reportDir = settings.workDir().resolve(REPORT_DIR.getFileName());
         try {
-            Files.deleteIfExists(REPORT_DIR.resolve("timings.tsv"));
+            Files.deleteIfExists(reportDir.resolve("timings.tsv"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ClusterSession session = ClusterSession.start(ChartUnderTest::chartDir, REPORT_DIR, progress());
+        ClusterSession session = ClusterSession.start(settings, settings::chartDir, reportDir, progress());
         record("cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
         record("cluster ready with CRDs", session.readyTime());
         return session;

@@ -1,6 +1,6 @@
 package dev.nimchart.junit;
 
-import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.cluster.ClusterUnavailableException;
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.controllers.ControllerEnvironment;
@@ -44,15 +44,15 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
             return environment;
         }
 
-        /** Releases of the repository's chart ({@code -Dnim.chart.dir}). */
+        /** Releases of the settings' chart ({@code -Dnim.chart.dir}). */
         public HelmReleases releases() {
-            return releases(ChartUnderTest.chartDir());
+            return releases(environment.settings().chartDir());
         }
 
         /** Releases of any chart on this environment (one per chart directory for the session). */
         public HelmReleases releases(Path chartDir) {
             return releasesByChart.computeIfAbsent(chartDir.toAbsolutePath().normalize(),
-                    dir -> new HelmReleases(dir, environment.kubeConfigYaml(), REPORT_DIR.resolve("helm")));
+                    dir -> new HelmReleases(dir, environment.kubeConfigYaml(), REPORT_DIR.resolve("helm"), environment.settings()));
         }
 
         /** The renderer of a chart directory (one per chart directory for the session). */
@@ -79,9 +79,14 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
         super("controller tier", ControllerSession.class);
     }
 
-    /** The tier, saying what it does to {@code progress} (tagged {@code [controller tier]}). */
-    public ControllerTier(dev.nimchart.progress.Progress progress) {
-        super("controller tier", ControllerSession.class, progress);
+    /** The tier started with these settings if it is the first of the JVM to start (see {@link SharedTier#settings()}). */
+    public ControllerTier(Settings settings) {
+        super("controller tier", ControllerSession.class, settings);
+    }
+
+    /** As {@link #ControllerTier(Settings)}, saying what it does to {@code progress} (tagged {@code [controller tier]}). */
+    public ControllerTier(Settings settings, dev.nimchart.progress.Progress progress) {
+        super("controller tier", ControllerSession.class, settings, progress);
     }
 
     @Override
@@ -92,9 +97,10 @@ public final class ControllerTier extends SharedTier<ControllerTier.ControllerSe
             throw new UncheckedIOException(e);
         }
         dev.nimchart.progress.Progress progress = progress();
-        ControllerEnvironment environment = dev.nimchart.cluster.ClusterChoice.existing()
-                ? ControllerEnvironment.attach(dev.nimchart.cluster.ExistingCluster.fromSystemProperties(progress), progress)
-                : ControllerEnvironment.start(REPORT_DIR.toAbsolutePath(), progress);
+        Settings settings = settings();
+        ControllerEnvironment environment = dev.nimchart.cluster.ClusterChoice.existing(settings)
+                ? ControllerEnvironment.attach(dev.nimchart.cluster.ExistingCluster.of(settings, progress), settings, progress)
+                : ControllerEnvironment.start(settings, REPORT_DIR.toAbsolutePath(), progress);
         for (Map.Entry<String, java.time.Duration> t : environment.startTimes().entrySet()) {
             Timings.record(REPORT_DIR, "start: " + t.getKey(), t.getValue());
         }

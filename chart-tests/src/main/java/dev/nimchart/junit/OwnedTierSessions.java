@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import dev.nimchart.progress.Progress;
+import dev.nimchart.settings.Settings;
 
 /**
  * Tier environments owned by whoever holds this (a {@code ChartCheck} used outside JUnit, the command line): each
@@ -30,27 +31,33 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
         this.controllerTier = controllerTier;
     }
 
-    /** The tiers' own environments: a local (or K3s, {@code -Dnim.cluster}) cluster and the local controller processes. */
+    /**
+     * The tiers' own environments with this JVM's settings: a local (or K3s, {@code -Dnim.cluster}) cluster and the local
+     * controller processes.
+     */
     public static OwnedTierSessions local() {
-        return local(Progress.console());
+        return local(Progress.console(), null);
     }
 
-    /** {@link #local()}, each tier saying what it does to {@code progress}, tagged with its name. */
-    public static OwnedTierSessions local(Progress progress) {
-        return new OwnedTierSessions(new ClusterTier(progress), new ControllerTier(progress));
+    /**
+     * {@link #local()} with these settings (null: this JVM's), each tier saying what it does to {@code progress}, tagged
+     * with its name.
+     */
+    public static OwnedTierSessions local(Progress progress, Settings settings) {
+        return new OwnedTierSessions(new ClusterTier(settings, progress), new ControllerTier(settings, progress));
     }
 
     /**
      * Sessions on a cluster the harness did not start, reached with this kubeconfig: the API-server tier's cluster and
      * the controller tier's environment attached to it; closing them stops nothing of the cluster.
      */
-    public static OwnedTierSessions existing(Path kubeconfig, ExistingCluster.Writes writes, Path workDir, Progress progress) {
+    public static OwnedTierSessions existing(Path kubeconfig, ExistingCluster.Writes writes, Path workDir, Settings settings, Progress progress) {
         Progress apiProgress = progress.tagged("cluster tier");
         Progress controllerProgress = progress.tagged("controller tier");
-        SharedTier<ClusterSession> api = new SharedTier<>("cluster tier", ClusterSession.class, progress) {
+        SharedTier<ClusterSession> api = new SharedTier<>("cluster tier", ClusterSession.class, settings, progress) {
             @Override
             protected ClusterSession start() {
-                return ClusterSession.on(ExistingCluster.open(kubeconfig, writes, apiProgress), CrdInstaller.crdsDir(apiProgress),
+                return ClusterSession.on(ExistingCluster.open(kubeconfig, writes, apiProgress), settings(), CrdInstaller.crdsDir(settings(), apiProgress),
                         () -> { throw new IllegalStateException("a ChartCheck names its chart"); }, workDir.resolve("cluster-tier"), apiProgress);
             }
 
@@ -64,11 +71,11 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
                 session.close();
             }
         };
-        SharedTier<ControllerSession> controllers = new SharedTier<>("controller tier", ControllerSession.class, progress) {
+        SharedTier<ControllerSession> controllers = new SharedTier<>("controller tier", ControllerSession.class, settings, progress) {
             @Override
             protected ControllerSession start() {
                 return ControllerSession.on(ControllerEnvironment.attach(ExistingCluster.open(kubeconfig, writes, controllerProgress),
-                        controllerProgress));
+                        settings(), controllerProgress));
             }
 
             @Override

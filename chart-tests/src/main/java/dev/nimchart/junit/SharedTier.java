@@ -1,6 +1,8 @@
 package dev.nimchart.junit;
 
 import dev.nimchart.progress.Progress;
+import dev.nimchart.settings.Settings;
+import dev.nimchart.settings.SettingsFromProperties;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -22,18 +24,34 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
 
     private final String name;
     private final Class<S> type;
+    private final Settings settings;
     private final Progress progress;
 
-    /** A tier that says what it does on standard output, tagged with its name ({@code [cluster tier] ...}). */
+    /** A tier with this JVM's settings that says what it does on standard output, tagged with its name ({@code [cluster tier] ...}). */
     protected SharedTier(String name, Class<S> type) {
-        this(name, type, Progress.console());
+        this(name, type, null);
     }
 
-    /** A tier that says what it does to {@code progress}, tagged with its name. */
-    protected SharedTier(String name, Class<S> type, Progress progress) {
+    /** A tier that starts with these settings (null: this JVM's system properties), if it is the first to start. */
+    protected SharedTier(String name, Class<S> type, Settings settings) {
+        this(name, type, settings, Progress.console());
+    }
+
+    /** As {@link #SharedTier(String, Class, Settings)}, saying what it does to {@code progress}, tagged with its name. */
+    protected SharedTier(String name, Class<S> type, Settings settings, Progress progress) {
         this.name = name;
         this.type = type;
+        this.settings = settings;
         this.progress = progress.tagged(name);
+    }
+
+    /**
+     * The settings the tier starts with: those given (by {@code ChartCheck.settings}), else those of this JVM's system
+     * properties, read once ({@link SettingsFromProperties#shared()}); the one place the adapters take them from. In
+     * JUnit's root store the first to start the run's session decides.
+     */
+    protected Settings settings() {
+        return settings != null ? settings : SettingsFromProperties.shared();
     }
 
     /** Where the tier says what it does (its lines tagged with its name). */
@@ -123,7 +141,8 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
 
         /** The session (checked alive), or a {@link TierNotStartedException} saying why there is none. */
         public S sessionOrThrow() {
-            return session().orElseThrow(() -> new TierNotStartedException(tier.name, failure, tier.unavailable(failure), tier.progress));
+            return session().orElseThrow(() -> new TierNotStartedException(tier.name, failure, tier.unavailable(failure),
+                    tier.settings().ci(), tier.progress));
         }
 
         public String failure() {

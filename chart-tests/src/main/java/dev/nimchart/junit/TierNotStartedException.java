@@ -11,13 +11,15 @@ public final class TierNotStartedException extends RuntimeException {
 
     private final String tier;
     private final boolean skippable;
+    private final boolean ci;
     private final transient Progress progress;
 
-    /** {@code progress}: where a skip is said, already tagged with the tier's name. */
-    public TierNotStartedException(String tier, Throwable cause, boolean skippable, Progress progress) {
+    /** {@code ci}: the settings' CI (every tier must run); {@code progress}: where a skip is said, tagged with the tier's name. */
+    public TierNotStartedException(String tier, Throwable cause, boolean skippable, boolean ci, Progress progress) {
         super(cause == null ? "the " + tier + " did not start" : cause.getMessage(), cause);
         this.tier = tier;
         this.skippable = skippable;
+        this.ci = ci;
         this.progress = progress;
     }
 
@@ -31,7 +33,7 @@ public final class TierNotStartedException extends RuntimeException {
      * throw; otherwise the reason is printed and the test aborted (this method throws the abort itself).
      */
     public AssertionError failOrAbort() {
-        if ("true".equalsIgnoreCase(System.getenv("CI")) || !skippable) {
+        if (ci || !skippable) {
             return new AssertionError("CI=true and the " + tier + " is unavailable: " + getMessage(), this);
         }
         progress.line("SKIPPED (CI is not true; with CI=true this fails the build): " + getMessage());

@@ -1,6 +1,8 @@
 package dev.nimchart.lint;
 
-import dev.nimchart.cluster.CiScript;
+import dev.nimchart.cluster.BinaryAssets;
+import dev.nimchart.settings.BinarySource;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.values.ValuesMerger;
@@ -42,10 +44,11 @@ public final class PolicyCheck {
         this.engines = List.copyOf(engines);
     }
 
-    /** kube-score and checkov, built or installed by the project's ci/ scripts when not cached yet. */
-    public static PolicyCheck withProjectTools(Consumer<String> progress) {
-        return new PolicyCheck(List.of(new KubeScore(CiScript.builtTool("kube-score", progress)),
-                new Checkov(CiScript.pythonTool("checkov", progress))));
+    /** kube-score and checkov from the settings' programs (this repository's ci/ scripts build or install them when not cached yet). */
+    public static PolicyCheck withProjectTools(Settings settings, Consumer<String> progress) {
+        BinarySource tools = BinaryAssets.of(settings);
+        return new PolicyCheck(List.of(new KubeScore(tools.tool("kube-score", progress)),
+                new Checkov(tools.pythonTool("checkov", progress))));
     }
 
     /** The engines' names, in the order they run. */

@@ -1,7 +1,7 @@
 package dev.nimchart.render;
 
 import dev.nimchart.objects.RenderedManifest;
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.values.FileTrees;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import java.io.IOException;
@@ -105,7 +105,7 @@ public final class ChartRenderer {
 
     private static void deleteTree(Path dir) {
         try {
-            HarnessPaths.deleteTree(dir);
+            FileTrees.delete(dir);
         } catch (IOException ignored) {
             // a temporary directory left behind is harmless
         }

@@ -2,7 +2,7 @@ package dev.nimchart.render;
 
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.values.ValuesMerger;
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.settings.SettingsFromProperties;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -15,14 +15,14 @@ import java.util.Map;
 public final class ChartUnderTest {
 
     public static final String NAMESPACE = "nim";
-    private static final HarnessPaths PATHS = HarnessPaths.fromSystemProperties();
-    private static final ChartRenderer RENDERER = new ChartRenderer(PATHS.chartDir());
+    private static final Path CHART_DIR = SettingsFromProperties.shared().chartDir();
+    private static final ChartRenderer RENDERER = new ChartRenderer(CHART_DIR);
 
     private ChartUnderTest() {
     }
 
     public static Path chartDir() {
-        return PATHS.chartDir();
+        return CHART_DIR;
     }
 
     /** The renderer of the chart. */

@@ -1,5 +1,6 @@
 package dev.nimchart.render;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -59,7 +60,8 @@ public final class LookupStub {
      */
     static synchronized LookupStub forRenderers() {
         if (serving == null) {
-            String kubeconfig = System.getenv("KUBECONFIG");
+            // Helm's lookups read the JVM's KUBECONFIG, so the stub of the JVM writes that file: the settings of the JVM say where
+            String kubeconfig = SettingsFromProperties.shared().lookupKubeconfig().map(Path::toString).orElse(null);
             if (kubeconfig == null || !Path.of(kubeconfig).getFileName().toString().equals(KUBECONFIG_FILE_NAME)) {
                 throw new IllegalStateException("helm-java renders perform Helm lookups against the cluster of KUBECONFIG. "
                         + "Run through Maven (it sets KUBECONFIG to target/" + KUBECONFIG_FILE_NAME + "), or set KUBECONFIG "

@@ -41,7 +41,7 @@ public final class TestHookRenderer {
             Path root = copy.getParent();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
-                    dev.nimchart.values.HarnessPaths.deleteTree(root);
+                    dev.nimchart.values.FileTrees.delete(root);
                 } catch (IOException ignored) {
                     // a temporary directory left behind is harmless
                 }

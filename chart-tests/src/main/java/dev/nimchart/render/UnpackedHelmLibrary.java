@@ -1,5 +1,6 @@
 package dev.nimchart.render;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import com.marcnuri.helm.jni.HelmLib;
 import com.marcnuri.helm.jni.NativeLibrary;
 import com.sun.jna.Native;
@@ -44,12 +45,13 @@ public final class UnpackedHelmLibrary implements NativeLibrary {
 
     @Override
     public HelmLib load() {
-        String dir = System.getProperty(DIRECTORY_PROPERTY, "");
+        // helm-java's ServiceLoader makes this object, so the command line's settings are the only ones it can have
+        java.util.Optional<Path> dir = SettingsFromProperties.shared().helmLibraryDir();
         Path jar = platformJar();
-        if (dir.isBlank() || jar == null) {
+        if (dir.isEmpty() || jar == null) {
             return platform.load();
         }
-        Path file = unpacked(Path.of(dir), jar);
+        Path file = unpacked(dir.get(), jar);
         HelmLib lib = Native.load(file.toString(), HelmLib.class);
         // as helm-java's own load: repository servers a test started stop with the JVM
         Runtime.getRuntime().addShutdownHook(new Thread(lib::RepoServerStopAll));

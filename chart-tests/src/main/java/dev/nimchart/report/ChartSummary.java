@@ -1,7 +1,7 @@
 package dev.nimchart.report;
 
 import dev.nimchart.objects.RenderedManifest;
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.settings.SettingsFromProperties;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.render.ChartRefusedException;
 import java.nio.file.Files;
@@ -15,7 +15,7 @@ public final class ChartSummary {
 
     public static void main(String[] args) {
         Path file = Path.of(args.length > 0 && !args[0].isBlank() ? args[0]
-                : HarnessPaths.fromSystemProperties().examplesDir().resolve("single-node-minimal.yaml").toString());
+                : SettingsFromProperties.shared().examplesDir().resolve("single-node-minimal.yaml").toString());
         if (!Files.isRegularFile(file)) {
             System.err.println("no such values file: " + file.toAbsolutePath());
             System.exit(2);

@@ -1,6 +1,6 @@
 package dev.nimchart.startup;
 
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.values.FileTrees;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.ServingContainer;
 import dev.nimchart.controllers.KubeletEnv;
@@ -85,6 +85,11 @@ public final class PodGroupRun implements AutoCloseable {
     private Path nimApi;
     private String servedModel;
     private Path rayStandin;
+    private Path rayDir;
+    private Path initDriver;
+    private Path downloadStandin;
+    private String extraHosts = "";
+    private boolean initContainers;
 
     private PodGroupRun(String base, Path workDir) {
         this.base = base;
@@ -95,8 +100,8 @@ public final class PodGroupRun implements AutoCloseable {
      * Starts the nim container of each pod (in order). {@code overrides} replaces environment entries after the
      * kubelet's expansion (empty for a faithful run).
      */
-    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides) {
-        return start(state, pods, workDir, overrides, Server.STANDIN);
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Path rayDir) {
+        return start(state, pods, workDir, overrides, Server.STANDIN, rayDir);
     }
 
     /**
@@ -108,12 +113,17 @@ public final class PodGroupRun implements AutoCloseable {
         public static final Server STANDIN = new Server(null, null);
     }
 
-    /** As {@link #start(NamespaceState, List, Path, Map)}, with another program (a real engine) as the image's server. */
-    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server) {
+    /**
+     * As {@link #start(NamespaceState, List, Path, Map, Path)}, with another program (a real engine) as the image's
+     * server. {@code rayDir}: the Ray installation the image's {@code ray} and {@code nim-serve-ray} run
+     * ({@code Settings.rayDir()}); null for pods that run no Ray (the image then has neither program).
+     */
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
+            Path rayDir) {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir);
         try {
-            HarnessPaths.deleteTree(workDir); // records of an earlier run must not count as ranks of this one
+            FileTrees.delete(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
             run.state = state;
             run.overrides = overrides;
@@ -122,7 +132,10 @@ public final class PodGroupRun implements AutoCloseable {
             run.servedModel = server.servedModel();
             run.engineCaches = resource("engine_caches.py", workDir.resolve("engine_caches.py"));
             run.nimApi = resource("nim_api.py", workDir.resolve("nim_api.py"));
-            run.rayStandin = rayStandin(workDir);
+            run.rayDir = rayDir;
+            run.rayStandin = rayDir == null ? null : rayStandin(workDir, rayDir);
+            run.initDriver = resource("pod-init.sh", workDir.resolve("pod-init.sh"));
+            run.downloadStandin = resource("download-to-cache.py", workDir.resolve("download-to-cache.py"));
             run.fabric = base + "f";
             StartupHost.must(List.of("ip", "netns", "add", run.fabric));
             run.namespaces.add(run.fabric);
@@ -156,6 +169,81 @@ public final class PodGroupRun implements AutoCloseable {
 
     public PodRun pod(String name) {
         return runs.stream().filter(r -> r.pod().name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Whether the pods started from now on run their init containers, in order, before their main container (as the
+     * kubelet does; see {@link #initStatus}). Off by default: a run that starts a group's main containers alone (whose
+     * init containers would wait for something no test provides, such as a cache pre-fill Job's marker) stays as it was.
+     */
+    public PodGroupRun runInitContainers(boolean run) {
+        this.initContainers = run;
+        return this;
+    }
+
+    /**
+     * Adds lines to /etc/hosts of the pods started from now on (as cluster DNS would answer names the namespace's
+     * headless Services do not publish, e.g. a Service name standing for its one endpoint's address).
+     */
+    public void addHosts(String lines) {
+        extraHosts += lines.endsWith("\n") ? lines : lines + "\n";
+    }
+
+    /**
+     * A network namespace of its own on the pods' network (the bridge of this run), with {@code address} (IP/prefix, in
+     * the tier's 198.18.0.0/17), for a host the pods reach (a proxy); removed on {@link #close()}. Returns its name.
+     */
+    public String attachNamespace(String suffix, String address) {
+        String netns = base + suffix;
+        String veth = base + "v" + suffix;
+        StartupHost.must(List.of("ip", "netns", "add", netns));
+        namespaces.add(netns);
+        StartupHost.must(List.of("ip", "link", "add", veth, "netns", fabric, "type", "veth", "peer", "name", "eth0", "netns", netns));
+        StartupHost.must(List.of("ip", "-n", fabric, "link", "set", veth, "master", "br0", "up"));
+        StartupHost.must(List.of("ip", "-n", netns, "addr", "add", address, "dev", "eth0"));
+        StartupHost.must(List.of("ip", "-n", netns, "link", "set", "eth0", "up"));
+        StartupHost.must(List.of("ip", "-n", netns, "link", "set", "lo", "up"));
+        return netns;
+    }
+
+    /**
+     * Where the pod's init containers stand: empty when it has none or none has run yet, "running NAME" while one runs,
+     * "Init:Error: init container NAME exited with N" when one failed (the main container then never starts), "started"
+     * once all completed and the main container was started.
+     */
+    public String initStatus(PodRun run) {
+        try {
+            Path status = run.dir().resolve("init-status");
+            return Files.exists(status) ? Files.readString(status).strip() : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What an init container of the pod wrote (stdout and stderr), empty before it ran. */
+    public String initLog(PodRun run, String container) {
+        try {
+            Path log = run.dir().resolve("init-" + container).resolve("log");
+            return Files.exists(log) ? Files.readString(log) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The environment an init container of the pod was started with (as the kubelet expands it, plus the runtime's). */
+    public Map<String, String> initEnv(PodRun run, String container) {
+        try {
+            Map<String, String> env = new LinkedHashMap<>();
+            for (String kv : Files.readString(run.dir().resolve("init-" + container).resolve("env")).split("\0")) {
+                int eq = kv.indexOf('=');
+                if (eq > 0) {
+                    env.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
+            }
+            return env;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** /etc/hosts of every pod: each pod IP with the names the namespace's headless Services publish for it. */
@@ -213,10 +301,10 @@ public final class PodGroupRun implements AutoCloseable {
         }
 
         Path dir = workDir.resolve(pod.name());
-        HarnessPaths.deleteTree(dir);
+        FileTrees.delete(dir);
         Path etc = Files.createDirectories(dir.resolve("etc-upper"));
         Files.createDirectories(dir.resolve("etc-work"));
-        Files.writeString(etc.resolve("hosts"), hosts + "127.0.1.1\t" + host + "\n");
+        Files.writeString(etc.resolve("hosts"), hosts + extraHosts + "127.0.1.1\t" + host + "\n");
         Files.writeString(etc.resolve("resolv.conf"), "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
         // The image's users and home directories (ImageModel): a uid it does not declare has no passwd entry.
         Files.writeString(etc.resolve("passwd"), IMAGE.passwd(Files.readAllLines(Path.of("/etc/passwd")), uid));
@@ -237,10 +325,14 @@ public final class PodGroupRun implements AutoCloseable {
         }
         // A NIM 2.x/3.x image's programs on its PATH: nim-serve-ray (the stand-in, running the real Ray) and ray.
         Path bin = Files.createDirectories(dir.resolve("opt/nim/bin"));
-        Files.copy(rayStandin, bin.resolve("nim-serve-ray"));
-        Files.writeString(bin.resolve("ray"), "#!/bin/sh\nexec " + StartupHost.rayDir().resolve("bin/ray") + " \"$@\"\n");
-        for (String program : List.of("nim-serve-ray", "ray")) {
-            Files.setPosixFilePermissions(bin.resolve(program), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.copy(downloadStandin, bin.resolve("download-to-cache")); // NIM's cache download command (download-to-cache.py)
+        Files.setPosixFilePermissions(bin.resolve("download-to-cache"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        if (rayDir != null) {
+            Files.copy(rayStandin, bin.resolve("nim-serve-ray"));
+            Files.writeString(bin.resolve("ray"), "#!/bin/sh\nexec " + rayDir.resolve("bin/ray") + " \"$@\"\n");
+            for (String program : List.of("nim-serve-ray", "ray")) {
+                Files.setPosixFilePermissions(bin.resolve(program), PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
         }
         // The image's entrypoint runs its arguments (the CUDA images' entrypoint prints a banner, then execs them).
         Path entrypoint = dir.resolve("opt").resolve(IMAGE_ENTRYPOINT.get(0).substring("/opt/".length()));
@@ -248,51 +340,13 @@ public final class PodGroupRun implements AutoCloseable {
         Files.writeString(entrypoint, "#!/bin/bash\nexec \"$@\"\n");
         Files.setPosixFilePermissions(entrypoint, PosixFilePermissions.fromString("rwxr-xr-x"));
 
-        StringBuilder mounts = new StringBuilder();
-        Map<String, KubeObject> volumes = new LinkedHashMap<>();
-        pod.list("spec.volumes").forEach(v -> volumes.put(v.at("name").toString(), v));
-        for (KubeObject mount : nim.list("volumeMounts")) {
-            KubeObject volume = volumes.get(mount.at("name").toString());
-            String target = mount.at("mountPath").toString();
-            String source = volumeSource(state, pod, volume, dir, fsGroup);
-            if (source != null && !target.startsWith("/dev/")) {
-                mounts.append(source).append('\t').append(target).append('\t')
-                        .append(Boolean.TRUE.equals(mount.at("readOnly")) ? "ro" : "rw").append('\n');
-            }
-            if (source != null && target.equals("/dev/shm")) {
-                Files.writeString(dir.resolve("shm"), source); // the pod's shared memory: a memory-backed emptyDir of its sizeLimit
-            }
+        Map<String, String> env = containerFiles(dir, state, pod, nim, dir, fsGroup, host, uid, overrides);
+        // The pod's init containers (run in order before the main container, each in the same sandbox: its own mounts,
+        // environment, user and security settings, the pod's network and files), in POD_DIR/init-<name>.
+        List<Path> inits = new ArrayList<>();
+        for (KubeObject init : initContainers ? pod.list("spec.initContainers") : List.<KubeObject>of()) {
+            inits.add(initContainer(state, pod, init, dir, fsGroup, host, uid, gid, groups));
         }
-        Files.writeString(dir.resolve("mounts"), mounts.toString());
-        Files.deleteIfExists(dir.resolve("read-only-root"));
-        if (Boolean.TRUE.equals(nim.at("securityContext.readOnlyRootFilesystem"))) {
-            Files.writeString(dir.resolve("read-only-root"), "");
-        }
-        Files.writeString(dir.resolve("bounding-set"), boundingSet(nim));
-        Files.deleteIfExists(dir.resolve("no-new-privs"));
-        if (Boolean.FALSE.equals(nim.at("securityContext.allowPrivilegeEscalation"))) {
-            Files.writeString(dir.resolve("no-new-privs"), "");
-        }
-
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("PATH", IMAGE_PATH);
-        env.put("HOSTNAME", host);
-        env.put("HOME", IMAGE.runtimeHome(uid));
-        env.put("LD_LIBRARY_PATH", IMAGE_LD_LIBRARY_PATH);
-        Object gpus = nim.at("resources.limits[nvidia.com/gpu]");
-        int gpuCount = gpus != null ? Integer.parseInt(gpus.toString()) : draGpus(state, pod);
-        if (gpuCount > 0) {
-            List<String> devices = new ArrayList<>();
-            for (int g = 0; g < gpuCount; g++) {
-                devices.add("GPU-" + pod.name() + "-" + g);
-            }
-            env.put("NVIDIA_VISIBLE_DEVICES", String.join(",", devices));
-        }
-        env.putAll(KubeletEnv.of(pod, nim, state));
-        env.putAll(overrides);
-        StringBuilder envFile = new StringBuilder();
-        env.forEach((k, v) -> envFile.append(k).append('=').append(v).append('\0'));
-        Files.writeString(dir.resolve("env"), envFile.toString());
 
         String netns = base + "p" + index;
         String veth = base + "v" + index;
@@ -309,9 +363,103 @@ public final class PodGroupRun implements AutoCloseable {
         // The kubelet expands $(VAR) in command and args with the container's own variables (not the runtime's).
         Map<String, String> containerEnv = KubeletEnv.of(pod, nim, state);
         containerCommand(nim).forEach(word -> command.add(KubeletEnv.expand(word, containerEnv)));
+        if (!inits.isEmpty()) {
+            // The init driver runs each init container to completion in order, then execs the main container's sandbox.
+            List<String> driven = new ArrayList<>(List.of("ip", "netns", "exec", netns, "bash", initDriver.toString(), dir.toString()));
+            inits.forEach(d -> driven.add(d.toString()));
+            driven.add("--");
+            driven.addAll(command.subList(4, command.size()));
+            command.clear();
+            command.addAll(driven);
+        }
         Path log = dir.resolve("main.log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new PodRun(pod, netns, ip, dir, process, log, env, uid, gid, List.copyOf(groups));
+    }
+
+    /**
+     * An init container's directory POD_DIR/init-NAME as pod-sandbox.sh reads it: the pod's /etc files (its passwd for
+     * the container's user), the image's files (/opt) and home directories, the container's own mounts, environment and
+     * security settings, and its command line (argv, NUL-separated: the sandbox with the container's user and groups).
+     */
+    private Path initContainer(NamespaceState state, KubeObject pod, KubeObject init, Path dir, long fsGroup, String host, long podUid,
+            long podGid, List<Long> groups) throws IOException {
+        Path cdir = dir.resolve("init-" + init.at("name"));
+        Path etc = Files.createDirectories(cdir.resolve("etc-upper"));
+        Files.createDirectories(cdir.resolve("etc-work"));
+        long uid = number(init.at("securityContext.runAsUser"), pod.at("spec.securityContext.runAsUser"), podUid);
+        long gid = number(init.at("securityContext.runAsGroup"), pod.at("spec.securityContext.runAsGroup"), podGid);
+        for (String file : List.of("hosts", "resolv.conf", "group")) {
+            Files.copy(dir.resolve("etc-upper").resolve(file), etc.resolve(file));
+        }
+        Files.writeString(etc.resolve("passwd"), IMAGE.passwd(Files.readAllLines(Path.of("/etc/passwd")), uid));
+        Files.copy(dir.resolve("image-homes"), cdir.resolve("image-homes"));
+        Files.createSymbolicLink(cdir.resolve("opt"), dir.resolve("opt"));
+        Map<String, String> env = containerFiles(cdir, state, pod, init, dir, fsGroup, host, uid, Map.of());
+        // A mount namespace of its own: its mounts end with it, and none is made where the driver holds its log open.
+        List<String> argv = new ArrayList<>(List.of("unshare", "--uts", "--mount", "bash", sandbox.toString(), cdir.toString(), host, Long.toString(uid),
+                Long.toString(gid), groupList(groups), "--"));
+        Map<String, String> containerEnv = KubeletEnv.of(pod, init, state);
+        containerCommand(init).forEach(word -> argv.add(KubeletEnv.expand(word, containerEnv)));
+        StringBuilder file = new StringBuilder();
+        argv.forEach(a -> file.append(a).append('\0'));
+        Files.writeString(cdir.resolve("argv"), file.toString());
+        return cdir;
+    }
+
+    /**
+     * One container's files in {@code cdir} as pod-sandbox.sh reads them (its mounts, read-only root, capability bounding
+     * set, no_new_privs and environment; its volumes' sources under the pod directory {@code dir}), and its environment.
+     */
+    private Map<String, String> containerFiles(Path cdir, NamespaceState state, KubeObject pod, KubeObject container, Path dir, long fsGroup,
+            String host, long uid, Map<String, String> overrides) throws IOException {
+        StringBuilder mounts = new StringBuilder();
+        Map<String, KubeObject> volumes = new LinkedHashMap<>();
+        pod.list("spec.volumes").forEach(v -> volumes.put(v.at("name").toString(), v));
+        for (KubeObject mount : container.list("volumeMounts")) {
+            KubeObject volume = volumes.get(mount.at("name").toString());
+            String target = mount.at("mountPath").toString();
+            String source = volumeSource(state, pod, volume, dir, fsGroup);
+            if (source != null && !target.startsWith("/dev/")) {
+                mounts.append(source).append('\t').append(target).append('\t')
+                        .append(Boolean.TRUE.equals(mount.at("readOnly")) ? "ro" : "rw").append('\n');
+            }
+            if (source != null && target.equals("/dev/shm")) {
+                Files.writeString(cdir.resolve("shm"), source); // the pod's shared memory: a memory-backed emptyDir of its sizeLimit
+            }
+        }
+        Files.writeString(cdir.resolve("mounts"), mounts.toString());
+        Files.deleteIfExists(cdir.resolve("read-only-root"));
+        if (Boolean.TRUE.equals(container.at("securityContext.readOnlyRootFilesystem"))) {
+            Files.writeString(cdir.resolve("read-only-root"), "");
+        }
+        Files.writeString(cdir.resolve("bounding-set"), boundingSet(container));
+        Files.deleteIfExists(cdir.resolve("no-new-privs"));
+        if (Boolean.FALSE.equals(container.at("securityContext.allowPrivilegeEscalation"))) {
+            Files.writeString(cdir.resolve("no-new-privs"), "");
+        }
+
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PATH", IMAGE_PATH);
+        env.put("HOSTNAME", host);
+        env.put("HOME", IMAGE.runtimeHome(uid));
+        env.put("LD_LIBRARY_PATH", IMAGE_LD_LIBRARY_PATH);
+        Object gpus = container.at("resources.limits[nvidia.com/gpu]");
+        boolean initContainer = pod.list("spec.initContainers").stream().anyMatch(c -> c.at("name").equals(container.at("name")));
+        int gpuCount = gpus != null ? Integer.parseInt(gpus.toString()) : initContainer ? 0 : draGpus(state, pod);
+        if (gpuCount > 0) {
+            List<String> devices = new ArrayList<>();
+            for (int g = 0; g < gpuCount; g++) {
+                devices.add("GPU-" + pod.name() + "-" + g);
+            }
+            env.put("NVIDIA_VISIBLE_DEVICES", String.join(",", devices));
+        }
+        env.putAll(KubeletEnv.of(pod, container, state));
+        env.putAll(overrides);
+        StringBuilder envFile = new StringBuilder();
+        env.forEach((k, v) -> envFile.append(k).append('=').append(v).append('\0'));
+        Files.writeString(cdir.resolve("env"), envFile.toString());
+        return env;
     }
 
     /**
@@ -412,8 +560,8 @@ public final class PodGroupRun implements AutoCloseable {
     }
 
     /** The Ray stand-in with the Ray environment's python as its interpreter. */
-    private static Path rayStandin(Path workDir) throws IOException {
-        return withInterpreter("nim-serve-ray.py", workDir.resolve("nim-serve-ray"), StartupHost.rayDir().resolve("bin/python3"));
+    private static Path rayStandin(Path workDir, Path rayDir) throws IOException {
+        return withInterpreter("nim-serve-ray.py", workDir.resolve("nim-serve-ray"), rayDir.resolve("bin/python3"));
     }
 
     /** A script of this package's resources written to {@code target} with {@code interpreter} in its first line. */

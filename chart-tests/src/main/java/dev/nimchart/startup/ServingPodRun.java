@@ -88,7 +88,7 @@ public final class ServingPodRun {
         long t0 = System.nanoTime();
         // The image serves the model the chart names (a model-specific NIM image has its model built in).
         Server image = server.servedModel() == null ? new Server(server.program(), servedModelOf(manifest)) : server;
-        try (PodGroupRun group = PodGroupRun.start(state, List.of(pod), workDir, Map.of(), image)) {
+        try (PodGroupRun group = PodGroupRun.start(state, List.of(pod), workDir, Map.of(), image, null)) {
             PodRun run = group.pods().get(0);
             String home = run.env().get("HOME");
             KubeletStartupProbe.Outcome startup = KubeletStartupProbe.run(group, run);

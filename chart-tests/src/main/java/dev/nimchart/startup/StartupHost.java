@@ -1,5 +1,8 @@
 package dev.nimchart.startup;
 
+import dev.nimchart.cluster.BinaryAssets;
+import dev.nimchart.settings.BinarySource;
+import dev.nimchart.settings.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,30 +14,38 @@ import java.util.concurrent.TimeUnit;
 /**
  * What the start-up tier needs of this machine: root (network, UTS and mount namespaces, setpriv), iproute2's
  * {@code ip netns}, overlayfs, and OpenSSH's sshd and Open MPI's mpirun from the distribution's packages, which
- * {@code ci/install-startup-tools.sh} installs when they are missing (as the other tiers build their Go binaries), and
- * Ray in a virtual environment of its own ({@code ci/install-ray.sh}, pinned, from PyPI) for the Ray groups.
+ * the settings' builder installs when they are missing (this repository's {@code ci/install-startup-tools.sh}, as the
+ * other tiers build their Go binaries), and Ray in a virtual environment of its own ({@link Settings#rayDir()};
+ * {@code ci/install-ray.sh}, pinned, from PyPI) for the Ray groups.
  */
 public final class StartupHost {
 
     private StartupHost() {
     }
 
-    /** Empty when the tier can run here, else why not. Installs the packages when missing and possible. */
-    public static Optional<String> unavailableReason(Path repoRoot) {
-        if (!"root".equals(System.getProperty("user.name"))) {
-            return Optional.of("the start-up tier needs root (network namespaces, mounts, setpriv); running as " + System.getProperty("user.name"));
+    /**
+     * Empty when the tier can run here, else why not. Installs the packages and Ray (into {@link Settings#rayDir()})
+     * with the settings' builder (this repository's ci/install-startup-tools.sh and ci/install-ray.sh) when missing.
+     */
+    public static Optional<String> unavailableReason(Settings settings) {
+        Result uid = run(List.of("id", "-u"), 10);
+        if (uid.exit != 0 || !uid.output.strip().equals("0")) {
+            return Optional.of("the start-up tier needs root (network namespaces, mounts, setpriv); running as " + run(List.of("id", "-un"), 10).output.strip());
         }
+        BinarySource tools = BinaryAssets.of(settings);
         if (!Files.isExecutable(Path.of("/usr/sbin/sshd")) || !onPath("mpirun") || !onPath("ip") || !onPath("ssh-keygen")) {
-            Path script = repoRoot.resolve("ci/install-startup-tools.sh");
-            Result r = run(List.of("bash", script.toString()), 900);
-            if (r.exit != 0) {
-                return Optional.of("ci/install-startup-tools.sh failed: " + r.output);
+            try {
+                tools.startupTools(line -> { });
+            } catch (RuntimeException e) {
+                return Optional.of(e.getMessage());
             }
         }
-        if (!Files.isExecutable(rayDir().resolve("bin/ray"))) {
-            Result r = run(List.of("bash", repoRoot.resolve("ci/install-ray.sh").toString(), rayDir().toString()), 900);
-            if (r.exit != 0) {
-                return Optional.of("ci/install-ray.sh failed: " + r.output);
+        Path rayDir = settings.rayDir();
+        if (!Files.isExecutable(rayDir.resolve("bin/ray"))) {
+            try {
+                tools.ray(rayDir, line -> { });
+            } catch (RuntimeException e) {
+                return Optional.of(e.getMessage());
             }
         }
         Result netns = run(List.of("ip", "netns", "list"), 10);
@@ -47,25 +58,13 @@ public final class StartupHost {
         return Optional.empty();
     }
 
+    /** Whether the shell finds the command on its PATH. */
     static boolean onPath(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            if (Files.isExecutable(Path.of(dir, command))) {
-                return true;
-            }
-        }
-        return false;
+        return run(List.of("sh", "-c", "command -v \"$1\" >/dev/null", "on-path", command), 10).exit == 0;
     }
 
     /** The output and exit code of a command. */
     public record Result(int exit, String output) {
-    }
-
-    /**
-     * Where Ray is installed for the start-up tier's Ray groups: {@code -Dnim.ray.dir}, else the default directory of
-     * {@code ci/install-ray.sh}.
-     */
-    public static Path rayDir() {
-        return Path.of(System.getProperty("nim.ray.dir", "/usr/local/lib/nim-llm-chart/ray"));
     }
 
     /** Runs a command to completion (output and errors together), failing on a time-out. */

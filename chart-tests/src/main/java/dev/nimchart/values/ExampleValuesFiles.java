@@ -1,5 +1,7 @@
 package dev.nimchart.values;
 
+import dev.nimchart.settings.Settings;
+import dev.nimchart.settings.SettingsFromProperties;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,23 +31,30 @@ public final class ExampleValuesFiles {
         this.dirs = List.copyOf(dirs);
     }
 
-    /** The examples directory and the extra values directories of {@link HarnessPaths#fromSystemProperties()}. */
-    public static ExampleValuesFiles fromHarnessPaths() {
-        HarnessPaths paths = HarnessPaths.fromSystemProperties();
+    /** The examples directory and the extra values directories of the settings. */
+    public static ExampleValuesFiles of(Settings settings) {
         List<Path> dirs = new ArrayList<>();
-        dirs.add(paths.examplesDir());
-        dirs.addAll(paths.extraValuesDirs());
+        dirs.add(settings.examplesDir());
+        dirs.addAll(settings.valuesDirs());
         return new ExampleValuesFiles(dirs);
+    }
+
+    /**
+     * The examples of this JVM's system properties ({@code -Dnim.examples.dir}, {@code -Dnim.values.dirs}): a JUnit
+     * entry point, as {@link #validExamples()}.
+     */
+    public static ExampleValuesFiles fromSystemProperties() {
+        return of(SettingsFromProperties.shared());
     }
 
     /** For {@code @MethodSource}: every valid values file, sorted by file name. */
     public static Stream<Path> validExamples() {
-        return fromHarnessPaths().valid().stream();
+        return fromSystemProperties().valid().stream();
     }
 
     /** For {@code @MethodSource}: every invalid values file, sorted by file name. */
     public static Stream<Path> invalidExamples() {
-        return fromHarnessPaths().invalid().stream();
+        return fromSystemProperties().invalid().stream();
     }
 
     public List<Path> valid() {

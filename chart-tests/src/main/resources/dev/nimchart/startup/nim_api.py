@@ -41,7 +41,9 @@ def models(env=os.environ):
 
 def serve(port, ready, status, generate, owner):
     """Serves the API on port in a background thread. ready() -> bool; status() -> dict for the health answers;
-    generate(prompt, max_tokens) -> (text, completion tokens); owner names the server in completion ids."""
+    generate(prompt, max_tokens) -> (text, completion tokens); owner names the server in completion ids. With
+    NIM_HEALTH_PORT set to another port, /v1/health/* move there (NIM 2.x): the API port answers them 404."""
+    health_port = int(os.environ.get("NIM_HEALTH_PORT") or port)
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def reply(self, code, payload):
@@ -53,7 +55,12 @@ def serve(port, ready, status, generate, owner):
             self.wfile.write(body)
 
         def do_GET(self):
-            if self.path == "/v1/health/live":
+            health_here = self.server.server_address[1] == health_port
+            if self.path.startswith("/v1/health/") and not health_here:
+                self.reply(404, {"error": "health is served on NIM_HEALTH_PORT %d" % health_port})
+            elif health_here and health_port != port and not self.path.startswith("/v1/health/"):
+                self.reply(404, {"error": "the health port serves /v1/health/* only"})
+            elif self.path == "/v1/health/live":
                 self.reply(200, status())
             elif self.path == "/v1/health/ready":
                 self.reply(200 if ready() else 503, status())
@@ -89,4 +96,7 @@ def serve(port, ready, status, generate, owner):
     server = http.server.ThreadingHTTPServer(("0.0.0.0", port), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    if health_port != port:
+        health = http.server.ThreadingHTTPServer(("0.0.0.0", health_port), Handler)
+        threading.Thread(target=health.serve_forever, daemon=True).start()
     return server

@@ -20,11 +20,14 @@ public final class OfflineChecks implements TierCheck {
 
     private final Path chartDir;
     private final ChartRules rules;
+    private final Optional<Path> crdsDir;
     private ValuesJudge judge;
 
-    public OfflineChecks(Path chartDir, ChartRules rules) {
+    /** {@code crdsDir}: the CRD schemas the strict object checks use (the settings' {@code crdsDir}; empty: those the harness carries). */
+    public OfflineChecks(Path chartDir, ChartRules rules, Optional<Path> crdsDir) {
         this.chartDir = chartDir;
         this.rules = rules;
+        this.crdsDir = crdsDir;
     }
 
     @Override
@@ -41,7 +44,7 @@ public final class OfflineChecks implements TierCheck {
     /** The judge of this chart with its rules, made on first use. */
     public synchronized ValuesJudge judge() {
         if (judge == null) {
-            judge = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName);
+            judge = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName, crdsDir);
         }
         return judge;
     }

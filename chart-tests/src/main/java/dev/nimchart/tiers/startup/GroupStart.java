@@ -57,8 +57,11 @@ final class GroupStart {
     private final Path runDir;
     private final Path timings;
     private final Duration limit;
+    /** The Ray installation the pods' {@code ray} and {@code nim-serve-ray} run (the settings' {@code rayDir}). */
+    private final Path rayDir;
 
-    GroupStart(String name, NamespaceState state, Path runDir, Path timings, Duration limit) {
+    GroupStart(String name, NamespaceState state, Path runDir, Path timings, Duration limit, Path rayDir) {
+        this.rayDir = rayDir;
         this.name = name;
         this.state = state;
         this.runDir = runDir;
@@ -109,7 +112,7 @@ final class GroupStart {
         List<KubeObject> others = pods.stream().filter(p -> !ownedByJob(p)).toList();
         List<KubeObject> serving = serving(pods);
         long started = System.nanoTime();
-        try (PodGroupRun run = PodGroupRun.start(state, others, runDir, Map.of(HOLD_READY, "1"))) {
+        try (PodGroupRun run = PodGroupRun.start(state, others, runDir, Map.of(HOLD_READY, "1"), rayDir)) {
             List<PodRun> servers = serving.stream().map(p -> run.pod(p.name())).toList();
             String servingNames = serving.stream().map(KubeObject::name).toList().toString();
             if (!jobPods.isEmpty()) {
@@ -155,7 +158,7 @@ final class GroupStart {
         List<KubeObject> heads = pods.stream().filter(GroupStart::rayHead).toList();
         List<KubeObject> workers = pods.stream().filter(p -> !heads.contains(p)).toList();
         long started = System.nanoTime();
-        try (PodGroupRun run = PodGroupRun.start(state, workers, runDir, Map.of())) {
+        try (PodGroupRun run = PodGroupRun.start(state, workers, runDir, Map.of(), rayDir)) {
             // Workers first: no head to join yet, so `ray status` in each worker fails, as the kubelet runs it.
             for (PodRun w : run.pods()) {
                 require(!run.probePasses(w, "startupProbe"), "%s: the startup probe of %s before its head runs; log:%n%s", name,
@@ -180,7 +183,7 @@ final class GroupStart {
             for (PodRun head : headRuns) {
                 String group = groupKey(head.pod());
                 List<KubeObject> groupPods = pods.stream().filter(p -> groupKey(p).equals(group)).toList();
-                List<Map<String, Object>> nodes = rayNodes(run, head, rayPort(head.pod()));
+                List<Map<String, Object>> nodes = rayNodes(run, head, rayPort(head.pod()), rayDir);
                 nodesByGroup.put(group, nodes);
                 Set<String> podIps = groupPods.stream().map(p -> String.valueOf(p.at("status.podIP"))).collect(Collectors.toCollection(TreeSet::new));
                 Set<String> aliveIps = nodes.stream().filter(n -> Boolean.TRUE.equals(n.get("alive"))).map(n -> String.valueOf(n.get("ip")))
@@ -234,12 +237,12 @@ final class GroupStart {
     }
 
     /** The nodes of the Ray cluster whose head listens on the pod's IP and port, as Ray's GCS reports them. */
-    static List<Map<String, Object>> rayNodes(PodGroupRun run, PodRun head, int port) {
+    static List<Map<String, Object>> rayNodes(PodGroupRun run, PodRun head, int port, Path rayDir) {
         String script = "import json, sys\n"
                 + "from ray._private.internal_api import get_state_from_address\n"
                 + "nodes = get_state_from_address(sys.argv[1]).node_table()\n"
                 + "print(json.dumps([{'ip': n['NodeManagerAddress'], 'alive': n['Alive'], 'gpus': int(n['Resources'].get('GPU', 0))} for n in nodes]))\n";
-        StartupHost.Result result = run.inNetwork(head, List.of("timeout", "60", StartupHost.rayDir().resolve("bin/python3").toString(), "-c", script,
+        StartupHost.Result result = run.inNetwork(head, List.of("timeout", "60", rayDir.resolve("bin/python3").toString(), "-c", script,
                 head.ip() + ":" + port), 90);
         require(result.exit() == 0, "asking Ray for its nodes: %s", result.output());
         String json = result.output().lines().filter(l -> l.startsWith("[")).reduce((a, b) -> b).orElse("[]");

@@ -6,8 +6,8 @@ import dev.nimchart.TierCheck;
 import dev.nimchart.junit.TierNotStartedException;
 import dev.nimchart.junit.TierSessions;
 import dev.nimchart.progress.Progress;
+import dev.nimchart.settings.Settings;
 
-import dev.nimchart.cluster.CiScript;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.NamespaceState;
@@ -44,7 +44,11 @@ public final class StartupChecks implements TierCheck {
     private ControllerTier.ControllerSession session;
     private ControllerEnvironment env;
 
-    public StartupChecks(Path chartDir, TierSessions sessions, ChartRules rules, Duration timeout, Path workDir, Progress progress) {
+    private final Settings settings;
+
+    public StartupChecks(Path chartDir, TierSessions sessions, ChartRules rules, Duration timeout, Path workDir, Settings settings,
+            Progress progress) {
+        this.settings = settings;
         this.progress = progress.tagged("startup tier");
         this.chartDir = chartDir;
         this.sessions = sessions;
@@ -65,10 +69,10 @@ public final class StartupChecks implements TierCheck {
     @Override
     public synchronized void start() {
         if (session == null) {
-            Optional<String> unavailable = StartupHost.unavailableReason(CiScript.ciDir().getParent());
+            Optional<String> unavailable = StartupHost.unavailableReason(settings);
             if (unavailable.isPresent()) {
                 throw new TierNotStartedException("startup tier", new IllegalStateException("the start-up tier cannot run here: "
-                        + unavailable.get()), true, progress);
+                        + unavailable.get()), true, settings.ci(), progress);
             }
             ControllerTier.ControllerSession started = sessions.controllers().sessionOrThrow();
             env = started.environment().requireStartedByHarness("the start-up tier (it runs the pods' processes on this machine)");
@@ -100,7 +104,7 @@ public final class StartupChecks implements TierCheck {
             NamespaceState state = installed.awaitReady(r -> rules.expectedPods(file, r), timeout);
             ChartRules.Reconciled reconciled = new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning);
             new GroupStart(file.getFileName().toString(), state, workDir.resolve(release).toAbsolutePath(), workDir,
-                    rules.startupTimeout(file).orElse(timeout)).run(rules, reconciled);
+                    rules.startupTimeout(file).orElse(timeout), settings.rayDir()).run(rules, reconciled);
             installed.uninstall();
         } finally {
             TierNamespaces.delete(api, namespace, env::requireAllRunning);

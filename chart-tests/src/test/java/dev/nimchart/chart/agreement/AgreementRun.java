@@ -153,7 +153,14 @@ final class AgreementRun {
                     count("refused by a run-time contract rule no admission validator checks");
                     continue;
                 }
-                if (named.stream().allMatch(AgreementScenarios.VALIDATOR_NOT_RUN::containsKey)) {
+                if (named.stream().allMatch(k -> reachesNoObject(doc.values(), k, nearest.manifest))) {
+                    // The refused value is in no object of the rendering without the chart's rules (another key wins
+                    // over it, as requiredTopology over preferredTopology): no validator sees it, so none can bear the
+                    // refusal out or contradict it.
+                    count("refused, its value reaches no object, not judged: " + named.get(0));
+                    continue;
+                }
+                if (named.stream().allMatch(validators.notRun(nearest.manifest)::containsKey)) {
                     count("refused, not judged here: " + named.get(0));
                     continue;
                 }
@@ -201,6 +208,22 @@ final class AgreementRun {
     }
 
     /** Whether a refusal stands for a validator's: values.schema.json, or a rule saying a validator would refuse. */
+    /**
+     * Whether the document's value at a dotted key is a text that no object of the rendering holds (then no validator
+     * judges it); false for a key whose value is not a text, or is absent.
+     */
+    @SuppressWarnings("unchecked")
+    static boolean reachesNoObject(Map<String, Object> values, String key, RenderedManifest rendering) {
+        Object node = values;
+        for (String part : key.split("\\.")) {
+            if (!(node instanceof Map<?, ?> m) || !m.containsKey(part)) {
+                return false;
+            }
+            node = ((Map<String, Object>) m).get(part);
+        }
+        return node instanceof String text && !text.isEmpty() && !rendering.text().contains(text);
+    }
+
     static boolean claimsAValidator(String message) {
         return message.contains("at '/") || VALIDATOR_CLAIMS.stream().anyMatch(message::contains);
     }

@@ -35,10 +35,14 @@ public final class AgreementScenarios implements FuzzScenarios {
      * Keys whose rule stands for a validator this run does not start, by key: the API server judges part of it, and a
      * refusal it does not bear out is counted as not judged, never as false.
      */
-    static final Map<String, String> VALIDATOR_NOT_RUN = Map.of("kueue.queueName",
-            "Kueue's webhook (a DNS subdomain; the API server judges only the label value)", "fullnameOverride",
-            "the API server on the pods the controllers create (their controller-revision-hash label, <StatefulSet>-<hash>,"
-                    + " is 63 characters at most; a dry run creates no StatefulSet)");
+    static final Map<String, String> VALIDATOR_NOT_RUN = Map.of(
+            "kueue.queueName", "Kueue's webhook (a DNS subdomain; the API server judges only the label value)",
+            "kueue.requiredTopology", "Kueue's webhook (a label name, one topology annotation a pod set)",
+            "kueue.preferredTopology", "Kueue's webhook (a label name, one topology annotation a pod set)",
+            "fullnameOverride", "the API server on the pods the controllers create (their controller-revision-hash label,"
+                    + " <StatefulSet>-<hash>, is 63 characters at most; a dry run creates no StatefulSet)");
+    /** The keys of {@link #VALIDATOR_NOT_RUN} that Kueue's webhooks judge, where a run registers them. */
+    static final java.util.Set<String> KUEUE_KEYS = java.util.Set.of("kueue.queueName", "kueue.requiredTopology", "kueue.preferredTopology");
 
     private static final String P253 = String.join(".", "a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(61));
     private static final String P254 = P253 + "d";
@@ -151,9 +155,20 @@ public final class AgreementScenarios implements FuzzScenarios {
 
     private static List<String> kueue(Map<String, Object> v, Random r) {
         String dotted63 = "gpus.team-a.research.example-organisation.cluster-west-1.pool-x";
-        child(v, "kueue").put("queueName", pick(r, "nim-gpus", "nim-gpus.team-a", dotted63, dotted63 + "y", "GPUs", "a..b", "-gpus",
+        Map<String, Object> kueue = child(v, "kueue");
+        kueue.put("queueName", pick(r, "nim-gpus", "nim-gpus.team-a", dotted63, dotted63 + "y", "GPUs", "a..b", "-gpus",
                 "q".repeat(63)));
-        return List.of("kueue.queueName");
+        List<String> keys = new ArrayList<>(List.of("kueue.queueName"));
+        // Kueue's topology annotations: label names (Kueue's webhook checks them as such), one of the two, or both.
+        int topology = r.nextInt(4);
+        for (String key : List.of("requiredTopology", "preferredTopology")) {
+            if (topology == 3 || (topology == 1 && key.startsWith("required")) || (topology == 2 && key.startsWith("preferred"))) {
+                kueue.put(key, pick(r, "topology.kubernetes.io/rack", "cloud.example.com/block", "rack", "Rack_Zone.1", "-rack",
+                        "a/b/c", "example.com/" + "r".repeat(64), "Example.com/rack", "r".repeat(63)));
+                keys.add("kueue." + key);
+            }
+        }
+        return keys;
     }
 
     private static List<String> lwsPolicies(Map<String, Object> v, Random r) {

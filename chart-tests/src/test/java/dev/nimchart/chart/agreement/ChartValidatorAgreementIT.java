@@ -1,8 +1,10 @@
 package dev.nimchart.chart.agreement;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.controllers.Kueue;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.junit.TierNamespaces;
@@ -20,16 +22,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The chart agrees with the real validators, both ways (issue 34): generated values documents biased to where the
  * chart's rules stand for a validator's ({@link AgreementScenarios}: Ray ports, DRA selectors and attributes, topology
  * keys, Kueue queue names, LeaderWorkerSet subgroup and rollout policies, mounts, env references, commands, Ingress
  * paths, names), each judged by the chart and by the validators of the controller tier: the API server's strict
- * server-side dry run with the LeaderWorkerSet controller's webhooks registered, the pods of every LeaderWorkerSet and
- * MPIJob template, and {@code ray start}'s own port check of the pinned Ray ({@link AgreementRun}). No escape (the chart
+ * server-side dry run with the LeaderWorkerSet controller's webhooks registered and Kueue's (a real Kueue, started for
+ * this class on the tier's own environment, its webhooks judging the namespace's workloads as a namespace it manages),
+ * the pods of every LeaderWorkerSet and MPIJob template, and {@code ray start}'s own port check of the pinned Ray
+ * ({@link AgreementRun}). No escape (the chart
  * renders, a validator refuses) and no false refusal (the chart refuses, every validator accepts the rendering without
  * its rules); each would be written, as the smallest document that shows it, under target/agreement/.
  *
@@ -39,6 +46,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * README's figures: {@code -Dnim.agreement.seconds=150}, 1000 documents).
  */
 @ExtendWith(ControllerTier.class)
+@ResourceLock(Kueue.ONE_AT_A_TIME)
 class ChartValidatorAgreementIT {
 
     static final long SEED = Long.getLong("nim.agreement.seed", 20261127L);
@@ -46,25 +54,63 @@ class ChartValidatorAgreementIT {
     static final int SECONDS = Integer.getInteger("nim.agreement.seconds", 12);
 
     private static RayPortCheck ray() {
-        RayPortCheck ray = RayPortCheck.in(StartupHost.rayDir(), Path.of("target", "agreement-ray"));
+        RayPortCheck ray = RayPortCheck.in(SettingsFromProperties.shared().rayDir(), Path.of("target", "agreement-ray"));
         if (ray == null && "true".equals(System.getenv("CI"))) {
-            throw new AssertionError("CI=true and no Ray in " + StartupHost.rayDir() + " (ci/install-ray.sh installs it): "
+            throw new AssertionError("CI=true and no Ray in " + SettingsFromProperties.shared().rayDir() + " (ci/install-ray.sh installs it): "
                     + "Ray's own port check is part of this test");
         }
         return ray;
     }
 
+    /**
+     * Kueue's webhooks for the class, on the tier's own environment (started once, stopped after the class), judging
+     * the workloads of each test's namespace as Kueue manages it; on a cluster the harness did not start, none is
+     * started (whatever Kueue the cluster has judges).
+     */
+    private static Kueue kueue;
+
+    @BeforeAll
+    static void startKueue(ControllerSession session) {
+        if (session.environment().startedByHarness()) {
+            kueue = Kueue.start(session.environment());
+        }
+    }
+
+    @AfterAll
+    static void stopKueue() {
+        if (kueue != null) {
+            kueue.close();
+            kueue = null;
+        }
+    }
+
+    /** The namespace, managed by Kueue where this class started one. */
+    private static String namespace(KubeApi api, String name) {
+        String namespace = TierNamespaces.create(api, name, "privileged");
+        if (kueue != null) {
+            Kueue.manage(api, namespace);
+        }
+        return namespace;
+    }
+
+    private static String kueueSaid(Kueue kueue) {
+        return kueue == null ? "; Kueue's webhooks: the cluster's own, if any" : "; Kueue's webhooks registered";
+    }
+
     @Test
     void theChartRefusesWhatTheValidatorsRefuseAndNothingElse(ControllerSession session) {
         KubeApi api = session.environment().api();
-        String namespace = TierNamespaces.create(api, "agreement", "privileged");
+        String namespace = namespace(api, "agreement");
         Path work = Path.of("target");
         RayPortCheck ray = ray();
-        Validators validators = new Validators(api, namespace, ray);
+        Validators validators = new Validators(api, namespace, ray, kueue != null);
         AgreementRun.Result r = new AgreementRun(validators, AgreementRun.withoutRules(), namespace, work)
                 .run(SEED, COUNT, Duration.ofSeconds(SECONDS));
-        System.out.println("chart/validator agreement: " + r.summary()
-                + (ray == null ? "; Ray's port check not run (no Ray in " + StartupHost.rayDir() + ")" : "; Ray's verdicts by port " + ray.verdicts())
+        if (kueue != null) {
+            kueue.requireRunning();
+        }
+        System.out.println("chart/validator agreement: " + r.summary() + kueueSaid(kueue)
+                + (ray == null ? "; Ray's port check not run (no Ray in " + SettingsFromProperties.shared().rayDir() + ")" : "; Ray's verdicts by port " + ray.verdicts())
                 + (validators.unjudgedKinds().isEmpty() ? "" : "; kinds the cluster does not serve, not judged: " + validators.unjudgedKinds())
                 + "; re-run with -Dnim.agreement.seed=" + SEED);
         r.explained().forEach(f -> System.out.println("  " + f));
@@ -88,9 +134,9 @@ class ChartValidatorAgreementIT {
     @Test
     void everyRefusalThatSpeaksForAValidatorIsBorneOutByIt(ControllerSession session) throws IOException {
         KubeApi api = session.environment().api();
-        String namespace = TierNamespaces.create(api, "agreement-corpus", "privileged");
+        String namespace = namespace(api, "agreement-corpus");
         RayPortCheck ray = ray();
-        Validators validators = new Validators(api, namespace, ray);
+        Validators validators = new Validators(api, namespace, ray, kueue != null);
         ChartRenderer unchecked = AgreementRun.withoutRules();
         List<String> confirmed = new ArrayList<>();
         List<String> unconfirmed = new ArrayList<>();
@@ -128,8 +174,11 @@ class ChartValidatorAgreementIT {
             List<Validators.Rejection> rejections = validators.judge(without);
             (rejections.isEmpty() ? unconfirmed : confirmed).add(name + (rejections.isEmpty() ? ": " + message : ": " + rejections.get(0)));
         }
+        if (kueue != null) {
+            kueue.requireRunning();
+        }
         System.out.println("refusal corpus against the validators: " + confirmed.size() + " refusals borne out, " + unconfirmed.size()
-                + " not, " + notJudged.size() + " not judged " + notJudged);
+                + " not, " + notJudged.size() + " not judged " + notJudged + kueueSaid(kueue));
         confirmed.forEach(c -> System.out.println("  borne out: " + c));
         assertThat(unconfirmed).as("refusal files whose rule says a validator refuses, where every validator accepts the"
                 + " rendering without the chart's rules").isEmpty();

@@ -16,11 +16,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>the API server: every object created with a server-side dry run and strict field validation, with the
  *       admission webhooks the cluster has registered (on the controller tier, the LeaderWorkerSet controller's
- *       mutating and validating webhooks); an object over 1 MB is also created for real (and deleted), as only etcd
+ *       mutating and validating webhooks, and Kueue's where the run registers them); an object over 1 MB is also created for real (and deleted), as only etcd
  *       refuses one over its request limit;</li>
  *   <li>the pods the API server never sees at install: every pod template of a LeaderWorkerSet or MPIJob as the Pod its
  *       controller would create ({@link EmbeddedPods}), dry-run the same way; a LeaderWorkerSet's leader with the
- *       metadata its controller adds, so that the real LWS pod webhook mutates it first ({@link #asLwsLeader});</li>
+ *       metadata its controller adds, so that the real LWS pod webhook mutates it first ({@link #asLwsLeader}); the
+ *       first pod of a StatefulSet or Deployment that Kueue's webhook queued, from the object as the API server stored
+ *       it, so that Kueue's pod webhook judges it ({@link #asWorkloadPod});</li>
  *   <li>Ray: the head port of every Ray group, through {@code ray start}'s own port check ({@link RayPortCheck}).</li>
  * </ul>
  * Objects of a kind the cluster does not serve are counted as not judged, never as refused.
@@ -42,14 +44,34 @@ final class Validators {
     private final KubeApi api;
     private final String namespace;
     private final RayPortCheck ray;
+    private final boolean kueue;
     private final Set<String> serviceAccounts = ConcurrentHashMap.newKeySet();
     private final Set<String> unjudgedKinds = ConcurrentHashMap.newKeySet();
 
-    /** @param ray Ray's port check, or null where Ray is not installed (its verdicts are then missing) */
-    Validators(KubeApi api, String namespace, RayPortCheck ray) {
+    /**
+     * @param ray Ray's port check, or null where Ray is not installed (its verdicts are then missing)
+     * @param kueue whether Kueue's webhooks are registered for the namespace's workloads
+     */
+    Validators(KubeApi api, String namespace, RayPortCheck ray, boolean kueue) {
         this.api = api;
         this.namespace = namespace;
         this.ray = ray;
+        this.kueue = kueue;
+    }
+
+    /**
+     * Keys whose rule stands for a validator these do not run on this rendering (by key, the validator's name): Kueue's
+     * keys unless Kueue's webhooks are registered and the rendering queues a workload of an integration this Kueue runs
+     * (a LeaderWorkerSet, StatefulSet, Deployment or MPIJob with its queue label).
+     */
+    Map<String, String> notRun(RenderedManifest rendering) {
+        Map<String, String> out = new java.util.TreeMap<>(AgreementScenarios.VALIDATOR_NOT_RUN);
+        boolean queued = rendering.objects().stream().anyMatch(o -> List.of("LeaderWorkerSet", "StatefulSet", "Deployment", "MPIJob").contains(o.kind())
+                && o.labels().containsKey("kueue.x-k8s.io/queue-name"));
+        if (kueue && queued) {
+            out.keySet().removeAll(AgreementScenarios.KUEUE_KEYS);
+        }
+        return out;
     }
 
     boolean judgesRay() {
@@ -113,6 +135,16 @@ final class Validators {
                     }
                 }
             }
+            if (r.ok() && List.of("StatefulSet", "Deployment").contains(o.kind())) {
+                KubeObject stored = new KubeObject(r.body());
+                if (suspendedByKueue(stored)) {
+                    KubeApi.Response pod = api.create(asWorkloadPod(stored), namespace, true);
+                    if (!pod.ok()) {
+                        out.add(new Rejection(pod.message().contains("kueue") ? "Kueue's pod webhook" : "the API server",
+                                "the pods of " + o.kind() + "/" + o.name(), pod.message()));
+                    }
+                }
+            }
             if (ray != null && o.kind().equals("LeaderWorkerSet")) {
                 headPort(o).flatMap(ray::refusal).ifPresent(refusal ->
                         out.add(new Rejection("Ray (ray start --head)", o.kind() + "/" + o.name() + " leader", refusal)));
@@ -153,6 +185,39 @@ final class Validators {
         }
         meta.put("labels", labels);
         meta.put("annotations", annotations);
+        raw.put("metadata", meta);
+        return new KubeObject(raw);
+    }
+
+    /** Kueue's workload webhook marked the pod template for its pod group (the workload is queued and managed). */
+    private static boolean suspendedByKueue(KubeObject workload) {
+        return workload.at("spec.template.metadata.annotations") instanceof Map<?, ?> a && a.containsKey(KUEUE_SUSPENDED_BY_PARENT);
+    }
+
+    static final String KUEUE_SUSPENDED_BY_PARENT = "kueue.x-k8s.io/pod-suspending-parent";
+
+    /**
+     * The first pod a StatefulSet or Deployment controller would create from the workload as the API server stored it
+     * (after the mutating webhooks: Kueue's puts its pod-group labels and annotations on the template), with the
+     * labels that controller adds, so that Kueue's pod webhook judges it as it would the real pod (its pod-group metadata,
+     * its topology request).
+     */
+    @SuppressWarnings("unchecked")
+    static KubeObject asWorkloadPod(KubeObject stored) {
+        KubeObject pod = EmbeddedPods.of(stored).get(0).pod();
+        Map<String, Object> raw = new java.util.LinkedHashMap<>(pod.raw());
+        Map<String, Object> meta = new java.util.LinkedHashMap<>((Map<String, Object>) raw.get("metadata"));
+        Map<String, Object> labels = new java.util.LinkedHashMap<>(pod.labels());
+        if (stored.kind().equals("StatefulSet")) {
+            meta.put("name", stored.name() + "-0");
+            labels.put("statefulset.kubernetes.io/pod-name", stored.name() + "-0");
+            labels.put("apps.kubernetes.io/pod-index", "0");
+            labels.put("controller-revision-hash", stored.name() + "-agreement");
+        } else {
+            meta.put("name", stored.name() + "-agreement-x0");
+            labels.put("pod-template-hash", "agreement");
+        }
+        meta.put("labels", labels);
         raw.put("metadata", meta);
         return new KubeObject(raw);
     }

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.apiserver;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
@@ -8,7 +9,6 @@ import dev.nimchart.Tier;
 import dev.nimchart.Verdict;
 import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.values.HarnessPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,7 +75,7 @@ class AnyChartRefusalIT {
 
     @Test
     void nimLlmsRefusalsPassFromItsPreflightTemplateAndItsSchema(@TempDir Path values) throws IOException {
-        Path examples = HarnessPaths.fromSystemProperties().examplesDir();
+        Path examples = SettingsFromProperties.shared().examplesDir();
         Path invalid = Files.createDirectories(values.resolve("invalid"));
         for (String f : List.of("autoscaling-min-above-max.yaml", "wrong-type-replicacount-string.yaml")) {
             Files.copy(examples.resolve("invalid").resolve(f), invalid.resolve(f));

@@ -1,9 +1,10 @@
 package dev.nimchart.chart.apiserver;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.nimchart.cluster.CiScript;
+import dev.nimchart.chart.repository.CiScript;
 import dev.nimchart.cluster.LocalControlPlane;
 import dev.nimchart.controllers.ControllerBinaries;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ class BinaryAssetsIT {
         Process p = new ProcessBuilder(binaries.binary("kube-apiserver").toString(), "--version").redirectErrorStream(true).start();
         String version = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(version).isEqualTo("Kubernetes v" + LocalControlPlane.version());
+        assertThat(version).isEqualTo("Kubernetes v" + SettingsFromProperties.shared().kubeVersion());
         for (String tool : List.of("helm", "kube-score", "ct", "registry")) {
             assertThat(dir.resolve(tool).resolve(tool)).as(tool).isExecutable();
         }

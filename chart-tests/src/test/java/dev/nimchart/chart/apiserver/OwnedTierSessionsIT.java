@@ -30,7 +30,7 @@ class OwnedTierSessionsIT {
     void closingTheOwnerStopsTheClusterItStartedAndItsProgressWentToTheGivenProgress() {
         List<String> lines = new ArrayList<>();
         KubeApi api;
-        try (OwnedTierSessions sessions = OwnedTierSessions.local(lines::add)) {
+        try (OwnedTierSessions sessions = OwnedTierSessions.local(lines::add, null)) {
             ClusterSession cluster = sessions.apiServer().sessionOrThrow();
             api = cluster.api();
             assertThat(readyz(api)).as("the owned cluster answers while its owner holds it").isEqualTo(200);

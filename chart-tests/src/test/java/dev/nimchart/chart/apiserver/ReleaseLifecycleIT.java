@@ -136,9 +136,13 @@ class ReleaseLifecycleIT {
         }).sum();
     }
 
-    /** The data of the chart's SSH key Secret, or null when there is none. */
+    /**
+     * The data of the chart's SSH key Secret (one Helm made: an mpi-operator on the cluster makes {@code <MPIJob>-ssh}
+     * Secrets of its own, owned by their MPIJob), or null when there is none.
+     */
     private static Map<String, Object> sshKeyData(KubeApi api, String namespace) {
-        return api.objectsIn(namespace).stream().filter(o -> o.kind().equals("Secret") && o.name().endsWith("-ssh"))
+        return api.objectsIn(namespace).stream().filter(o -> o.kind().equals("Secret") && o.name().endsWith("-ssh")
+                        && o.annotations().containsKey("meta.helm.sh/release-name"))
                 .findFirst().map(o -> o.raw()).map(raw -> {
                     @SuppressWarnings("unchecked")
                     Map<String, Object> data = (Map<String, Object>) raw.get("data");

@@ -55,7 +55,7 @@ class ExistingClusterIT {
             Files.copy(Examples.named(name), values.resolve("ec-" + name));
         }
         Path invalid = Files.createDirectories(values.resolve("invalid"));
-        Path refused = ExampleValuesFiles.fromHarnessPaths().invalid().get(0);
+        Path refused = ExampleValuesFiles.fromSystemProperties().invalid().get(0);
         Files.copy(refused, invalid.resolve("ec-" + refused.getFileName()));
         List<String> namespacesBefore = madeByTheChecks(session.environment().api());
         // the check owns its sessions on the existing cluster: closing it ends them and stops nothing of the cluster

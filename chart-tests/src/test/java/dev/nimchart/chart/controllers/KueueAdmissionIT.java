@@ -28,6 +28,7 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Gang admission and topology-aware placement by a real Kueue (v0.15.0, {@link Kueue}) with the real scheduler and
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * lands inside one rack, as the values require.
  */
 @ExtendWith(ControllerTier.class)
+@ResourceLock(Kueue.ONE_AT_A_TIME)
 class KueueAdmissionIT {
 
     private static final Path FILE = Examples.named("multi-node-kueue-topology-aware.yaml");

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public class ReconciledExampleIT {
 
     /** How long the controllers get to reconcile one example (-Dnim.reconcile.timeout seconds, default 90). */
-    public static final Duration RECONCILE_TIMEOUT = ChartCheck.DEFAULT_RECONCILE_TIMEOUT;
+    public static final Duration RECONCILE_TIMEOUT = dev.nimchart.settings.SettingsFromProperties.shared().reconcileTimeout();
 
     @TestFactory
     Stream<DynamicNode> everyExampleReconcilesToItsDesiredState(TierSessions tiers) {

@@ -60,7 +60,7 @@ final class RoutingChecks {
             }
             soft.assertThat(endpoints).as("%s: ready endpoints of the endpoint picker Service %s", name, picker)
                     .isEqualTo(new TreeSet<>(Reconciled.names(r.endpointPickers()))).isNotEmpty();
-            soft.assertThat(ports).as("%s: ports of %s", name, picker).contains("grpc-ext-proc/" + pool.at("spec.endpointPickerRef.port.number") + "/kubernetes.io/h2c");
+            soft.assertThat(ports).as("%s: ports of %s", name, picker).contains("grpc-ext-proc/" + pool.at("spec.endpointPickerRef.port.number") + "/null");
             for (KubeObject route : list(api, "/apis/gateway.networking.k8s.io/v1/namespaces/" + ns + "/httproutes")) {
                 soft.assertThat(route.list("spec.rules").stream().flatMap(rule -> rule.list("backendRefs").stream())
                         .map(b -> b.at("group") + "/" + b.at("kind") + "/" + b.at("name")).toList())

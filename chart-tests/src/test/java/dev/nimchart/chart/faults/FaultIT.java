@@ -1,5 +1,6 @@
 package dev.nimchart.chart.faults;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.controllers.ReleaseKeepsakes;
@@ -163,7 +164,7 @@ class FaultIT {
         } finally {
             r.remove();
             if (node != null) {
-                FakeGpuNodes.restore(env.api(), node);
+                FakeGpuNodes.restore(env.api(), env.settings(), node);
             }
         }
     }
@@ -268,7 +269,7 @@ class FaultIT {
             Duration limit = Duration.ofSeconds(r.example.integer("multiNode.clusterStartTimeout"));
             int ranks;
             KubeObject victim = pick(first.gpuPods().stream().filter(p -> !first.servingPods().contains(p)).toList());
-            try (PodGroupRun run = PodGroupRun.start(first.state(), first.gpuPods(), dir.resolve("first"), Map.of())) {
+            try (PodGroupRun run = PodGroupRun.start(first.state(), first.gpuPods(), dir.resolve("first"), Map.of(), SettingsFromProperties.shared().rayDir())) {
                 PodRun serving = run.pod(first.servingPods().get(0).name());
                 assertThat(StartupIT.await(limit, run, () -> run.readinessProbePasses(serving)))
                         .as("%s: the serving pod Ready before the fault; logs:%n%s", r.example.name(), StartupIT.logs(run)).isTrue();
@@ -290,7 +291,7 @@ class FaultIT {
                     NamespaceState reformed = r.awaitWithout(first.state().livePodUids(), LIMIT);
                     Reconciled second = new Reconciled(r.example, r.release, reformed);
                     run.close();
-                    try (PodGroupRun again = PodGroupRun.start(reformed, second.gpuPods(), dir.resolve("again"), Map.of())) {
+                    try (PodGroupRun again = PodGroupRun.start(reformed, second.gpuPods(), dir.resolve("again"), Map.of(), SettingsFromProperties.shared().rayDir())) {
                         PodRun newServing = again.pod(second.servingPods().get(0).name());
                         boolean ready = StartupIT.await(limit, again, () -> again.readinessProbePasses(newServing));
                         assertThat(ready).as("%s: the re-formed group's serving pod Ready again; logs:%n%s", r.example.name(),

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
@@ -9,7 +10,6 @@ import dev.nimchart.chart.repository.ChartCopy;
 import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.values.HarnessPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ChartCheckTest {
 
-    private static final Path EXAMPLES = HarnessPaths.fromSystemProperties().examplesDir();
+    private static final Path EXAMPLES = SettingsFromProperties.shared().examplesDir();
 
     /** The chart copied under target/ with another name in Chart.yaml, as a team that vendors it would. */
     static Path renamedCopy(String name) throws IOException {

@@ -2,7 +2,7 @@ package dev.nimchart.chart.offline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.cluster.CiScript;
+import dev.nimchart.chart.repository.CiScript;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

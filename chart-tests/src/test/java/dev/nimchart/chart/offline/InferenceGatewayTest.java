@@ -55,7 +55,7 @@ class InferenceGatewayTest {
         KubeObject pool = m.ofKind("InferencePool").get(0);
         KubeObject service = m.find("Service", String.valueOf(pool.at("spec.endpointPickerRef.name"))).orElseThrow();
         assertThat(service.list("spec.ports").stream().map(p -> p.at("name") + "/" + p.at("port") + "/" + p.at("appProtocol")).toList())
-                .as(e.name()).containsExactly("grpc-ext-proc/9002/kubernetes.io/h2c", "grpc-health/9003/grpc", "http-metrics/9090/null");
+                .as(e.name()).containsExactly("grpc-ext-proc/9002/null", "grpc-health/9003/grpc", "http-metrics/9090/null");
         assertThat(pool.at("spec.endpointPickerRef.port.number")).as(e.name()).isEqualTo(9002);
         List<PodTemplate> pickers = PodTemplate.of(m).stream().filter(t -> t.selectedBy((Map<?, ?>) service.at("spec.selector"))).toList();
         assertThat(pickers).as("%s: the picker's Service selects the picker's pods only", e.name())
@@ -63,15 +63,20 @@ class InferenceGatewayTest {
         KubeObject epp = pickers.get(0).containers().get(0);
         List<String> args = ((List<?>) epp.at("args")).stream().map(String::valueOf).toList();
         assertThat(args).as(e.name()).containsSubsequence("--pool-name", pool.name()).containsSubsequence("--pool-group", "inference.networking.k8s.io")
-                .containsSubsequence("--model-server-metrics-path", "/v1/metrics");
+                .as("%s: the metrics path is the config's (the flag is deprecated in GAIE v1.5.0)", e.name())
+                .noneMatch(a -> a.startsWith("--model-server-metrics-path"));
         assertThat(pickers.get(0).gpus()).as(e.name()).isZero();
         Map<String, Object> config = new Yaml().load(m.find("ConfigMap", service.name()).orElseThrow().at("data[endpoint-picker.yaml]").toString());
         KubeObject c = new KubeObject(config);
         assertThat(c.at("kind")).isEqualTo("EndpointPickerConfig");
         assertThat(c.list("plugins").stream().filter(p -> "metrics-data-source".equals(p.at("type"))).map(p -> p.at("parameters.path")).toList())
                 .as(e.name()).containsExactly("/v1/metrics");
-        assertThat(c.at("plugins[4].parameters.engineConfigs[0]")).as("%s: the picker reads NIM's own metric names", e.name())
-                .isEqualTo(Map.of("name", "nim", "queuedRequestsSpec", "num_requests_waiting", "runningRequestsSpec", "num_requests_running",
+        // NIM 1.x exports its own names; NIM 2.x and later pass vLLM's through (docs/routing-and-autoscaling.md).
+        boolean vllm = String.valueOf(e.text("image.tag")).matches("v?([2-9]|[1-9][0-9]+)\\..*");
+        assertThat(c.at("plugins[4].parameters.engineConfigs[0]")).as("%s: the picker reads the metric names its NIM exports", e.name())
+                .isEqualTo(vllm ? Map.of("name", "nim", "queuedRequestsSpec", "vllm:num_requests_waiting", "runningRequestsSpec",
+                        "vllm:num_requests_running", "kvUsageSpec", "vllm:kv_cache_usage_perc", "loraSpec", "", "cacheInfoSpec", "")
+                        : Map.of("name", "nim", "queuedRequestsSpec", "num_requests_waiting", "runningRequestsSpec", "num_requests_running",
                         "kvUsageSpec", "gpu_cache_usage_perc", "loraSpec", "", "cacheInfoSpec", ""));
         KubeObject role = m.find("Role", service.name()).orElseThrow();
         assertThat(role.list("rules").stream().map(r -> r.at("apiGroups[0]") + "/" + r.at("resources")).toList()).as(e.name())

@@ -49,8 +49,11 @@ class NetworkPolicyTest {
         KubeObject policy = inference.get(0);
         assertThat(policy.at("spec.policyTypes")).as(e.name()).isEqualTo(List.of("Ingress"));
         assertThat(policy.list("spec.ingress")).as(e.name()).hasSize(1);
-        assertThat(policy.at("spec.ingress[0].ports")).as(e.name())
-                .isEqualTo(List.of(Map.of("port", "http-openai", "protocol", "TCP")));
+        List<Object> ports = new ArrayList<>(List.of(Map.of("port", "http-openai", "protocol", "TCP")));
+        if (healthPort(e) > 0) {
+            ports.add(Map.of("port", "http-health", "protocol", "TCP"));
+        }
+        assertThat(policy.at("spec.ingress[0].ports")).as(e.name()).isEqualTo(ports);
         Map<?, ?> selector = (Map<?, ?>) policy.at("spec.podSelector.matchLabels");
         for (PodTemplate t : PodTemplate.of(m)) {
             boolean serves = List.of("server", "leader", "mpi-worker").contains(t.role());
@@ -126,5 +129,51 @@ class NetworkPolicyTest {
             labels.putAll(operatorLabels);
             return labels;
         }).toList();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource(ALL)
+    void theHealthPortIsOpenToTheSameClientsAsTheInferencePortWhenItIsAPortOfItsOwn(Path file) {
+        healthPortIsOpenWithTheInferencePort(Example.of(file), ChartUnderTest.render(file, ENABLED));
+    }
+
+    @org.junit.jupiter.api.Test
+    void aHealthPortSetOnAModelFreeReleaseIsOpenedWithTheInferencePort() {
+        Path file = dev.nimchart.chart.repository.Examples.named("single-node-model-free-huggingface.yaml");
+        Map<String, String> sets = new HashMap<>(ENABLED);
+        sets.put("model.healthPort", "8001");
+        sets.put("networkPolicy.ingressFrom[0].namespaceSelector.matchLabels.team", "monitoring");
+        RenderedManifest m = ChartUnderTest.render(file, sets);
+        KubeObject policy = healthPortIsOpenWithTheInferencePort(Example.of(file), m);
+        assertThat(policy.at("spec.ingress[0].ports")).as("the health port is opened").asList().hasSize(2);
+        assertThat(policy.list("spec.ingress")).as("in the inference port's rule, so to the same clients").hasSize(1);
+    }
+
+    /** The inference policy opens http-health with http-openai when model.healthPort is set, and each pod it selects that
+     * serves health there names that port with model.healthPort's number. */
+    private static KubeObject healthPortIsOpenWithTheInferencePort(Example e, RenderedManifest m) {
+        KubeObject policy = m.ofKind("NetworkPolicy").stream().filter(p -> p.at("spec.ingress[0].ports") != null).findFirst().orElseThrow();
+        List<Object> ports = new ArrayList<>((List<?>) policy.at("spec.ingress[0].ports"));
+        int health = m.ofKind("Service").stream().flatMap(s -> s.list("spec.ports").stream()).filter(p -> "http-health".equals(p.at("name")))
+                .map(p -> Integer.parseInt(p.at("port").toString())).findFirst().orElse(0);
+        if (health == 0) {
+            assertThat(ports).as("%s: no health port of its own, none opened", e.name()).doesNotContain(Map.of("port", "http-health", "protocol", "TCP"));
+            return policy;
+        }
+        assertThat(ports).as("%s: model.healthPort %d opened with the inference port", e.name(), health)
+                .contains(Map.of("port", "http-health", "protocol", "TCP"));
+        Map<?, ?> selector = (Map<?, ?>) policy.at("spec.podSelector.matchLabels");
+        for (PodTemplate t : PodTemplate.of(m)) {
+            if (t.selectedBy(selector) && List.of("server", "leader").contains(t.role())) {
+                assertThat(t.nim().list("ports")).as("%s: %s serves health on the port the policy names", e.name(), t)
+                        .anyMatch(p -> "http-health".equals(p.at("name")) && String.valueOf(health).equals(String.valueOf(p.at("containerPort"))));
+            }
+        }
+        return policy;
+    }
+
+    private static int healthPort(Example e) {
+        Object port = e.values.at("model.healthPort");
+        return port == null ? 0 : Integer.parseInt(port.toString());
     }
 }

@@ -2,7 +2,7 @@ package dev.nimchart.chart.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.cluster.CiScript;
+import dev.nimchart.chart.repository.CiScript;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.values.ExampleValuesFiles;
 import java.io.IOException;
@@ -54,7 +54,7 @@ class ChartTestingLintTest {
 
     @Test
     void theChartWithEveryExampleAsACiValuesFileIsClean() throws Exception {
-        List<Path> examples = ExampleValuesFiles.fromHarnessPaths().valid();
+        List<Path> examples = ExampleValuesFiles.fromSystemProperties().valid();
         Path chart = chartCopy();
         for (Path example : examples) {
             Path ci = chart.resolve("ci").resolve(stem(example) + "-values.yaml");
@@ -76,7 +76,7 @@ class ChartTestingLintTest {
     @Test
     void theLinterRefusesAFileOutsideItsRules() throws Exception {
         Path chart = chartCopy();
-        Path verbatim = ExampleValuesFiles.fromHarnessPaths().valid().stream()
+        Path verbatim = ExampleValuesFiles.fromSystemProperties().valid().stream()
                 .filter(f -> ExampleYamlLintTest.VERBATIM_FROM_NVIDIA.contains(f.getFileName().toString())).findFirst().orElseThrow();
         Files.copy(verbatim, chart.resolve("ci").resolve("verbatim-values.yaml"));
         Result result = ctLint(chart);

@@ -2,7 +2,7 @@ package dev.nimchart.chart.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.cluster.CiScript;
+import dev.nimchart.chart.repository.CiScript;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.nimchart.chart.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.cluster.CiScript;
+import dev.nimchart.chart.repository.CiScript;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.values.ExampleValuesFiles;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +43,7 @@ class ExampleYamlLintTest {
 
     @Test
     void everyValuesFileIsCleanUnderChartTestingsRules() throws Exception {
-        ExampleValuesFiles files = ExampleValuesFiles.fromHarnessPaths();
+        ExampleValuesFiles files = ExampleValuesFiles.fromSystemProperties();
         List<Path> all = new ArrayList<>(files.valid().stream().filter(f -> !VERBATIM_FROM_NVIDIA.contains(f.getFileName().toString())).toList());
         all.addAll(files.invalid());
         all.add(ChartUnderTest.chartDir().resolve("values.yaml"));

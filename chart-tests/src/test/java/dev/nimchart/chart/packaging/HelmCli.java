@@ -1,9 +1,9 @@
 package dev.nimchart.chart.packaging;
 
+import dev.nimchart.values.FileTrees;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.cluster.CiScript;
-import dev.nimchart.values.HarnessPaths;
+import dev.nimchart.chart.repository.CiScript;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,6 +91,6 @@ final class HelmCli implements AutoCloseable {
     @Override
     public void close() throws Exception {
         new ProcessBuilder("gpgconf", "--homedir", gnupg.toString(), "--kill", "gpg-agent").start().waitFor(10, TimeUnit.SECONDS);
-        HarnessPaths.deleteTree(gnupg);
+        FileTrees.delete(gnupg);
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.ChartCopy;
 import dev.nimchart.chart.repository.Examples;
-import dev.nimchart.cluster.CiScript;
+import dev.nimchart.chart.repository.CiScript;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.OciRegistryProcess;
 import dev.nimchart.cluster.Pki;

@@ -30,7 +30,7 @@ class PolicyEnginesTest {
 
     @BeforeAll
     static void judgeEveryExample() throws Exception {
-        engines = PolicyCheck.withProjectTools(line -> { });
+        engines = PolicyCheck.withProjectTools(dev.nimchart.settings.SettingsFromProperties.shared(), line -> { });
         exceptions = PolicyExceptions.read(Path.of(PolicyEnginesTest.class.getResource(EXCEPTIONS).toURI()));
         examples = engines.run(ChartUnderTest.chartDir(), Examples.all().toList(), ChartUnderTest.NAMESPACE, exceptions,
                 Path.of("target", "policy-engines", "examples"));

@@ -44,7 +44,7 @@ public final class Examples {
 
     /** The example of values-examples/ with this file name. */
     public static Path named(String fileName) {
-        return ExampleValuesFiles.fromHarnessPaths().valid().stream()
+        return ExampleValuesFiles.fromSystemProperties().valid().stream()
                 .filter(p -> p.getFileName().toString().equals(fileName)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no example named " + fileName));
     }

@@ -1,8 +1,9 @@
 package dev.nimchart.chart.repository;
 
+import dev.nimchart.settings.Settings;
+import dev.nimchart.settings.SettingsFromProperties;
 import dev.nimchart.ChartCheck;
 import dev.nimchart.render.ChartUnderTest;
-import dev.nimchart.values.HarnessPaths;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +18,10 @@ public final class RepositoryChart {
     }
 
     public static ChartCheck check() {
-        HarnessPaths paths = HarnessPaths.fromSystemProperties();
+        Settings settings = SettingsFromProperties.shared();
         List<Path> dirs = new ArrayList<>();
-        dirs.add(paths.examplesDir());
-        dirs.addAll(paths.extraValuesDirs());
+        dirs.add(settings.examplesDir());
+        dirs.addAll(settings.valuesDirs());
         return ChartCheck.of(ChartUnderTest.chartDir()).values(dirs).rules(new NimLlmRules());
     }
 }

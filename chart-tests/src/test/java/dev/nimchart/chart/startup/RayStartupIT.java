@@ -1,5 +1,6 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
@@ -73,7 +74,7 @@ class RayStartupIT {
             Reconciled r = in.reconciled();
             KubeObject leader = r.servingPods().get(0);
             KubeObject worker = r.gpuPods().stream().filter(p -> p != leader).findFirst().orElseThrow();
-            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(leader), REPORT_DIR.resolve(e.name() + "-alone").toAbsolutePath(), Map.of())) {
+            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(leader), REPORT_DIR.resolve(e.name() + "-alone").toAbsolutePath(), Map.of(), SettingsFromProperties.shared().rayDir())) {
                 PodRun head = run.pods().get(0);
                 KubeletStartupProbe.Outcome outcome = KubeletStartupProbe.run(run, head);
                 KubeObject nim = PodGroupRun.nimContainer(leader);
@@ -83,7 +84,7 @@ class RayStartupIT {
                         .isLessThanOrEqualTo(KubeletStartupProbe.budget(nim).plusSeconds(10));
                 assertThat(head.logText()).as("%s: the head itself ran", e.name()).contains("starting the Ray head");
             }
-            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(worker), REPORT_DIR.resolve(e.name() + "-orphan").toAbsolutePath(), Map.of())) {
+            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(worker), REPORT_DIR.resolve(e.name() + "-orphan").toAbsolutePath(), Map.of(), SettingsFromProperties.shared().rayDir())) {
                 PodRun orphan = run.pods().get(0);
                 KubeletStartupProbe.Outcome outcome = KubeletStartupProbe.run(run, orphan);
                 KubeObject nim = PodGroupRun.nimContainer(worker);

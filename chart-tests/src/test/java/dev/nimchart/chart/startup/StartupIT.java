@@ -1,8 +1,8 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.cluster.CiScript;
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
 import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Example;
@@ -79,7 +79,7 @@ public class StartupIT {
             Reconciled r = in.reconciled;
             // Only the pod that runs mpirun: the LWS leader, or the MPIJob launcher; its workers never start.
             KubeObject starter = e.mode().equals("mpijob") ? r.launchers().get(0) : r.servingPods().get(0);
-            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(starter), REPORT_DIR.resolve(e.name() + "-alone").toAbsolutePath(), Map.of())) {
+            try (PodGroupRun run = PodGroupRun.start(r.state(), List.of(starter), REPORT_DIR.resolve(e.name() + "-alone").toAbsolutePath(), Map.of(), SettingsFromProperties.shared().rayDir())) {
                 PodRun alone = run.pods().get(0);
                 long t0 = System.nanoTime();
                 boolean ended = alone.process().waitFor(timeout + 30, TimeUnit.SECONDS);
@@ -136,7 +136,7 @@ public class StartupIT {
     }
 
     public static void requireStartupHost() {
-        Optional<String> reason = StartupHost.unavailableReason(CiScript.ciDir().getParent());
+        Optional<String> reason = StartupHost.unavailableReason(SettingsFromProperties.shared());
         if (reason.isPresent()) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw new AssertionError("CI=true and the start-up tier cannot run here: " + reason.get());

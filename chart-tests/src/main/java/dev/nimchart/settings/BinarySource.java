@@ -1,0 +1,42 @@
+package dev.nimchart.settings;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Where the tiers' programs come from when {@link Settings#binariesDir()} names no directory of them: a builder that
+ * makes (or finds cached) what is asked for, printing progress as it goes. This repository's command line and tests
+ * wire in its ci/ scripts ({@link SettingsFromProperties}); a downstream team gives a directory instead
+ * ({@link Settings#withBinariesDir}) or a builder of its own ({@link Settings#withBinaryBuilder}). A method fails with
+ * {@link ToolUnavailableException} naming what is missing and how to get it.
+ */
+public interface BinarySource {
+
+    /** The directory holding etcd, kube-apiserver and kubectl of this Kubernetes version. */
+    Path controlPlane(String version, Consumer<String> progress);
+
+    /**
+     * The controllers' directories by program (kube-controller-manager, kube-scheduler, kwok, lws, mpi-operator,
+     * kueue), each holding the program and the data files of its version.
+     */
+    Map<String, Path> controllers(Consumer<String> progress);
+
+    /** The executable of a tool: helm, kubeconform, kube-score, ct or registry. */
+    Path tool(String name, Consumer<String> progress);
+
+    /** The executable of a Python tool in an environment of its own: checkov, yamllint or yamale. */
+    Path pythonTool(String name, Consumer<String> progress);
+
+    /** Fills this directory (which does not exist yet) with the pinned CRDs the cluster tiers install. */
+    void crds(Path dir, Consumer<String> progress);
+
+    /** Installs what the start-up tier needs of the machine (sshd, Open MPI, iproute2) when missing. */
+    void startupTools(Consumer<String> progress);
+
+    /** Installs Ray into this directory (a virtual environment) when missing. */
+    void ray(Path dir, Consumer<String> progress);
+
+    /** Installs what the start-up tier's model proxy needs of the machine (tinyproxy, openssl) when missing. */
+    void modelProxyTools(Consumer<String> progress);
+}

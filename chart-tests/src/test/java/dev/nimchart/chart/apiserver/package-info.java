@@ -1,0 +1,4 @@
+/**
+ * Installs into a real kube-apiserver.
+ */
+package dev.nimchart.chart.apiserver;

@@ -1,0 +1,298 @@
+package dev.nimchart.chart.controllers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.chart.repository.ChartReleases;
+import dev.nimchart.chart.repository.Example;
+import dev.nimchart.chart.repository.PodSecurityExceptions;
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.controllers.ControllerEnvironment;
+import dev.nimchart.controllers.InstalledRelease;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.ControllerTier.ControllerSession;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real HorizontalPodAutoscaler controller of kube-controller-manager scales the release's workload from NIM's own
+ * signals ({@code autoscaling.nimMetrics}), read through the real kube-apiserver's aggregator from a metrics API
+ * server: {@link MetricsApiStandIn}, a STAND-IN for a metrics adapter such as prometheus-adapter, whose values the test
+ * sets as Prometheus would hold them. Single node: a Pods metric (requests waiting, averaged over the serving pods)
+ * and an Object metric (KV-cache use described on the inference Service) scale the StatefulSet up, hold it while either
+ * is high, and scale it down when both are low. Multi-node: a Pods metric read from the LeaderWorkerSet's leaders only
+ * (its {@code hpaPodSelector}) and an External metric scale the LeaderWorkerSet's groups through its scale subresource,
+ * with the real LWS controller adding and removing whole groups. The chart's {@code behavior.scaleDown} stabilization
+ * window of 0 s lets the downscale show within the test (the Kubernetes default is 300 s); the tier's
+ * kube-controller-manager syncs autoscalers every second.
+ */
+@ExtendWith(ControllerTier.class)
+class AutoscalingIT {
+
+    private static final Duration STEP = Duration.ofSeconds(45);
+
+    private static final String SINGLE_NODE = """
+            image:
+              repository: nvcr.io/nim/meta/llama-3.1-8b-instruct
+              tag: "1.8.4"
+            imagePullSecrets:
+              - name: ngc-secret
+            model:
+              name: meta/llama-3.1-8b-instruct
+            autoscaling:
+              enabled: true
+              minReplicas: 1
+              maxReplicas: 3
+              behavior:
+                scaleDown:
+                  stabilizationWindowSeconds: 0
+              nimMetrics:
+                - name: num_requests_waiting
+                  type: Pods
+                  averageValue: "4"
+                - name: gpu_cache_usage_perc
+                  type: Object
+                  value: 800m
+            """;
+
+    private static final String MULTI_NODE = """
+            image:
+              repository: nvcr.io/nim/meta/llama-3.1-405b-instruct
+              tag: 1.0.3
+            imagePullSecrets:
+              - name: ngc-secret
+            model:
+              name: meta/llama-3_1-405b-instruct
+            persistence:
+              enabled: true
+              size: 100Gi
+              accessMode: ReadWriteMany
+              storageClass: nfs
+            resources:
+              limits:
+                nvidia.com/gpu: 8
+            multiNode:
+              enabled: true
+              workers: 2
+              gpusPerNode: 8
+            autoscaling:
+              enabled: true
+              minReplicas: 1
+              maxReplicas: 2
+              behavior:
+                scaleDown:
+                  stabilizationWindowSeconds: 0
+              nimMetrics:
+                - name: num_requests_waiting
+                  type: Pods
+                  averageValue: "4"
+                - name: gpu_cache_usage_perc
+                  type: External
+                  value: 800m
+                  selector:
+                    service: autoscale-mn-nim-llm
+            """;
+
+    @Test
+    void theAutoscalerScalesTheStatefulSetOnRequestsWaitingAndKvCacheUse(ControllerSession session, @TempDir Path tmp) throws IOException {
+        ControllerEnvironment env = session.environment().requireStartedByHarness("the metrics API stand-in on host loopback");
+        KubeApi api = env.api();
+        Path file = Files.writeString(tmp.resolve("autoscale-sn.yaml"), SINGLE_NODE);
+        String release = ChartUnderTest.releaseName(file);
+        String ns = TierNamespaces.create(api, "hpa-" + release, PodSecurityExceptions.level(Example.of(file)));
+        String adapterNs = TierNamespaces.create(api, "metrics-stand-in-sn", "restricted");
+        MetricsApiStandIn metrics = MetricsApiStandIn.start(api, tmp.resolve("pki"), adapterNs);
+        try {
+            String service = release + "-nim-llm";
+            String workload = "/apis/apps/v1/namespaces/" + ns + "/statefulsets/" + release + "-nim-llm";
+            String hpa = "/apis/autoscaling/v2/namespaces/" + ns + "/horizontalpodautoscalers/" + release + "-nim-llm";
+            metrics.podValue(ns, "num_requests_waiting", 0);
+            metrics.objectValue(ns, "services", service, "gpu_cache_usage_perc", 0.1);
+            register(metrics);
+
+            InstalledRelease installed = session.install(ChartReleases.of(ns, file));
+            installed.awaitReady(1, ReconciledExampleIT.RECONCILE_TIMEOUT, env::requireAllRunning);
+            KubeObject idle = await(api, hpa, "the autoscaler reads both metrics through the aggregator", h -> metricValues(h).equals(
+                    Map.of("Pods/num_requests_waiting", "0", "Object/gpu_cache_usage_perc", "100m")) && condition(h, "ScalingActive"));
+            assertThat(idle.at("status.desiredReplicas")).as("nothing waiting, KV cache at 10%%: one replica").isEqualTo(1);
+
+            long up = System.nanoTime();
+            metrics.podValue(ns, "num_requests_waiting", 20);
+            await(api, workload, "20 requests waiting per pod (target 4) scale the StatefulSet to maxReplicas 3", s -> Integer.valueOf(3).equals(s.at("spec.replicas")));
+            NamespaceState three = installed.awaitReady(3, STEP, env::requireAllRunning);
+            System.out.printf("AutoscalingIT: single node 1 -> 3 replicas Ready %d ms after the metric rose%n", (System.nanoTime() - up) / 1_000_000);
+            List<String> statefulPods = three.all("Pod").stream().filter(p -> p.at("metadata.deletionTimestamp") == null).map(KubeObject::name).sorted().toList();
+            await(api, hpa, "the autoscaler asks for every serving pod's value " + statefulPods,
+                    h -> lastPodsQuery(metrics).described().equals(statefulPods), () -> "last query: " + lastPodsQuery(metrics));
+
+            // The queue drains but the KV cache is 95% full (target 80%): the Object metric alone holds the replicas.
+            metrics.podValue(ns, "num_requests_waiting", 0);
+            metrics.objectValue(ns, "services", service, "gpu_cache_usage_perc", 0.95);
+            KubeObject held = await(api, hpa, "the autoscaler sees the queue empty and the KV cache at 95%", h -> metricValues(h).equals(
+                    Map.of("Pods/num_requests_waiting", "0", "Object/gpu_cache_usage_perc", "950m")));
+            sleep(Duration.ofSeconds(3)); // three more syncs of the autoscaler
+            assertThat(new KubeObject(KubeApi.require(api.get(workload), "read the StatefulSet")).at("spec.replicas"))
+                    .as("a full KV cache holds 3 replicas with no request waiting (%s)", held.at("status")).isEqualTo(3);
+
+            long down = System.nanoTime();
+            metrics.objectValue(ns, "services", service, "gpu_cache_usage_perc", 0.1);
+            await(api, workload, "both signals low scale the StatefulSet down to minReplicas 1", s -> Integer.valueOf(1).equals(s.at("spec.replicas")));
+            installed.awaitReady(1, STEP, env::requireAllRunning);
+            System.out.printf("AutoscalingIT: single node 3 -> 1 replicas %d ms after both signals fell%n", (System.nanoTime() - down) / 1_000_000);
+            assertThat(metrics.served()).as("the Object metric was read on the inference Service")
+                    .anyMatch(s -> s.path().endsWith("/namespaces/" + ns + "/services/" + service + "/gpu_cache_usage_perc"));
+        } finally {
+            metrics.close();
+            TierNamespaces.delete(api, ns, env::requireAllRunning);
+            TierNamespaces.delete(api, adapterNs, env::requireAllRunning);
+        }
+    }
+
+    @Test
+    void theAutoscalerScalesLeaderWorkerSetGroupsOnTheLeadersMetrics(ControllerSession session, @TempDir Path tmp) throws IOException {
+        ControllerEnvironment env = session.environment().requireStartedByHarness("the metrics API stand-in on host loopback");
+        KubeApi api = env.api();
+        Path file = Files.writeString(tmp.resolve("autoscale-mn.yaml"), MULTI_NODE);
+        String release = ChartUnderTest.releaseName(file);
+        String ns = TierNamespaces.create(api, "hpa-" + release, PodSecurityExceptions.level(Example.of(file)));
+        String adapterNs = TierNamespaces.create(api, "metrics-stand-in-mn", "restricted");
+        MetricsApiStandIn metrics = MetricsApiStandIn.start(api, tmp.resolve("pki"), adapterNs);
+        try {
+            String lws = "/apis/leaderworkerset.x-k8s.io/v1/namespaces/" + ns + "/leaderworkersets/" + release + "-nim-llm-lws";
+            String hpa = "/apis/autoscaling/v2/namespaces/" + ns + "/horizontalpodautoscalers/" + release + "-nim-llm";
+            metrics.podValue(ns, "num_requests_waiting", 0);
+            metrics.externalValue(ns, "gpu_cache_usage_perc", 0.1);
+            register(metrics);
+
+            InstalledRelease installed = session.install(ChartReleases.of(ns, file));
+            NamespaceState one = installed.awaitReady(2, ReconciledExampleIT.RECONCILE_TIMEOUT, env::requireAllRunning);
+            await(api, hpa, "the autoscaler reads both metrics through the aggregator", h -> metricValues(h).equals(
+                    Map.of("Pods/num_requests_waiting", "0", "External/gpu_cache_usage_perc", "100m")) && condition(h, "ScalingActive"));
+            assertThat(lastPodsQuery(metrics).described()).as("the Pods metric is read from the leaders only (hpaPodSelector %s)",
+                    lastPodsQuery(metrics).labelSelector()).isEqualTo(leaders(one)).hasSize(1);
+            assertThat(metrics.served()).as("the External metric is asked for with the chart's selector")
+                    .anyMatch(s -> s.path().endsWith("/gpu_cache_usage_perc") && s.labelSelector().equals("service=" + release + "-nim-llm"));
+
+            long up = System.nanoTime();
+            metrics.podValue(ns, "num_requests_waiting", 20);
+            await(api, lws, "20 requests waiting on the leader (target 4) scale the LeaderWorkerSet to 2 groups", s -> Integer.valueOf(2).equals(s.at("spec.replicas")));
+            NamespaceState two = installed.awaitReady(4, STEP, env::requireAllRunning);
+            System.out.printf("AutoscalingIT: multi-node 1 -> 2 groups Ready %d ms after the metric rose%n", (System.nanoTime() - up) / 1_000_000);
+            assertThat(leaders(two)).as("two groups, each a leader and a worker").hasSize(2);
+            await(api, hpa, "the autoscaler reads both leaders, never a worker " + leaders(two),
+                    h -> lastPodsQuery(metrics).described().equals(leaders(two)), () -> "last query: " + lastPodsQuery(metrics));
+
+            // The queue drains but the external KV-cache signal stays above its target: it alone holds the second group.
+            metrics.podValue(ns, "num_requests_waiting", 0);
+            metrics.externalValue(ns, "gpu_cache_usage_perc", 0.95);
+            await(api, hpa, "the autoscaler sees the queue empty and the KV cache at 95%", h -> metricValues(h).equals(
+                    Map.of("Pods/num_requests_waiting", "0", "External/gpu_cache_usage_perc", "950m")));
+            sleep(Duration.ofSeconds(3));
+            assertThat(new KubeObject(KubeApi.require(api.get(lws), "read the LeaderWorkerSet")).at("spec.replicas"))
+                    .as("the External metric holds 2 groups with no request waiting").isEqualTo(2);
+
+            metrics.externalValue(ns, "gpu_cache_usage_perc", 0.1);
+            await(api, lws, "both signals low scale the LeaderWorkerSet down to 1 group", s -> Integer.valueOf(1).equals(s.at("spec.replicas")));
+            NamespaceState back = installed.awaitReady(2, STEP, env::requireAllRunning);
+            assertThat(leaders(back)).as("the first group stays").isEqualTo(leaders(one));
+        } finally {
+            metrics.close();
+            TierNamespaces.delete(api, ns, env::requireAllRunning);
+            TierNamespaces.delete(api, adapterNs, env::requireAllRunning);
+        }
+    }
+
+    /** Registers the stand-in and waits until the aggregator has found it (both APIServices Available). */
+    private static void register(MetricsApiStandIn metrics) {
+        metrics.register();
+        long deadline = System.nanoTime() + STEP.toNanos();
+        while (!metrics.availability().values().stream().allMatch(s -> s.startsWith("True"))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the aggregator did not reach the metrics API stand-in within " + STEP.toSeconds() + " s: "
+                        + metrics.availability() + "; requests it refused: " + metrics.refused());
+            }
+            sleep(Duration.ofMillis(250));
+        }
+    }
+
+    /** The HPA's current metric values by type/name, as its status reports them. */
+    private static Map<String, String> metricValues(KubeObject hpa) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (KubeObject m : hpa.list("status.currentMetrics")) {
+            String type = String.valueOf(m.at("type"));
+            String key = switch (type) {
+                case "Pods" -> "pods";
+                case "Object" -> "object";
+                case "External" -> "external";
+                default -> type.toLowerCase(java.util.Locale.ROOT);
+            };
+            Object value = m.at(key + ".current.averageValue");
+            if (value == null) {
+                value = m.at(key + ".current.value");
+            }
+            out.put(type + "/" + m.at(key + ".metric.name"), String.valueOf(value));
+        }
+        return out;
+    }
+
+    private static boolean condition(KubeObject hpa, String type) {
+        return hpa.list("status.conditions").stream().anyMatch(c -> type.equals(c.at("type")) && "True".equals(c.at("status")));
+    }
+
+    private static MetricsApiStandIn.Served lastPodsQuery(MetricsApiStandIn metrics) {
+        List<MetricsApiStandIn.Served> pods = metrics.served().stream().filter(s -> s.path().contains("/pods/*/")).toList();
+        assertThat(pods).as("Pods-metric queries the stand-in answered").isNotEmpty();
+        return pods.get(pods.size() - 1);
+    }
+
+    /** The live LeaderWorkerSet leaders (worker index 0), by name. */
+    private static List<String> leaders(NamespaceState state) {
+        return state.all("Pod").stream().filter(p -> p.at("metadata.deletionTimestamp") == null)
+                .filter(p -> "0".equals(p.labels().get("leaderworkerset.sigs.k8s.io/worker-index")))
+                .map(KubeObject::name).sorted().toList();
+    }
+
+    private static KubeObject await(KubeApi api, String path, String what, java.util.function.Predicate<KubeObject> done) {
+        return await(api, path, what, done, () -> "");
+    }
+
+    private static KubeObject await(KubeApi api, String path, String what, java.util.function.Predicate<KubeObject> done, Supplier<String> more) {
+        long deadline = System.nanoTime() + STEP.toNanos();
+        KubeObject last = null;
+        while (true) {
+            KubeApi.Response r = api.get(path);
+            if (r.ok()) {
+                last = new KubeObject(r.body());
+                if (done.test(last)) {
+                    return last;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                KubeObject seen = last;
+                Supplier<String> status = () -> seen == null ? r.message() : String.valueOf(seen.at("status"));
+                throw new AssertionError(what + ": not within " + STEP.toSeconds() + " s; last seen " + path + " status: " + status.get() + " " + more.get());
+            }
+            sleep(Duration.ofMillis(250));
+        }
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.nimchart.tools.bench;
+
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.cluster.HelmReleases;
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.controllers.ClusterPreconditions;
+import dev.nimchart.controllers.ControllerEnvironment;
+import dev.nimchart.controllers.DesiredState;
+import dev.nimchart.controllers.ExpectedPods;
+import dev.nimchart.controllers.InstalledRelease;
+import dev.nimchart.controllers.Release;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.startup.PodGroupRun;
+import dev.nimchart.startup.StartupHost;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The start-up tier's figures: for every multi-node example, the pods the controllers reconciled are started as the
+ * start-up tier starts them (each in its network namespace, real sshd and mpirun or a real Ray cluster, the NIM stand-in),
+ * and the time from starting their processes to every serving pod's own readiness probe passing is taken, with the
+ * resident memory of the group's processes at that moment, {@code runs} times.
+ */
+final class StartupTierBench {
+
+    private static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+    private static final String MPI_ROLE = "training.kubeflow.org/job-role";
+    private static final String MPI_INDEX = "training.kubeflow.org/replica-index";
+
+    private final Report report;
+    private final Path out;
+    private final int runs;
+
+    StartupTierBench(Report report, Path out, int runs) {
+        this.report = report;
+        this.out = out;
+        this.runs = runs;
+    }
+
+    void run(List<Path> examples, Path repoRoot) {
+        report.line("");
+        report.line("## Start-up tier");
+        report.line("");
+        Optional<String> unavailable = StartupHost.unavailableReason(dev.nimchart.settings.SettingsFromProperties.shared());
+        if (unavailable.isPresent()) {
+            report.line("Not measured: " + unavailable.get() + ".");
+            return;
+        }
+        List<Path> multiNode = examples.stream().filter(f -> isMultiNode(ChartUnderTest.values(f))).toList();
+        report.line("From starting a group's processes (every pod of the release in its network namespace: sshd, mpirun,"
+                + " the NIM stand-in) to the serving pod's own readiness probe passing, " + runs + " runs per example:");
+        report.line("");
+        report.line("| example | pods | min | median | max | resident memory once Ready (median) |");
+        report.line("|---|---|---|---|---|---|");
+        try (ControllerEnvironment env = ControllerEnvironment.start(dev.nimchart.settings.SettingsFromProperties.shared(), out.resolve("controllers").toAbsolutePath(),
+                line -> System.err.println("  [controllers] " + line))) {
+            HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), out.resolve("startup-helm"), env.settings());
+            KubeApi api = env.api();
+            for (Path f : multiNode) {
+                String release = ChartUnderTest.releaseName(f);
+                String ns = "bench-startup-" + release;
+                KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
+                        "metadata", Map.of("name", ns))), "create " + ns);
+                NamespaceState state = InstalledRelease.install(env, chart -> releases, chart -> ChartUnderTest.renderer(),
+                        Release.of(ChartUnderTest.chartDir(), release, ns, List.of(f))).awaitReady(ExpectedPods.of(ChartUnderTest.values(f)),
+                        Duration.ofSeconds(120));
+                List<KubeObject> pods = state.livePods();
+                int timeout = ((Number) ((Map<?, ?>) ChartUnderTest.values(f).get("multiNode")).get("clusterStartTimeout")).intValue();
+                List<Long> times = new ArrayList<>();
+                List<Long> memory = new ArrayList<>();
+                for (int r = 0; r < runs; r++) {
+                    long[] measured = timeToServingReady(state, pods, f, r, Duration.ofSeconds(timeout));
+                    times.add(measured[0]);
+                    memory.add(measured[1]);
+                }
+                long min = times.stream().mapToLong(Long::longValue).min().orElseThrow();
+                long max = times.stream().mapToLong(Long::longValue).max().orElseThrow();
+                report.line("| " + f.getFileName() + " | " + pods.size() + " | " + Stats.seconds(min) + " | "
+                        + Stats.seconds(Stats.median(times)) + " | " + Stats.seconds(max) + " | " + Stats.median(memory) / (1024 * 1024) + " MiB |");
+                report.figure("startup-ready", f.getFileName().toString(), Stats.median(times) / 1e9, "s");
+                report.figure("startup-rss", f.getFileName().toString(), Stats.median(memory) / (1024.0 * 1024), "MiB");
+                releases.uninstall(release, ns);
+                api.delete("/api/v1/namespaces/" + ns);
+                DesiredState.awaitNoPods(api, ns, Duration.ofSeconds(120), env::requireAllRunning);
+                ClusterPreconditions.cleanUp(api, ns);
+            }
+        }
+    }
+
+    /**
+     * Nanoseconds from starting every pod's process to every serving pod's readiness probe passing, and the resident
+     * memory of all the group's processes then (bytes).
+     */
+    private long[] timeToServingReady(NamespaceState state, List<KubeObject> pods, Path file, int run, Duration limit) {
+        Path dir = out.resolve("startup").resolve(file.getFileName().toString().replace(".yaml", "") + "-" + run).toAbsolutePath();
+        long t0 = System.nanoTime();
+        try (PodGroupRun group = PodGroupRun.start(state, pods, dir, Map.of(), dev.nimchart.settings.SettingsFromProperties.shared().rayDir())) {
+            List<PodGroupRun.PodRun> serving = group.pods().stream().filter(p -> serves(p.pod())).toList();
+            long deadline = t0 + limit.toNanos();
+            while (System.nanoTime() < deadline) {
+                if (serving.stream().allMatch(group::readinessProbePasses)) {
+                    return new long[] {System.nanoTime() - t0, group.residentBytes()};
+                }
+                if (group.pods().stream().anyMatch(p -> !p.process().isAlive())) {
+                    break;
+                }
+                sleep(200);
+            }
+            throw new IllegalStateException(file.getFileName() + ": the serving pods were not Ready within " + limit + "; see " + dir);
+        }
+    }
+
+    /** The pod serving the API, by the operators' labels: an LWS leader, or an MPIJob's worker 0. */
+    private static boolean serves(KubeObject pod) {
+        Map<String, Object> labels = pod.labels();
+        if (labels.containsKey(LWS_WORKER_INDEX)) {
+            return "0".equals(String.valueOf(labels.get(LWS_WORKER_INDEX)));
+        }
+        return "worker".equals(labels.get(MPI_ROLE)) && "0".equals(String.valueOf(labels.get(MPI_INDEX)));
+    }
+
+    private static boolean isMultiNode(Map<String, Object> values) {
+        return values.get("multiNode") instanceof Map<?, ?> m && Boolean.TRUE.equals(m.get("enabled"));
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

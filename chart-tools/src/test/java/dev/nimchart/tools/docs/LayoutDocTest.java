@@ -1,0 +1,47 @@
+package dev.nimchart.tools.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** docs/layout.md names the packages and classes the code has, each package with what its package-info says. */
+class LayoutDocTest {
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @Test
+    void theLayoutDocumentAgreesWithTheCode() throws IOException {
+        String file = Files.readString(ROOT.resolve("docs/layout.md"));
+        String generated = LayoutDoc.generate(ROOT);
+        assertThat(LayoutDoc.replaced(file, generated)).as("docs/layout.md against the code (run ci/layout-doc.sh to rewrite its"
+                + " generated part)").isEqualTo(file);
+        assertThat(generated).as("the library's front door and a tier package are listed").contains("| `dev.nimchart` | ")
+                .contains("`ChartCheck`").contains("`dev.nimchart.judge`");
+    }
+
+    @Test
+    void aLibraryPackageWithoutAPackageInfoIsRefusedByName(@TempDir Path root) throws IOException {
+        Path pkg = Files.createDirectories(root.resolve("chart-tests/src/main/java/dev/acme/undocumented"));
+        Files.writeString(pkg.resolve("Thing.java"), "package dev.acme.undocumented;\nclass Thing {}\n");
+        assertThatThrownBy(() -> LayoutDoc.generate(root)).hasMessageContaining("dev/acme/undocumented/package-info.java");
+    }
+
+    @Test
+    void aPackageIsDescribedByTheFirstSentenceOfItsPackageInfo(@TempDir Path root) throws IOException {
+        Path pkg = Files.createDirectories(root.resolve("chart-tools/src/main/java/dev/acme/tools"));
+        Files.writeString(pkg.resolve("package-info.java"), """
+                /**
+                 * Tools that {@code measure} things. Not this sentence.
+                 */
+                package dev.acme.tools;
+                """);
+        Files.writeString(pkg.resolve("Meter.java"), "package dev.acme.tools;\nclass Meter {}\n");
+        assertThat(LayoutDoc.generate(root)).contains("| `dev.acme.tools` | Tools that `measure` things. | `Meter` |")
+                .doesNotContain("Not this sentence");
+    }
+}
