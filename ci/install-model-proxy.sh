@@ -21,24 +21,6 @@ if (( ${#need[@]} == 0 )); then
   echo /usr/bin/tinyproxy
   exit 0
 fi
-if [[ "$(id -u)" != 0 ]]; then
-  echo "install-model-proxy: missing ${need[*]} and not root: run this script as root" >&2
-  exit 1
-fi
-command -v apt-get >/dev/null 2>&1 || { echo "install-model-proxy: no apt-get here; install ${need[*]} yourself" >&2; exit 1; }
-
-policy=/usr/sbin/policy-rc.d
-made_policy=""
-if [[ ! -e "$policy" ]]; then
-  printf '#!/bin/sh\nexit 101\n' > "$policy"
-  chmod 755 "$policy"
-  made_policy=1
-fi
-trap '[[ -n "$made_policy" ]] && rm -f "$policy"' EXIT
-
-echo "install-model-proxy: installing ${need[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${need[@]}"
+apt_install install-model-proxy "${need[@]}"
 [[ "$(installed tinyproxy-bin)" == "$TINYPROXY_VERSION" ]] || { echo "install-model-proxy: tinyproxy-bin is $(installed tinyproxy-bin), not $TINYPROXY_VERSION" >&2; exit 1; }
 echo /usr/bin/tinyproxy

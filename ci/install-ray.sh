@@ -19,12 +19,8 @@ if [[ -x "$dir/bin/ray" && "$(cat "$dir/.version" 2>/dev/null)" == "$RAY_VERSION
   exit 0
 fi
 if ! /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
-  command -v apt-get >/dev/null 2>&1 || { echo "install-ray: /usr/bin/python3 has no venv module and there is no apt-get: install python3-venv" >&2; exit 1; }
-  [[ "$(id -u)" == 0 ]] || { echo "install-ray: python3-venv is missing and this is not root: run as root" >&2; exit 1; }
-  echo "install-ray: installing python3-venv"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q
-  apt-get install -y -q --no-install-recommends python3-venv
+  echo "install-ray: /usr/bin/python3 has no venv module (Debian's python3-venv)"
+  apt_install install-ray python3-venv
 fi
 started=$(date +%s)
 die() {

@@ -19,25 +19,7 @@ if (( ${#need[@]} == 0 )); then
   echo "install-startup-tools: sshd, ssh, mpirun and ip are installed"
   exit 0
 fi
-if [[ "$(id -u)" != 0 ]]; then
-  echo "install-startup-tools: missing ${need[*]} and not root: run this script as root" >&2
-  exit 1
-fi
-command -v apt-get >/dev/null 2>&1 || { echo "install-startup-tools: no apt-get here; install ${need[*]} yourself" >&2; exit 1; }
-
-policy=/usr/sbin/policy-rc.d
-made_policy=""
-if [[ ! -e "$policy" ]]; then
-  printf '#!/bin/sh\nexit 101\n' > "$policy"
-  chmod 755 "$policy"
-  made_policy=1
-fi
-trap '[[ -n "$made_policy" ]] && rm -f "$policy"' EXIT
-
 mapfile -t pkgs < <(printf '%s\n' "${need[@]}" | sort -u)
-echo "install-startup-tools: installing ${pkgs[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${pkgs[@]}"
+apt_install install-startup-tools "${pkgs[@]}"
 /usr/sbin/sshd -V 2>&1 | head -1 || true
 mpirun --version | head -1

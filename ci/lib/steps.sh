@@ -31,6 +31,27 @@ publish_partial() {
   mv -T "$1" "$2" || die "cannot rename $1 to $2"
 }
 
+# apt_install NAME PACKAGES...: installs Debian packages with apt-get, as root, without starting any service their
+# maintainer scripts would start (a temporary policy-rc.d refusing every start, removed afterwards, also on failure);
+# exits naming NAME and the packages when not root or without apt-get. Call it holding the machine's install lock
+# (${TMPDIR:-/tmp}/nim-llm-chart-install.lock): apt-get does not wait for another.
+apt_install() {
+  local name="$1"; shift
+  [[ "$(id -u)" == 0 ]] || { echo "${name}: missing $* and not root: run this script as root" >&2; exit 1; }
+  command -v apt-get >/dev/null 2>&1 || { echo "${name}: no apt-get here; install $* yourself" >&2; exit 1; }
+  local policy=/usr/sbin/policy-rc.d made="" rc=0
+  if [[ ! -e "${policy}" ]]; then
+    printf '#!/bin/sh\nexit 101\n' > "${policy}"
+    chmod 755 "${policy}"
+    made=1
+  fi
+  echo "${name}: installing $*"
+  { DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@"; } || rc=$?
+  [[ -z "${made}" ]] || rm -f "${policy}"
+  return "${rc}"
+}
+
 # venv_build PYTHON DEST PIP_ARGS...: a Python virtual environment for DEST made by PYTHON, with `pip install PIP_ARGS`
 # in it, built in a private partial directory (private_partial) whose path goes to the variable venv_partial; the
 # caller adds what else it needs and renames it to DEST (publish_partial). A venv's scripts name its interpreter by

@@ -759,6 +759,32 @@ public final class PodGroupRun implements AutoCloseable {
         return StartupHost.run(full, timeoutSeconds + 10).exit();
     }
 
+    /** Waits until {@code ready} holds (true), a process of the group ends or the limit passes (false). */
+    public boolean await(java.time.Duration limit, java.util.function.BooleanSupplier ready) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (ready.getAsBoolean()) {
+                return true;
+            }
+            if (pods().stream().anyMatch(p -> !p.process().isAlive())) {
+                return false;
+            }
+            dev.nimchart.cluster.LocalProcess.sleep(500);
+        }
+        return false;
+    }
+
+    /** The last 3000 characters of every pod's log, each under its name (and exit code once it ended). */
+    public String logs() {
+        StringBuilder out = new StringBuilder();
+        for (PodRun p : pods()) {
+            String log = p.logText();
+            out.append("--- ").append(p.pod().name()).append(p.process().isAlive() ? "" : " (exited " + p.process().exitValue() + ")").append('\n')
+                    .append(log.length() > 3000 ? log.substring(log.length() - 3000) : log).append('\n');
+        }
+        return out.toString();
+    }
+
     @Override
     public void close() {
         for (PodRun r : runs) {

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -119,30 +118,30 @@ final class GroupStart {
                 // Before a Job's pods run (an MPI launcher dials every worker's sshd): the other pods are Ready, but a
                 // serving pod whose server the Job starts is not.
                 List<PodRun> rest = run.pods().stream().filter(p -> !servers.contains(p)).toList();
-                require(await(limit, run, () -> rest.stream().allMatch(run::readinessProbePasses)), "%s: pods %s Ready before the Job's"
-                        + " pods start (their servers listen); logs:%n%s", name, rest.stream().map(p -> p.pod().name()).toList(), logs(run));
+                require(run.await(limit, () -> rest.stream().allMatch(run::readinessProbePasses)), "%s: pods %s Ready before the Job's"
+                        + " pods start (their servers listen); logs:%n%s", name, rest.stream().map(p -> p.pod().name()).toList(), run.logs());
                 for (PodRun server : servers) {
                     require(!run.readinessProbePasses(server), "%s: %s Ready before the Job's pods started its server", name,
                             server.pod().name());
                 }
                 jobPods.forEach(run::add);
             }
-            boolean joined = await(limit, run, () -> groupsJoined(run.records(), servers.size())
+            boolean joined = run.await(limit, () -> groupsJoined(run.records(), servers.size())
                     && servers.stream().allMatch(s -> run.httpStatus(s, serverPort(s), "/v1/health/live") == 200));
             Timings.record(timings, "group joined (every rank started, server listening): " + name, Duration.ofNanos(System.nanoTime() - started));
             require(joined, "%s: every rank of the %s groups started and the serving pods %s listen within %s; logs:%n%s", name,
-                    servers.size(), servingNames, limit, logs(run));
+                    servers.size(), servingNames, limit, run.logs());
             for (PodRun server : servers) {
                 require(run.httpStatus(server, serverPort(server), "/v1/health/ready") == 503, "%s: the stand-in on %s is held not ready",
                         name, server.pod().name());
                 require(!run.readinessProbePasses(server), "%s: the readiness probe of %s while its server answers 503 (the Service must"
-                        + " not send it requests yet); logs:%n%s", name, server.pod().name(), logs(run));
+                        + " not send it requests yet); logs:%n%s", name, server.pod().name(), run.logs());
             }
             run.releaseReadiness();
-            boolean up = await(Duration.ofSeconds(30), run, () -> servers.stream()
+            boolean up = run.await(Duration.ofSeconds(30), () -> servers.stream()
                     .allMatch(s -> run.readinessProbePasses(s) && run.httpStatus(s, serverPort(s), "/v1/health/ready") == 200));
-            require(up, "%s: the serving pods %s are Ready once their server answers; logs:%n%s", name, servingNames, logs(run));
-            require(run.pods().stream().allMatch(p -> p.process().isAlive()), "%s: every process keeps running; logs:%n%s", name, logs(run));
+            require(up, "%s: the serving pods %s are Ready once their server answers; logs:%n%s", name, servingNames, run.logs());
+            require(run.pods().stream().allMatch(p -> p.process().isAlive()), "%s: every process keeps running; logs:%n%s", name, run.logs());
             handOver(rules, new ChartRules.Started(reconciled, run, serving, Map.of()), new ArrayList<>());
         }
     }
@@ -165,11 +164,11 @@ final class GroupStart {
                         w.pod().name(), w.logText());
             }
             List<PodRun> headRuns = heads.stream().map(run::add).toList();
-            boolean formed = await(limit, run, () -> headRuns.stream().allMatch(run::readinessProbePasses));
+            boolean formed = run.await(limit, () -> headRuns.stream().allMatch(run::readinessProbePasses));
             Timings.record(timings, "Ray group ready (head up, every worker joined, serving pod Ready): " + name,
                     Duration.ofNanos(System.nanoTime() - started));
             require(formed, "%s: the leaders %s Ready within %s; logs:%n%s", name, heads.stream().map(KubeObject::name).toList(), limit,
-                    logs(run));
+                    run.logs());
             List<String> failures = new ArrayList<>();
             for (PodRun w : run.pods().stream().filter(p -> workers.contains(p.pod())).toList()) {
                 // As the kubelet: a startup probe succeeds once it passes within its failure threshold; one slow
@@ -259,32 +258,6 @@ final class GroupStart {
             LocalProcess.sleep(1000);
         }
         return false;
-    }
-
-    /** Waits until {@code ready} holds (true), a process of the group ends or the limit passes (false). */
-    static boolean await(Duration limit, PodGroupRun run, BooleanSupplier ready) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (ready.getAsBoolean()) {
-                return true;
-            }
-            if (run.pods().stream().anyMatch(p -> !p.process().isAlive())) {
-                return false;
-            }
-            LocalProcess.sleep(500);
-        }
-        return false;
-    }
-
-    /** The last 3000 characters of every pod's log, each under its name (and exit code once it ended). */
-    static String logs(PodGroupRun run) {
-        StringBuilder out = new StringBuilder();
-        for (PodRun p : run.pods()) {
-            String log = p.logText();
-            out.append("--- ").append(p.pod().name()).append(p.process().isAlive() ? "" : " (exited " + p.process().exitValue() + ")").append('\n')
-                    .append(log.length() > 3000 ? log.substring(log.length() - 3000) : log).append('\n');
-        }
-        return out.toString();
     }
 
     private static void require(boolean holds, String format, Object... args) {

@@ -271,8 +271,8 @@ class FaultIT {
             KubeObject victim = pick(first.gpuPods().stream().filter(p -> !first.servingPods().contains(p)).toList());
             try (PodGroupRun run = PodGroupRun.start(first.state(), first.gpuPods(), dir.resolve("first"), Map.of(), SettingsFromProperties.shared().rayDir())) {
                 PodRun serving = run.pod(first.servingPods().get(0).name());
-                assertThat(StartupIT.await(limit, run, () -> run.readinessProbePasses(serving)))
-                        .as("%s: the serving pod Ready before the fault; logs:%n%s", r.example.name(), StartupIT.logs(run)).isTrue();
+                assertThat(run.await(limit, () -> run.readinessProbePasses(serving)))
+                        .as("%s: the serving pod Ready before the fault; logs:%n%s", r.example.name(), run.logs()).isTrue();
                 ranks = run.records().size();
                 PodRun killed = run.pod(victim.name());
                 NamespaceState after = FaultLog.inject("worker process killed", r.example.name(), () -> {
@@ -284,7 +284,7 @@ class FaultIT {
                         // Ready until the LeaderWorkerSet recreates the group on the kubelet's report (docs/faults.md).
                         boolean out = until(LIMIT, () -> !run.readinessProbePasses(serving));
                         assertThat(out).as("%s: the serving pod %s stops passing its readiness probe once %s's process is killed;"
-                                + " logs:%n%s", r.example.name(), serving.pod().name(), victim.name(), StartupIT.logs(run)).isTrue();
+                                + " logs:%n%s", r.example.name(), serving.pod().name(), victim.name(), run.logs()).isTrue();
                     }
                     r.reportRestart(victim);
                 }, () -> {
@@ -293,13 +293,10 @@ class FaultIT {
                     run.close();
                     try (PodGroupRun again = PodGroupRun.start(reformed, second.gpuPods(), dir.resolve("again"), Map.of(), SettingsFromProperties.shared().rayDir())) {
                         PodRun newServing = again.pod(second.servingPods().get(0).name());
-                        boolean ready = StartupIT.await(limit, again, () -> again.readinessProbePasses(newServing));
+                        boolean ready = again.await(limit, () -> again.readinessProbePasses(newServing));
                         assertThat(ready).as("%s: the re-formed group's serving pod Ready again; logs:%n%s", r.example.name(),
-                                StartupIT.logs(again)).isTrue();
+                                again.logs()).isTrue();
                         assertThat(again.records()).as("%s: every rank of the re-formed group started again", r.example.name()).hasSize(ranks);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new AssertionError("interrupted", e);
                     }
                     return reformed;
                 });

@@ -50,7 +50,7 @@ public final class NimLlmStartup {
         boolean mpi = ChartScripts.usesMpi(r.servingPods().get(0)) || e.mode().equals("mpijob");
         int expectedRanks = r.groups().size() * (mpi ? e.integer("multiNode.workers") * e.integer("multiNode.gpusPerNode") : e.integer("multiNode.workers"));
         List<Map<String, Object>> records = run.records();
-        assertThat(records).as("%s: ranks recorded; logs:%n%s", e.name(), logs(run)).hasSize(expectedRanks);
+        assertThat(records).as("%s: ranks recorded; logs:%n%s", e.name(), run.logs()).hasSize(expectedRanks);
         assertThat(records.stream().map(rec -> rec.get("group")).distinct().count()).as("%s: groups the ranks joined", e.name())
                 .isEqualTo(r.groups().size());
         SoftAssertions soft = new SoftAssertions();
@@ -212,13 +212,4 @@ public final class NimLlmStartup {
         return pod.at("spec.hostname") == null ? pod.name() : pod.at("spec.hostname").toString();
     }
 
-    static String logs(PodGroupRun run) {
-        StringBuilder out = new StringBuilder();
-        for (PodRun p : run.pods()) {
-            String log = p.logText();
-            out.append("--- ").append(p.pod().name()).append(p.process().isAlive() ? "" : " (exited " + p.process().exitValue() + ")").append('\n')
-                    .append(log.length() > 3000 ? log.substring(log.length() - 3000) : log).append('\n');
-        }
-        return out.toString();
-    }
 }

@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.chart.repository.RepositoryChart;
@@ -94,30 +93,6 @@ public class StartupIT {
         } finally {
             in.remove(session);
         }
-    }
-
-    public static boolean await(Duration limit, PodGroupRun run, BooleanSupplier ready) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (ready.getAsBoolean()) {
-                return true;
-            }
-            if (run.pods().stream().anyMatch(p -> !p.process().isAlive())) {
-                return false;
-            }
-            Thread.sleep(500);
-        }
-        return false;
-    }
-
-    public static String logs(PodGroupRun run) {
-        StringBuilder out = new StringBuilder();
-        for (PodRun p : run.pods()) {
-            String log = p.logText();
-            out.append("--- ").append(p.pod().name()).append(p.process().isAlive() ? "" : " (exited " + p.process().exitValue() + ")").append('\n')
-                    .append(log.length() > 3000 ? log.substring(log.length() - 3000) : log).append('\n');
-        }
-        return out.toString();
     }
 
     record Installed(String release, String namespace, Reconciled reconciled) {
