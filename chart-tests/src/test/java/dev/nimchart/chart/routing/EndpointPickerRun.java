@@ -227,13 +227,26 @@ final class EndpointPickerRun implements AutoCloseable {
         }
         List<String> args = new ArrayList<>();
         for (Object a : rawList(container.at("args"))) {
+            // Each argument is rewritten once, by the deepest mount that holds its path (as the kernel resolves it):
+            // rewriting again would take the host path just written for a pod path (a checkout under /tmp met the
+            // picker's /tmp emptyDir and doubled the config file's path).
             String arg = String.valueOf(a);
-            for (Map.Entry<String, Path> m : mounts.entrySet()) {
-                String prefix = m.getKey().endsWith("/") ? m.getKey() : m.getKey() + "/";
+            String deepest = null;
+            int deepestAt = -1;
+            for (String mountPath : mounts.keySet()) {
+                String prefix = mountPath.endsWith("/") ? mountPath : mountPath + "/";
                 int at = arg.indexOf(prefix);
-                if (at >= 0 && (at == 0 || arg.charAt(at - 1) == '=')) {
-                    arg = arg.substring(0, at) + m.getValue() + "/" + arg.substring(at + prefix.length());
+                if (at >= 0 && (at == 0 || arg.charAt(at - 1) == '=') && (deepest == null || prefix.length() > deepest.length())) {
+                    deepest = prefix;
+                    deepestAt = at;
                 }
+            }
+            if (deepest != null) {
+                Path host = mounts.get(deepest.equals("/") ? deepest : deepest.substring(0, deepest.length() - 1));
+                if (host == null) {
+                    host = mounts.get(deepest);
+                }
+                arg = arg.substring(0, deepestAt) + host + "/" + arg.substring(deepestAt + deepest.length());
             }
             args.add(arg);
         }
