@@ -75,7 +75,14 @@ public final class StartupChecks implements TierCheck {
                         + unavailable.get()), true, settings.ci(), progress);
             }
             ControllerTier.ControllerSession started = sessions.controllers().sessionOrThrow();
-            env = started.environment().requireStartedByHarness("the start-up tier (it runs the pods' processes on this machine)");
+            if (!started.environment().startedByHarness()) {
+                // The pods' processes run on this machine, beside the tier's own fake nodes: a cluster the harness did
+                // not start has neither, so the tier is unavailable there (skipped with the reason; failed with CI=true).
+                throw new TierNotStartedException("startup tier", new IllegalStateException("the start-up tier runs the pods'"
+                        + " processes on this machine, on the controller tier's own environment; this run is on a cluster the"
+                        + " harness did not start"), true, settings.ci(), progress);
+            }
+            env = started.environment();
             session = started;
         } else {
             env.requireAllRunning();
