@@ -1,5 +1,6 @@
 package dev.nimchart.chart.controllers;
 
+import dev.nimchart.chart.repository.OwnEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.ChartReleases;
@@ -106,7 +107,7 @@ class AutoscalingIT {
 
     @Test
     void theAutoscalerScalesTheStatefulSetOnRequestsWaitingAndKvCacheUse(ControllerSession session, @TempDir Path tmp) throws IOException {
-        ControllerEnvironment env = session.environment().requireStartedByHarness("the metrics API stand-in on host loopback");
+        ControllerEnvironment env = OwnEnvironment.required(session, "the metrics API stand-in on host loopback");
         KubeApi api = env.api();
         Path file = Files.writeString(tmp.resolve("autoscale-sn.yaml"), SINGLE_NODE);
         String release = ChartUnderTest.releaseName(file);
@@ -161,7 +162,7 @@ class AutoscalingIT {
 
     @Test
     void theAutoscalerScalesLeaderWorkerSetGroupsOnTheLeadersMetrics(ControllerSession session, @TempDir Path tmp) throws IOException {
-        ControllerEnvironment env = session.environment().requireStartedByHarness("the metrics API stand-in on host loopback");
+        ControllerEnvironment env = OwnEnvironment.required(session, "the metrics API stand-in on host loopback");
         KubeApi api = env.api();
         Path file = Files.writeString(tmp.resolve("autoscale-mn.yaml"), MULTI_NODE);
         String release = ChartUnderTest.releaseName(file);

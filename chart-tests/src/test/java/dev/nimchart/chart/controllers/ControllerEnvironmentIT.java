@@ -1,5 +1,6 @@
 package dev.nimchart.chart.controllers;
 
+import dev.nimchart.chart.repository.OwnEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.cluster.KubeApi;
@@ -8,7 +9,6 @@ import dev.nimchart.junit.ControllerTier.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.objects.KubeObject;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -18,10 +18,7 @@ class ControllerEnvironmentIT {
 
     @Test
     void everyProcessRunsAndEveryFakeNodeIsReadyWithItsGpus(ControllerSession session) {
-        // What this class checks is the tier's own environment: on a cluster the harness did not start
-        // (-Dnim.cluster=kubeconfig) there are no processes or fake nodes of its own, so it says so and checks nothing.
-        Assumptions.assumeTrue(session.environment().startedByHarness(),
-                "the controller tier's own processes and fake nodes; this run is on a cluster the harness did not start");
+        OwnEnvironment.required(session, "the controller tier's own processes and fake nodes");
         assertThat(session.environment().processes()).extracting(LocalProcess::name).containsExactly(
                 "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "lws-controller", "mpi-operator");
         assertThat(session.environment().processes()).allMatch(LocalProcess::alive);

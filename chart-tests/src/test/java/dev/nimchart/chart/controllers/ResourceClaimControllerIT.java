@@ -1,5 +1,6 @@
 package dev.nimchart.chart.controllers;
 
+import dev.nimchart.chart.repository.OwnEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.cluster.KubeApi;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,8 +34,7 @@ class ResourceClaimControllerIT {
 
     @Test
     void aPodKeepsBothOfItsClaimStatusesOnceOneWasDropped(ControllerSession session) throws InterruptedException {
-        ControllerEnvironment env = session.environment();
-        Assumptions.assumeTrue(env.startedByHarness(), "checks the controller manager the harness builds, not a cluster's own");
+        ControllerEnvironment env = OwnEnvironment.required(session, "checks the controller manager the harness builds, not a cluster's own");
         KubeApi api = env.api();
         String namespace = TierNamespaces.create(api, "claim-statuses", "restricted");
         try {

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.faults;
 
+import dev.nimchart.chart.repository.OwnEnvironment;
 import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -141,8 +142,7 @@ class FaultIT {
     @Test
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void aNodeTurnedNotReadyThenDeletedLosesItsPodsFromTheEndpointsAndTheGroupReformsOnSpareNodes(ControllerSession session) {
-        onTheTiersOwnEnvironment(session, "turning a fake node NotReady");
-        ControllerEnvironment env = session.environment().requireStartedByHarness("turning a fake node NotReady");
+        ControllerEnvironment env = OwnEnvironment.required(session, "turning a fake node NotReady");
         Release r = Release.installed(session, LWS_MPI, "node", Map.of());
         String node = null;
         try {
@@ -313,8 +313,7 @@ class FaultIT {
     @Test
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void aControlPlaneRestartUnderRunningReleasesChangesNothingAndTheClusterServesNewReleasesAfter(ControllerSession session) {
-        onTheTiersOwnEnvironment(session, "restarting kube-apiserver and etcd");
-        ControllerEnvironment env = session.environment().requireStartedByHarness("restarting kube-apiserver and etcd");
+        ControllerEnvironment env = OwnEnvironment.required(session, "restarting kube-apiserver and etcd");
         List<Release> releases = new ArrayList<>();
         try {
             for (Path file : List.of(LWS_MPI, MPIJOB, STATEFUL)) {
@@ -484,14 +483,5 @@ class FaultIT {
 
     private static Set<String> claimNamesAndUids(NamespaceState state) {
         return ReleaseKeepsakes.claims(state).keySet();
-    }
-
-    /**
-     * Faults made on the tier's own processes and fake nodes: on a cluster the harness did not start
-     * (-Dnim.cluster=kubeconfig) the test says so and does nothing; the other faults run there too.
-     */
-    private static void onTheTiersOwnEnvironment(ControllerSession session, String fault) {
-        org.junit.jupiter.api.Assumptions.assumeTrue(session.environment().startedByHarness(),
-                fault + " needs the controller tier's own processes and fake nodes; this run is on a cluster the harness did not start");
     }
 }

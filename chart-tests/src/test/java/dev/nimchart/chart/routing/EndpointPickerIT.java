@@ -1,5 +1,6 @@
 package dev.nimchart.chart.routing;
 
+import dev.nimchart.chart.repository.OwnEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Example;
@@ -79,8 +80,7 @@ class EndpointPickerIT {
     @MethodSource("generations")
     void theRealPickerSendsEachRequestToAFreeReadyServingPodOfItsOwnRelease(String generation, Map<String, String> tag,
             EndpointPickerRun.ExportedNames names, ControllerSession session) throws Exception {
-        ControllerEnvironment env = session.environment();
-        Assumptions.assumeTrue(env.startedByHarness(), "needs the tier's own pod addresses (198.18.0.0/17), not an existing cluster's");
+        ControllerEnvironment env = OwnEnvironment.required(session, "the tier's own pod addresses (198.18.0.0/17)");
         Path epp = requirePickerHost();
         KubeApi api = env.api();
         Path pooledFile = Examples.named(POOLED);
