@@ -1,5 +1,10 @@
 package dev.nimchart;
 
+import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.TierCheck;
+import dev.nimchart.tiers.RefusalChecksInParallel;
+import dev.nimchart.tiers.Tier;
+
 import dev.nimchart.lint.Finding;
 import dev.nimchart.lint.PolicyCheck;
 import dev.nimchart.lint.PolicyExceptions;

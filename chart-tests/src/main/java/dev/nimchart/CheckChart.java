@@ -1,5 +1,8 @@
 package dev.nimchart;
 
+import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.Tier;
+
 import dev.nimchart.settings.SettingsFromProperties;
 import java.io.IOException;
 import java.nio.file.Files;

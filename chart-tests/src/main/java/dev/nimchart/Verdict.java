@@ -1,5 +1,7 @@
 package dev.nimchart;
 
+import dev.nimchart.tiers.Tier;
+
 /**
  * The outcome of one tier for one subject (a values file, or the fuzz run): passed, or the first reason it failed.
  *

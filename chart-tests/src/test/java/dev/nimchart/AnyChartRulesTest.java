@@ -1,5 +1,8 @@
 package dev.nimchart;
 
+import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.Tier;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.render.ChartRenderer;

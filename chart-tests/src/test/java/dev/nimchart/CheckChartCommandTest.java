@@ -1,5 +1,7 @@
 package dev.nimchart;
 
+import dev.nimchart.tiers.Tier;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.CiScript;

@@ -1,8 +1,8 @@
 package dev.nimchart.tiers.controllers;
 
-import dev.nimchart.ChartRules;
-import dev.nimchart.Tier;
-import dev.nimchart.TierCheck;
+import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.Tier;
+import dev.nimchart.tiers.TierCheck;
 import dev.nimchart.junit.TierSessions;
 
 import dev.nimchart.cluster.HelmReleases;

@@ -1,6 +1,6 @@
 package dev.nimchart.tiers.startup;
 
-import dev.nimchart.ChartRules;
+import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.junit.Timings;

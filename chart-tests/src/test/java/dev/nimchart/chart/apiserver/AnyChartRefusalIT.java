@@ -4,8 +4,8 @@ import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
-import dev.nimchart.ChartRules;
-import dev.nimchart.Tier;
+import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.Tier;
 import dev.nimchart.Verdict;
 import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.render.ChartUnderTest;

@@ -2,7 +2,7 @@ package dev.nimchart.chart.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.ChartRules;
+import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.chart.repository.PodSecurityExceptions;

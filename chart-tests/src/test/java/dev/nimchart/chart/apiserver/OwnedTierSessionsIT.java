@@ -3,7 +3,7 @@ package dev.nimchart.chart.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
-import dev.nimchart.Tier;
+import dev.nimchart.tiers.Tier;
 import dev.nimchart.Verdict;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.KubeApi;

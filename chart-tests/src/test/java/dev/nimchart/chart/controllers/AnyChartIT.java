@@ -3,8 +3,8 @@ package dev.nimchart.chart.controllers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
-import dev.nimchart.ChartRules;
-import dev.nimchart.Tier;
+import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.Tier;
 import dev.nimchart.Verdict;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;

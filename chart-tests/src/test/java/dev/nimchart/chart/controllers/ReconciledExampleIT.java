@@ -3,7 +3,7 @@ package dev.nimchart.chart.controllers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
-import dev.nimchart.ChartRules;
+import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.chart.repository.ChartScripts;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Reconciled;

@@ -3,7 +3,7 @@ package dev.nimchart.chart.offline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
-import dev.nimchart.ChartRules;
+import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.Verdict;
 import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;

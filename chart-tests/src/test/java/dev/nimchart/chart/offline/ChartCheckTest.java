@@ -4,7 +4,7 @@ import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
-import dev.nimchart.Tier;
+import dev.nimchart.tiers.Tier;
 import dev.nimchart.Verdict;
 import dev.nimchart.chart.repository.ChartCopy;
 import dev.nimchart.chart.repository.NimLlmRules;

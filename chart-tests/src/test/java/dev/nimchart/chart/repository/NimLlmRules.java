@@ -1,7 +1,7 @@
 package dev.nimchart.chart.repository;
 
-import dev.nimchart.ChartRules;
-import dev.nimchart.Tier;
+import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.Tier;
 import dev.nimchart.chart.apiserver.ExampleInstallIT;
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
 import dev.nimchart.controllers.ExpectedPods;

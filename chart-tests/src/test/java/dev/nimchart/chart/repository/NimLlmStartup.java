@@ -1,6 +1,6 @@
 package dev.nimchart.chart.repository;
 
-import dev.nimchart.ChartRules;
+import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
 import dev.nimchart.controllers.ObjectDns;
 import dev.nimchart.objects.KubeObject;

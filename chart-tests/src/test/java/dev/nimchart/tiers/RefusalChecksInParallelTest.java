@@ -1,4 +1,4 @@
-package dev.nimchart;
+package dev.nimchart.tiers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

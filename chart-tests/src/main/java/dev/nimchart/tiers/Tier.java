@@ -1,4 +1,4 @@
-package dev.nimchart;
+package dev.nimchart.tiers;
 
 import java.util.Arrays;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package dev.nimchart;
+package dev.nimchart.tiers;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

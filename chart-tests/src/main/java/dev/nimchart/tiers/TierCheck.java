@@ -1,4 +1,4 @@
-package dev.nimchart;
+package dev.nimchart.tiers;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -10,10 +10,10 @@ import java.util.Optional;
  * One tier of checks, as every tier implements it: {@link #start()} its environment, {@link #install(Path)} a values
  * file that must install, {@link #refuse(Path)} one that must be refused. Each check throws with the first reason the
  * file fails. One implementation per tier, each in its own package ({@code dev.nimchart.tiers.offline},
- * {@code .apiserver}, {@code .controllers}, {@code .startup}); {@link ChartCheck} makes them
- * ({@link ChartCheck#tierCheck(Tier)}) and loops over {@link Tier#values()}, and so does the command behind
+ * {@code .apiserver}, {@code .controllers}, {@code .startup}); {@link dev.nimchart.ChartCheck} makes them
+ * ({@link dev.nimchart.ChartCheck#tierCheck(Tier)}) and loops over {@link Tier#values()}, and so does the command behind
  * {@code ci/check-chart.sh}. A new tier is a {@link Tier} constant, its class, and its line in
- * {@link ChartCheck#tierCheck(Tier)}.
+ * {@link dev.nimchart.ChartCheck#tierCheck(Tier)}.
  */
 public interface TierCheck {
 
