@@ -36,7 +36,8 @@
 #   --pod-security LEVEL   the Pod Security level the cluster tiers' namespaces enforce and warn at: a chart whose pods
 #                          promise a level opts in here, and each tier judges it at that level. Default: privileged (what
 #                          a namespace without Pod Security labels admits), except for this repository's charts/nim-llm,
-#                          whose own level is restricted
+#                          whose own level is restricted. A values file declaring its own in its header
+#                          ("# pod-security: privileged (why)", before its first key) gets that one
 #   --startup-files GLOB   the values files (by file name, comma-separated globs) the start-up tier starts; default none,
 #                          except for this repository's charts/nim-llm: its multi-node examples, multi-node-*.yaml
 #   --maven-offline        run Maven with -o (no repository look-ups; needs a warm ~/.m2)

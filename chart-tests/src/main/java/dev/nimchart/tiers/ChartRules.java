@@ -1,6 +1,7 @@
 package dev.nimchart.tiers;
 
 import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.values.DeclaredPodSecurity;
 
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ExpectedPods;
@@ -32,12 +33,13 @@ public interface ChartRules {
     }
 
     /** The Pod Security levels a namespace can enforce. */
-    java.util.List<String> POD_SECURITY_LEVELS = java.util.List.of("privileged", "baseline", "restricted");
+    java.util.List<String> POD_SECURITY_LEVELS = DeclaredPodSecurity.LEVELS;
 
     /**
      * No rules beyond the generic checks, every values file's namespace on the cluster tiers at this Pod Security level
      * ({@code privileged}, {@code baseline} or {@code restricted}) instead of the default {@code privileged}: a chart opts
-     * in to the level its pods promise to meet.
+     * in to the level its pods promise to meet. A file that declares its own level in its header
+     * ({@code # pod-security: privileged (why)}, {@link DeclaredPodSecurity}) gets that one: the documented exceptions.
      */
     static ChartRules podSecurity(String level) {
         if (!POD_SECURITY_LEVELS.contains(level)) {
@@ -46,7 +48,7 @@ public interface ChartRules {
         return new ChartRules() {
             @Override
             public String podSecurityLevel(Path valuesFile, Tier tier) {
-                return level;
+                return DeclaredPodSecurity.of(valuesFile).orElse(level);
             }
         };
     }
@@ -77,10 +79,11 @@ public interface ChartRules {
      * Default: {@code privileged}, what a Kubernetes namespace without Pod Security labels admits, so a chart's pods
      * that need host namespaces or a root user by design (a node exporter's DaemonSet) are judged as a cluster would
      * run them; a chart opts in to a stricter level ({@link #podSecurity(String)}; nim-llm's rules choose
-     * {@code restricted} or its documented exceptions).
+     * {@code restricted} or its documented exceptions). A values file that declares a level in its header
+     * ({@code # pod-security: LEVEL}, {@link DeclaredPodSecurity}) gets that level here and with {@link #podSecurity(String)}.
      */
     default String podSecurityLevel(Path valuesFile, Tier tier) {
-        return "privileged";
+        return DeclaredPodSecurity.of(valuesFile).orElse("privileged");
     }
 
     /**

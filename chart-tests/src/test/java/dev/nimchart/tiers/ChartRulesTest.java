@@ -22,6 +22,27 @@ class ChartRulesTest {
     }
 
     @Test
+    void aFileThatDeclaresItsLevelInItsHeaderGetsItOnEveryTier(@org.junit.jupiter.api.io.TempDir Path dir) throws java.io.IOException {
+        Path declared = java.nio.file.Files.writeString(dir.resolve("host-cache.yaml"),
+                "# A model cache in a directory of the node.\n\n# pod-security: privileged (hostPath volume)\nhostPath:\n  enabled: true\n");
+        Path late = java.nio.file.Files.writeString(dir.resolve("late.yaml"), "replicaCount: 1\n# pod-security: privileged\n");
+        for (Tier tier : Tier.values()) {
+            assertThat(ChartRules.podSecurity("restricted").podSecurityLevel(declared, tier)).as(tier.label()).isEqualTo("privileged");
+            assertThat(ChartRules.podSecurity("restricted").podSecurityLevel(late, tier))
+                    .as("a comment after the first key is no declaration").isEqualTo("restricted");
+            assertThat(ChartRules.NONE.podSecurityLevel(java.nio.file.Files.writeString(dir.resolve("strict.yaml"), "# pod-security: restricted\n"), tier))
+                    .as("a declared level without a chosen one").isEqualTo("restricted");
+        }
+    }
+
+    @Test
+    void aDeclaredLevelThatIsNoneIsRefusedNamingFileLineAndLevels(@org.junit.jupiter.api.io.TempDir Path dir) throws java.io.IOException {
+        Path file = java.nio.file.Files.writeString(dir.resolve("typo.yaml"), "# a comment\n# pod-security: priviledged\nreplicaCount: 1\n");
+        assertThatThrownBy(() -> ChartRules.podSecurity("restricted").podSecurityLevel(file, Tier.API)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("typo.yaml, line 2").hasMessageContaining("pod-security: priviledged'").hasMessageContaining("privileged, baseline, restricted");
+    }
+
+    @Test
     void nimLlmsOwnRulesKeepRestrictedAndTheirFileNamedReleases() {
         dev.nimchart.chart.repository.NimLlmRules nim = new dev.nimchart.chart.repository.NimLlmRules();
         Path minimal = dev.nimchart.chart.repository.Examples.named("single-node-minimal.yaml");
