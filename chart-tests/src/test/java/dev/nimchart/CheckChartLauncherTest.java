@@ -42,6 +42,8 @@ class CheckChartLauncherTest {
                 plainWeb().toString(), "--values", values.toString(), "--tier", "offline", "--fuzz", "0", "--maven-offline")
                 .redirectErrorStream(true);
         builder.environment().put("NIM_CHECK_CHART_LAUNCHER", launcher.toString());
+        // the results directory the command keeps for its user goes under target/, not into the machine's /tmp
+        builder.environment().put("TMPDIR", Files.createDirectories(Path.of("target", "check-chart-results")).toAbsolutePath().toString());
         builder.environment().putAll(env);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes());

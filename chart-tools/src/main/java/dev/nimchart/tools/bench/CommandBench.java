@@ -56,7 +56,9 @@ final class CommandBench {
         Files.writeString(script, pipeline.shellScript(copies));
         Path launcher = emptied(out.resolve("check-chart-launcher"));
         Files.delete(launcher);
-        Map<String, String> env = Map.of("NIM_CHECK_CHART_LAUNCHER", launcher.toString());
+        // each run's results directory (the command keeps it for its user) under the benchmark's output, not in /tmp
+        Path results = emptied(out.resolve("command-results"));
+        Map<String, String> env = Map.of("NIM_CHECK_CHART_LAUNCHER", launcher.toString(), "TMPDIR", results.toString());
         List<String> usual = List.of("bash", script.toString());
 
         Timed first = timed("command-first-run", command(chartDir, values, 0), env);
