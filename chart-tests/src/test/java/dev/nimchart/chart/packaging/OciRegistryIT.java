@@ -9,6 +9,7 @@ import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.OciRegistryProcess;
 import dev.nimchart.cluster.Pki;
 import dev.nimchart.junit.ClusterTier;
+import dev.nimchart.junit.TierNamespaces;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.values.ValuesMerger;
 import java.nio.file.Files;
@@ -59,33 +60,39 @@ class OciRegistryIT {
                 assertThat(Files.readAllBytes(pulled.resolve(tgz.getFileName()))).isEqualTo(Files.readAllBytes(tgz));
 
                 String namespace = cluster.restrictedNamespace("oci-install");
-                HelmCli.Result install = run(cli, "install", "from-oci", "oci://" + registry.address() + "/charts/nim-llm",
-                        "--version", version, "--verify", "--keyring", cli.publicKeyring().toString(), "--ca-file", ca.toString(),
-                        "--kubeconfig", kubeconfig.toString(), "--namespace", namespace,
-                        "-f", Examples.named("single-node-minimal.yaml").toString());
-                assertThat(install.text()).contains("STATUS: deployed");
-                assertThat(cluster.api().read("apps/v1", "StatefulSet", namespace, "from-oci-nim-llm"))
-                        .as("the StatefulSet of the release installed from the registry").isPresent();
+                try {
+                    HelmCli.Result install = run(cli, "install", "from-oci", "oci://" + registry.address() + "/charts/nim-llm",
+                            "--version", version, "--verify", "--keyring", cli.publicKeyring().toString(), "--ca-file", ca.toString(),
+                            "--kubeconfig", kubeconfig.toString(), "--namespace", namespace,
+                            "-f", Examples.named("single-node-minimal.yaml").toString());
+                    assertThat(install.text()).contains("STATUS: deployed");
+                    assertThat(cluster.api().read("apps/v1", "StatefulSet", namespace, "from-oci-nim-llm"))
+                            .as("the StatefulSet of the release installed from the registry").isPresent();
 
-                // A tampered artifact: the chart changed after signing, pushed with the original provenance file.
-                Path copy = ChartCopy.of(CHART, "tampered-chart-", f -> false);
-                Files.writeString(copy.resolve("templates/tampered.yaml"), "# changed after signing\n");
-                Path tamperedDir = Files.createDirectories(work.resolve("tampered"));
-                run(cli, "package", copy.toString(), "--destination", tamperedDir.toString());
-                Path tampered = tamperedDir.resolve(tgz.getFileName());
-                Files.copy(Path.of(tgz + ".prov"), Path.of(tampered + ".prov"));
-                run(cli, "push", tampered.toString(), "oci://" + registry.address() + "/tampered", "--ca-file", ca.toString());
-                HelmCli.Result refused = cli.helm("pull", "oci://" + registry.address() + "/tampered/nim-llm", "--version", version,
-                        "--verify", "--keyring", cli.publicKeyring().toString(), "--ca-file", ca.toString(), "--destination",
-                        Files.createDirectories(work.resolve("pulled-tampered")).toString());
-                assertThat(refused.exit()).as("helm pull --verify of the tampered artifact: %s", refused.text()).isNotZero();
-                assertThat(refused.text()).containsIgnoringCase("sha256");
-                HelmCli.Result notInstalled = cli.helm("install", "tampered", "oci://" + registry.address() + "/tampered/nim-llm",
-                        "--version", version, "--verify", "--keyring", cli.publicKeyring().toString(), "--ca-file", ca.toString(),
-                        "--kubeconfig", kubeconfig.toString(), "--namespace", namespace,
-                        "-f", Examples.named("single-node-minimal.yaml").toString());
-                assertThat(notInstalled.exit()).as("helm install --verify of the tampered artifact: %s", notInstalled.text()).isNotZero();
-                assertThat(cluster.api().read("apps/v1", "StatefulSet", namespace, "tampered-nim-llm")).isEmpty();
+                    // A tampered artifact: the chart changed after signing, pushed with the original provenance file.
+                    Path copy = ChartCopy.of(CHART, "tampered-chart-", f -> false);
+                    Files.writeString(copy.resolve("templates/tampered.yaml"), "# changed after signing\n");
+                    Path tamperedDir = Files.createDirectories(work.resolve("tampered"));
+                    run(cli, "package", copy.toString(), "--destination", tamperedDir.toString());
+                    Path tampered = tamperedDir.resolve(tgz.getFileName());
+                    Files.copy(Path.of(tgz + ".prov"), Path.of(tampered + ".prov"));
+                    run(cli, "push", tampered.toString(), "oci://" + registry.address() + "/tampered", "--ca-file", ca.toString());
+                    HelmCli.Result refused = cli.helm("pull", "oci://" + registry.address() + "/tampered/nim-llm", "--version", version,
+                            "--verify", "--keyring", cli.publicKeyring().toString(), "--ca-file", ca.toString(), "--destination",
+                            Files.createDirectories(work.resolve("pulled-tampered")).toString());
+                    assertThat(refused.exit()).as("helm pull --verify of the tampered artifact: %s", refused.text()).isNotZero();
+                    assertThat(refused.text()).containsIgnoringCase("sha256");
+                    HelmCli.Result notInstalled = cli.helm("install", "tampered", "oci://" + registry.address() + "/tampered/nim-llm",
+                            "--version", version, "--verify", "--keyring", cli.publicKeyring().toString(), "--ca-file", ca.toString(),
+                            "--kubeconfig", kubeconfig.toString(), "--namespace", namespace,
+                            "-f", Examples.named("single-node-minimal.yaml").toString());
+                    assertThat(notInstalled.exit()).as("helm install --verify of the tampered artifact: %s", notInstalled.text()).isNotZero();
+                    assertThat(cluster.api().read("apps/v1", "StatefulSet", namespace, "tampered-nim-llm")).isEmpty();
+                } finally {
+                    // a cluster the harness did not start keeps what a test leaves: the release's pod holds 8 GPUs there
+                    cli.helm("uninstall", "from-oci", "--kubeconfig", kubeconfig.toString(), "--namespace", namespace, "--wait");
+                    TierNamespaces.delete(cluster.api(), namespace, () -> { });
+                }
             }
         }
     }
