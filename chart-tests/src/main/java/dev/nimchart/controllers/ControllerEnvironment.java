@@ -55,8 +55,8 @@ public interface ControllerEnvironment extends AutoCloseable {
     /** The settings the environment was started or attached with (its fake nodes, its Helm CLI). */
     Settings settings();
 
-    /** Where the environment's processes keep their files and logs (none on an existing cluster). */
-    Path runDir();
+    /** Where the environment's processes keep their files and logs; empty on an existing cluster, which has none of ours. */
+    java.util.Optional<Path> runDir();
 
     /** Fails with the reason when the environment no longer runs (a process ended; an existing cluster not ready). */
     void requireAllRunning();

@@ -89,8 +89,8 @@ public final class ExistingClusterEnvironment implements ControllerEnvironment {
     }
 
     @Override
-    public Path runDir() {
-        return null;
+    public java.util.Optional<Path> runDir() {
+        return java.util.Optional.empty();
     }
 
     @Override

@@ -58,7 +58,7 @@ public final class Kueue implements AutoCloseable {
     public static Kueue start(ControllerEnvironment env) {
         env.requireStartedByHarness("starting Kueue");
         ControllerBinaries binaries = ControllerBinaries.ensureBuilt(env.settings(), line -> { });
-        Path runDir = env.runDir();
+        Path runDir = env.runDir().orElseThrow();
         KubeApi api = env.api();
         int port = FreePort.take();
         String caBundle;

@@ -159,8 +159,8 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
     }
 
     @Override
-    public Path runDir() {
-        return runDir;
+    public java.util.Optional<Path> runDir() {
+        return java.util.Optional.of(runDir);
     }
 
     /** Fails with the log tail of the first process that is no longer running. */

@@ -7,6 +7,7 @@ import dev.nimchart.tiers.Tier;
 import dev.nimchart.Verdict;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.NimLlmRules;
+import dev.nimchart.chart.repository.OwnEnvironment;
 import dev.nimchart.cluster.ExistingCluster;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
@@ -100,7 +101,8 @@ class ExistingClusterIT {
 
     /** The kubeconfig file the environment wrote: all the checks get of the cluster. */
     private static Path kubeconfig(ControllerSession session) {
-        Path file = session.environment().runDir().resolve("kubeconfig");
+        Path file = OwnEnvironment.required(session, "the tier's own cluster reached only through its kubeconfig file").runDir()
+                .orElseThrow().resolve("kubeconfig");
         assertThat(file).as("the controller tier's kubeconfig file").isRegularFile();
         return file;
     }

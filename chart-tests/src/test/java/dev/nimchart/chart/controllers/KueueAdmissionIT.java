@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
+import dev.nimchart.chart.repository.OwnEnvironment;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
@@ -53,7 +54,7 @@ class KueueAdmissionIT {
     @Test
     void aGroupThatCannotFitWaitsWholeAndIsAdmittedWholeInsideOneRackWhenTheQuotaFrees(ControllerSession session) {
         Example e = Example.of(FILE);
-        ControllerEnvironment env = session.environment();
+        ControllerEnvironment env = OwnEnvironment.required(session, "a Kueue of the test's own on the tier's fake racks");
         KubeApi api = env.api();
         int podsPerGroup = e.integer("multiNode.workers");
         int gpusPerPod = e.gpuLimit();
