@@ -76,8 +76,13 @@ class ChartValidatorAgreementIT {
         }
     }
 
+    /** The namespaces this class made, deleted after it (a cluster the harness did not start keeps them otherwise). */
+    private static final java.util.Map<String, KubeApi> MADE = new java.util.concurrent.ConcurrentHashMap<>();
+
     @AfterAll
     static void stopKueue() {
+        MADE.forEach((namespace, api) -> api.delete("/api/v1/namespaces/" + namespace));
+        MADE.clear();
         if (kueue != null) {
             kueue.close();
             kueue = null;
@@ -87,6 +92,7 @@ class ChartValidatorAgreementIT {
     /** The namespace, managed by Kueue where this class started one. */
     private static String namespace(KubeApi api, String name) {
         String namespace = TierNamespaces.create(api, name, "privileged");
+        MADE.put(namespace, api);
         if (kueue != null) {
             Kueue.manage(api, namespace);
         }

@@ -40,6 +40,7 @@ class HelmValidationIT {
             assertThat(out).as("helm install, OpenAPI validation %s", validate ? "on" : "off").contains("Warning: unknown field").contains("bogusField");
             Map<String, Object> cm = KubeApi.require(api.get("/api/v1/namespaces/" + namespace + "/configmaps/probe"), "read the ConfigMap");
             stored.add(cm.get("data"));
+            api.delete("/api/v1/namespaces/" + namespace);
         }
         assertThat(stored.get(0)).as("the data stored with and without Helm's validation").isEqualTo(stored.get(1)).isEqualTo(Map.of("a", "b"));
     }
@@ -55,6 +56,7 @@ class HelmValidationIT {
             assertThat(refused).as("helm install, OpenAPI validation %s", validate ? "on" : "off").isNotNull();
             String message = refused.getMessage();
             messages.add(message.substring(message.indexOf("Error:")).replace(namespace, "NS"));
+            cluster.api().delete("/api/v1/namespaces/" + namespace);
         }
         assertThat(messages.get(0)).as("the refusal with and without Helm's validation").isEqualTo(messages.get(1))
                 .contains("ConfigMap").contains("data");

@@ -54,7 +54,13 @@ class PodTemplatesDryRunIT {
     @MethodSource("examplesAndDownstreamValues")
     void theApiServerAdmitsAPodFromEveryPodTemplate(Path file, ClusterSession cluster) {
         String namespace = TierNamespaces.create(cluster.api(), "pods-" + ChartUnderTest.releaseName(file), "privileged");
-        List<String> refused = refusedPods(cluster.api(), namespace, ChartUnderTest.render(file));
+        List<String> refused;
+        try {
+            refused = refusedPods(cluster.api(), namespace, ChartUnderTest.render(file));
+        } finally {
+            // nothing runs in it (dry runs and ServiceAccounts); a cluster the harness did not start keeps it otherwise
+            cluster.api().delete("/api/v1/namespaces/" + namespace);
+        }
         assertThat(refused).as("%s: pods of its templates the API server refuses", file.getFileName()).isEmpty();
         assertThat(templates(ChartUnderTest.render(file))).as("%s: pod templates judged", file.getFileName()).isPositive();
     }
@@ -83,6 +89,7 @@ class PodTemplatesDryRunIT {
             }
             refusedPods(cluster.api(), namespace, manifest).forEach(r -> refused.add(file + ": " + r));
         }
+        cluster.api().delete("/api/v1/namespaces/" + namespace);
         assertThat(refused).as("pods of fuzz documents' templates the API server refuses (seed %d)", FUZZ_SEED).isEmpty();
         assertThat(judged).as("fuzz documents that rendered and were judged").isEqualTo(FUZZ_SAMPLE);
         assertThat(customResources).as("of them, with a LeaderWorkerSet or MPIJob").isPositive();
