@@ -117,4 +117,13 @@ public final class StartupChecks implements TierCheck {
             TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
     }
+
+    /**
+     * The pods of a reconciled namespace this tier starts: every live pod that has not completed and is no hook, Job
+     * pods only as an MPIJob's launcher (a chart's own Job, such as a cache pre-fill, has done its work), and no
+     * Inference Gateway endpoint picker (it runs no model).
+     */
+    public static java.util.List<dev.nimchart.objects.KubeObject> podsToStart(dev.nimchart.controllers.NamespaceState state) {
+        return GroupStart.podsToStart(state);
+    }
 }
