@@ -42,9 +42,7 @@ public final class DesiredState {
         }
         List<KubeObject> pods = state.servingPods();
         if (pods.size() != expected) {
-            // a namespace's Pod Security level refuses pods only at their creation, seen in the controllers' events
-            state.warnings().stream().filter(w -> w.contains("violates PodSecurity")).findFirst()
-                    .ifPresent(w -> missing.add("pods refused by the namespace's Pod Security level: " + w));
+            state.podSecurityRefusal().ifPresent(w -> missing.add("pods refused by the namespace's Pod Security level: " + w));
             missing.add(pods.size() + " pods, expected " + expected);
         }
         for (KubeObject pod : state.livePods()) {

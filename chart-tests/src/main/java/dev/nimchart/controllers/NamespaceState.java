@@ -172,6 +172,14 @@ public final class NamespaceState {
                 .toList();
     }
 
+    /**
+     * The first Warning event saying the namespace's Pod Security level refused a pod: it refuses pods only when a
+     * controller creates them, so this event is the one place that says why a workload's pods never appeared.
+     */
+    public java.util.Optional<String> podSecurityRefusal() {
+        return warnings().stream().filter(w -> w.contains("violates PodSecurity")).findFirst();
+    }
+
     private static Object source(KubeObject event) {
         Object component = event.at("source.component");
         return component != null ? component : event.at("reportingComponent");

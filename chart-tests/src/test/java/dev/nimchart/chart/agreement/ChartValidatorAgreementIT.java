@@ -81,7 +81,7 @@ class ChartValidatorAgreementIT {
 
     @AfterAll
     static void stopKueue() {
-        MADE.forEach((namespace, api) -> api.delete("/api/v1/namespaces/" + namespace));
+        MADE.forEach((namespace, api) -> TierNamespaces.delete(api, namespace, () -> { }));
         MADE.clear();
         if (kueue != null) {
             kueue.close();

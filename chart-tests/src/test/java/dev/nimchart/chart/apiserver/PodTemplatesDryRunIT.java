@@ -59,7 +59,7 @@ class PodTemplatesDryRunIT {
             refused = refusedPods(cluster.api(), namespace, ChartUnderTest.render(file));
         } finally {
             // nothing runs in it (dry runs and ServiceAccounts); a cluster the harness did not start keeps it otherwise
-            cluster.api().delete("/api/v1/namespaces/" + namespace);
+            TierNamespaces.delete(cluster.api(), namespace, () -> { });
         }
         assertThat(refused).as("%s: pods of its templates the API server refuses", file.getFileName()).isEmpty();
         assertThat(templates(ChartUnderTest.render(file))).as("%s: pod templates judged", file.getFileName()).isPositive();
@@ -89,7 +89,7 @@ class PodTemplatesDryRunIT {
             }
             refusedPods(cluster.api(), namespace, manifest).forEach(r -> refused.add(file + ": " + r));
         }
-        cluster.api().delete("/api/v1/namespaces/" + namespace);
+        TierNamespaces.delete(cluster.api(), namespace, () -> { });
         assertThat(refused).as("pods of fuzz documents' templates the API server refuses (seed %d)", FUZZ_SEED).isEmpty();
         assertThat(judged).as("fuzz documents that rendered and were judged").isEqualTo(FUZZ_SAMPLE);
         assertThat(customResources).as("of them, with a LeaderWorkerSet or MPIJob").isPositive();

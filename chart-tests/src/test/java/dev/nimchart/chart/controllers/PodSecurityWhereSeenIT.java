@@ -80,15 +80,14 @@ class PodSecurityWhereSeenIT {
     private static String awaitPodSecurityEvent(KubeApi api, String namespace, ControllerEnvironment env) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
-            List<String> warnings = NamespaceState.read(api, namespace).warnings();
-            for (String w : warnings) {
-                if (w.contains("violates PodSecurity")) {
-                    return w;
-                }
+            NamespaceState state = NamespaceState.read(api, namespace);
+            java.util.Optional<String> refusal = state.podSecurityRefusal();
+            if (refusal.isPresent()) {
+                return refusal.get();
             }
             env.requireAllRunning();
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("no Warning event says a pod violates PodSecurity within 60 s; events: " + warnings);
+                throw new AssertionError("no Warning event says a pod violates PodSecurity within 60 s; events: " + state.warnings());
             }
             try {
                 Thread.sleep(200);
