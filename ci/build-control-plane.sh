@@ -7,10 +7,12 @@
 #
 # Default version: the k8s.io/kubernetes pin in ci/control-plane/kubernetes/go.mod
 # (etcd: the pin in ci/control-plane/etcd/go.mod). Those two modules, with their
-# go.sum files, are the version truth and are built read-only. Another
-# KUBE_VERSION is built from temporary modules written on the fly in the same
-# shape (staging modules at the matching v0.X.Y, etcd at the version that
-# Kubernetes release uses); that needs the proxy to serve all of them.
+# go.sum files, are the version truth and are built read-only. The other
+# versions the tests run (the oldest the chart claims) have committed modules of
+# the same shape in ci/control-plane/v<version>/{kubernetes,etcd}, also built
+# read-only. Any other KUBE_VERSION is built from temporary modules written on
+# the fly in the same shape (staging modules at the matching v0.X.Y, etcd at the
+# version that Kubernetes release uses); that needs the proxy to serve all of them.
 #
 # Output (all three binaries are required; chart-tests' settings builder reads
 # the same path):
@@ -102,9 +104,9 @@ if complete_in "${dest}"; then
 fi
 
 mkdir -p "${k8s_dir}"
-# One build at a time (e.g. parallel CI jobs on one machine); the loser of the
-# race finds the winner's binaries.
-hold_lock "${k8s_dir}/.build-control-plane.lock"
+# One build of a version at a time (e.g. parallel CI jobs on one machine); the
+# loser of the race finds the winner's binaries. Two versions build side by side.
+hold_lock "${k8s_dir}/.build-control-plane-${version}.lock"
 if complete_in "${dest}"; then
   echo "control plane ${version} cached at ${dest}"
   exit 0
@@ -146,7 +148,15 @@ go_in() {
 kube_src="${kube_mod_dir}"
 etcd_src="${etcd_mod_dir}"
 etcd_tag="${default_etcd}"
-if [[ "${kube_tag}" != "${default_kube}" ]]; then
+committed_dir="${modules_dir}/${kube_tag}"
+if [[ "${kube_tag}" != "${default_kube}" && -f "${committed_dir}/kubernetes/go.mod" ]]; then
+  kube_src="${committed_dir}/kubernetes"
+  etcd_src="${committed_dir}/etcd"
+  etcd_tag="$(pinned_version "${etcd_src}/go.mod" go.etcd.io/etcd/server/v3)"
+  [[ "$(pinned_version "${kube_src}/go.mod" k8s.io/kubernetes)" == "${kube_tag}" && -n "${etcd_tag}" ]] ||
+    die "${committed_dir} does not pin k8s.io/kubernetes ${kube_tag} and an etcd server"
+  log "${kube_tag}: the committed modules of ${committed_dir}"
+elif [[ "${kube_tag}" != "${default_kube}" ]]; then
   log "${kube_tag} is not the pinned ${default_kube}: writing temporary modules pinned to it"
   kube_src="${work}/kubernetes"
   etcd_src="${work}/etcd"

@@ -106,7 +106,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.efaHostPath" . -}}                   {{- /* the EFA library directory is not a path the NIM container mounts */ -}}
 {{- include "nim-llm.preflight.oneNetworkProvider" . -}}            {{- /* one multinodeNetworking provider at most */ -}}
 {{- include "nim-llm.preflight.devicesPerGPU" . -}}                 {{- /* network devices per GPU within what a node of the provider has */ -}}
-{{- include "nim-llm.preflight.gcpTcpxo" . -}}                      {{- /* GPUDirect-TCPXO: eight networks, eight GPUs, Kubernetes 1.29 or newer */ -}}
+{{- include "nim-llm.preflight.gcpTcpxo" . -}}                      {{- /* GPUDirect-TCPXO: eight networks, eight GPUs */ -}}
 {{- include "nim-llm.preflight.ncclShm" . -}}                       {{- /* multi-node networking needs shared memory for NCCL */ -}}
 {{- include "nim-llm.preflight.networkNames" . -}}                  {{- /* Multus and GKE network names are object names */ -}}
 {{- include "nim-llm.preflight.networkingAnnotations" . -}}         {{- /* podAnnotations leave the networking annotations alone */ -}}

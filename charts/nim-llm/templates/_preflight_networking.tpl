@@ -154,13 +154,6 @@ Index and order: _preflight.tpl.
   "pods take a whole A3 Mega node: set resources.limits.nvidia.com/gpu: 8 and multiNode.gpusPerNode: 8." -}}
 {{- include "nim-llm.fail" (printf $message $gpus) -}}
 {{- end -}}
-{{- if semverCompare "<1.29.0-0" .Capabilities.KubeVersion.Version -}}
-{{- $message := print
-  "multinodeNetworking.gcp.enabled is true, but the tcpxo-daemon runs as a native sidecar, which needs "
-  "Kubernetes 1.29 or newer (this cluster is %s): upgrade the cluster, or set "
-  "multinodeNetworking.gcp.enabled: false." -}}
-{{- include "nim-llm.fail" (printf $message .Capabilities.KubeVersion.Version) -}}
-{{- end -}}
 {{- end -}}
 {{- end -}}
 
