@@ -113,7 +113,7 @@ if complete_in "${dest}"; then
 fi
 
 command -v go >/dev/null 2>&1 ||
-  die "'go' is not on PATH. Install Go 1.25 or newer (https://go.dev/dl/) and run this script again;
+  die "'go' is not on PATH. Install Go 1.26 or newer (https://go.dev/dl/) and run this script again;
 the modules come from the Go module proxy (GOPROXY), so no other network access is needed."
 
 # Our settings win over the user's environment: read-only modules (the

@@ -123,7 +123,7 @@ if ((${#missing[@]} == 0)); then
 fi
 
 command -v go >/dev/null 2>&1 ||
-  die "'go' is not on PATH. Install Go 1.25 or newer; the controllers are built from their modules through GOPROXY."
+  die "'go' is not on PATH. Install Go 1.26 or newer; the controllers are built from their modules through GOPROXY."
 
 export GOFLAGS="-mod=readonly -buildvcs=false" GOWORK=off GO111MODULE=on CGO_ENABLED=0 GOTOOLCHAIN=local
 log "building ${missing[*]} with $(go version | cut -d' ' -f3) (GOPROXY=$(go env GOPROXY))"
