@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
+import dev.nimchart.chart.repository.PodTemplateChanges;
 import dev.nimchart.chart.repository.PreviousRelease;
+import dev.nimchart.chart.repository.TemplateChangeReasons;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.ExpectedPods;
@@ -61,16 +63,7 @@ class PreviousReleaseUpgradeIT {
 
     @TestFactory
     Stream<DynamicTest> everyExampleUpgradesFromThePreviousReleaseAndRollsBack(ControllerSession session) throws IOException {
-        PreviousRelease previous;
-        try {
-            previous = PreviousRelease.get();
-        } catch (RuntimeException noHistory) {
-            if (session.environment().settings().ci()) {
-                throw new AssertionError("the previous release cannot be found (CI=true): " + noHistory.getMessage(), noHistory);
-            }
-            Assumptions.abort("the previous release cannot be found: " + noHistory.getMessage());
-            return Stream.empty();
-        }
+        PreviousRelease previous = PreviousRelease.required();
         TemplateChangeReasons reasons = TemplateChangeReasons.load();
         List<String> outsideChangelog = reasons.notInTheChangelog();
         String current = ChartUnderTest.chart().version();

@@ -38,6 +38,22 @@ public record PreviousRelease(String version, String commit, Path chartDir, Path
         return found;
     }
 
+    /**
+     * {@link #get()} for a test: without the history (a tarball, a shallow clone) the test is skipped with the reason,
+     * and fails with CI=true, as a tier that cannot start.
+     */
+    public static PreviousRelease required() {
+        try {
+            return get();
+        } catch (RuntimeException noHistory) {
+            if (dev.nimchart.settings.SettingsFromProperties.shared().ci()) {
+                throw new AssertionError("the previous release cannot be found (CI=true): " + noHistory.getMessage(), noHistory);
+            }
+            org.junit.jupiter.api.Assumptions.abort("the previous release cannot be found: " + noHistory.getMessage());
+            throw noHistory;
+        }
+    }
+
     /** The previous release's copy of an example of this version, when that version had the file. */
     public Optional<Path> example(String fileName) {
         Path file = examplesDir.resolve(fileName);

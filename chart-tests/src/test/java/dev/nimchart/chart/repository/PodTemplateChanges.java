@@ -1,4 +1,4 @@
-package dev.nimchart.chart.controllers;
+package dev.nimchart.chart.repository;
 
 import dev.nimchart.objects.EmbeddedPods;
 import dev.nimchart.objects.KubeObject;

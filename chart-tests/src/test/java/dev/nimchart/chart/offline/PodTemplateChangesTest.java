@@ -1,8 +1,10 @@
-package dev.nimchart.chart.controllers;
+package dev.nimchart.chart.offline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Examples;
+import dev.nimchart.chart.repository.PodTemplateChanges;
+import dev.nimchart.chart.repository.TemplateChangeReasons;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartUnderTest;
 import java.nio.file.Path;
