@@ -27,7 +27,10 @@
 # then compiling etcd ~1 min, kube-apiserver 4-5 min, kubectl ~0.5 min), leaving
 # ~0.7 GB in GOMODCACHE and ~2.5 GB in GOCACHE; with warm Go caches ~12 s.
 # Binaries: etcd 25 MiB, kube-apiserver 97 MiB, kubectl 58 MiB. Set GOMODCACHE
-# and GOCACHE to keep the Go caches elsewhere.
+# and GOCACHE to keep the Go caches elsewhere. The suite builds two versions
+# (1.37.2, the pin, and 1.34.10: docs/tiers.md, "Kubernetes versions"), so a
+# fresh machine pays this twice; 1.37.2 on a machine starved by ~8 parallel
+# builds (load average 40-50): etcd 14 min, kube-apiserver over 70 min.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
