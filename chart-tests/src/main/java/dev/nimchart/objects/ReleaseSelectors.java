@@ -10,8 +10,10 @@ import java.util.Set;
  * Every label selector of a rendered release against every pod template of the release: a workload's selector takes in
  * its own pods only (a Deployment or StatefulSet whose selector also matches another object's pods counts them as its
  * own: it deletes or adopts them, and its rollout waits on them), and a Service, PodDisruptionBudget or InferencePool
- * selects the pods of one object at most (its endpoints, its budget or its pool would otherwise mix, say, the model's
- * pods with the endpoint picker's). NetworkPolicies are left out: a policy may rightly apply to several workloads.
+ * selects the pods of one kind of object at most (its endpoints, its budget or its pool would otherwise mix, say, a
+ * StatefulSet's model pods with a Deployment's endpoint picker; several objects of one kind are one workload split in
+ * parts, such as an MPIJob per replica, and two Deployments that select each other's pods are caught by the rule of
+ * workloads). NetworkPolicies are left out: a policy may rightly apply to several workloads.
  *
  * <p>Pod labels are the templates' own: labels a controller adds at run time (a LeaderWorkerSet's worker index, an
  * MPIJob's replica index, a Job's controller-uid) are not known here, so a selector on them matches no template and is
@@ -44,6 +46,7 @@ public final class ReleaseSelectors {
                 continue;
             }
             Set<String> owners = new LinkedHashSet<>();
+            Set<String> kinds = new LinkedHashSet<>();
             for (Template t : templates) {
                 if (matches(s, t.labels())) {
                     if (isWorkload(kind) && t.owner() != o) {
@@ -51,9 +54,10 @@ public final class ReleaseSelectors {
                                 + " (" + t.path() + ", labels " + t.labels() + ") as its own, by " + s);
                     }
                     owners.add(t.owner().kind() + " " + t.owner().name());
+                    kinds.add(String.valueOf(t.owner().kind()));
                 }
             }
-            if (!isWorkload(kind) && owners.size() > 1) {
+            if (!isWorkload(kind) && kinds.size() > 1) {
                 out.add(kind + " " + o.name() + " selects the pods of " + owners.size() + " objects, " + String.join(", ", owners)
                         + ", by " + s);
             }

@@ -42,9 +42,27 @@ class ReleaseSelectorsTest {
                   selector: {app.kubernetes.io/name: n}
                   ports: [{port: 80}]
                 """);
-        assertThat(ReleaseSelectors.problems(m)).hasSize(3)
+        assertThat(ReleaseSelectors.problems(m)).hasSize(2)
                 .anySatisfy(p -> assertThat(p).startsWith("Deployment model selects the pods of Deployment picker"))
-                .anySatisfy(p -> assertThat(p).startsWith("Service model selects the pods of 2 objects"));
+                .anySatisfy(p -> assertThat(p).startsWith("Deployment picker selects the pods of Deployment model"));
+    }
+
+    @Test
+    void aServiceOverTwoKindsOfWorkloadIsFoundAndOverSeveralObjectsOfOneKindIsNot() {
+        String sts = deployment("model", "n", "n").replace("kind: Deployment", "kind: StatefulSet");
+        String service = """
+                ---
+                apiVersion: v1
+                kind: Service
+                metadata: {name: model}
+                spec:
+                  selector: {app.kubernetes.io/instance: r}
+                  ports: [{port: 80}]
+                """;
+        assertThat(ReleaseSelectors.problems(RenderedManifest.parse(sts + "---\n" + deployment("picker", "p", "p") + service)))
+                .hasSize(1).allSatisfy(p -> assertThat(p).startsWith("Service model selects the pods of 2 objects, StatefulSet model, Deployment picker"));
+        assertThat(ReleaseSelectors.problems(RenderedManifest.parse(deployment("a", "a", "a") + "---\n" + deployment("b", "b", "b") + service)))
+                .as("one Service over two Deployments of one workload").isEmpty();
     }
 
     @Test
