@@ -12,8 +12,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * How the pod templates of two renders of a release differ, field by field: for each workload ("Kind/name"; an MPIJob,
- * whose name is a hash of its spec, is paired with the one MPIJob of the other render) the paths inside each of its pod
+ * How the pod templates of two renders of a release differ, field by field: for each workload ("Kind/name"; an MPIJob
+ * or a Job whose name carries a hash of its spec, as the cache pre-fill Job's does, is paired with the one of its kind
+ * in the other render) the paths inside each of its pod
  * templates whose values differ, list elements named by their {@code name} where they have one
  * ({@code spec.containers[nim].env[NIM_CACHE_PATH].value}), else by their index. A template only one render has is the
  * path {@code (added)} or {@code (removed)}. A controller replaces a workload's pods exactly when one of these differs.
@@ -28,6 +29,7 @@ public final class PodTemplateChanges {
         Map<String, Object> old = templates(before);
         Map<String, Object> now = templates(after);
         pairSingleHashNamed(old, now, "MPIJob/");
+        pairSingleHashNamed(old, now, "Job/");
         Map<String, List<String>> changes = new TreeMap<>();
         for (String key : new TreeSet<>(union(old.keySet(), now.keySet()))) {
             List<String> paths = new ArrayList<>();
@@ -56,7 +58,7 @@ public final class PodTemplateChanges {
         return out;
     }
 
-    /** An MPIJob's name changes with its spec: the one MPIJob of each render is the same workload. */
+    /** An MPIJob's (or pre-fill Job's) name changes with its spec: the one of that kind in each render is the same workload. */
     private static void pairSingleHashNamed(Map<String, Object> old, Map<String, Object> now, String prefix) {
         List<String> oldNames = old.keySet().stream().filter(k -> k.startsWith(prefix)).map(k -> k.substring(0, k.indexOf(' '))).distinct().toList();
         List<String> newNames = now.keySet().stream().filter(k -> k.startsWith(prefix)).map(k -> k.substring(0, k.indexOf(' '))).distinct().toList();

@@ -20,10 +20,10 @@ import org.yaml.snakeyaml.Yaml;
  */
 public final class TemplateChangeReasons {
 
-    /** One entry: the CHANGELOG text, the examples it applies to, the path prefixes it explains. */
-    public record Reason(String changelog, Pattern examples, List<String> paths) {
-        boolean explains(String example, String path) {
-            return examples.matcher(example).matches() && paths.stream().anyMatch(p -> path.equals(p) || path.startsWith(p + ".")
+    /** One entry: the CHANGELOG text, the examples and workloads ("Kind/name template-path") it applies to, the path prefixes it explains. */
+    public record Reason(String changelog, Pattern examples, Pattern workloads, List<String> paths) {
+        public boolean explains(String example, String workload, String path) {
+            return examples.matcher(example).matches() && workloads.matcher(workload).matches() && paths.stream().anyMatch(p -> path.equals(p) || path.startsWith(p + ".")
                     || path.startsWith(p + "[") || path.startsWith(p + " "));
         }
     }
@@ -42,6 +42,7 @@ public final class TemplateChangeReasons {
             List<Reason> reasons = new ArrayList<>();
             for (Map<String, Object> r : (List<Map<String, Object>>) data.getOrDefault("changes", List.of())) {
                 reasons.add(new Reason(String.valueOf(r.get("changelog")), Pattern.compile(String.valueOf(r.getOrDefault("examples", ".*"))),
+                        Pattern.compile(String.valueOf(r.getOrDefault("workloads", ".*"))),
                         List.copyOf((List<String>) r.getOrDefault("paths", List.of()))));
             }
             return new TemplateChangeReasons(reasons);
@@ -55,7 +56,7 @@ public final class TemplateChangeReasons {
         List<String> out = new ArrayList<>();
         changes.forEach((workload, paths) -> {
             for (String path : paths) {
-                List<Reason> matching = reasons.stream().filter(r -> r.explains(example, path)).toList();
+                List<Reason> matching = reasons.stream().filter(r -> r.explains(example, workload, path)).toList();
                 if (matching.isEmpty()) {
                     out.add(workload + ": " + path);
                 }
