@@ -319,7 +319,7 @@ def helm_test(check, shim_dir):
             f.write(CURL_SHIM.replace("PYTHON", sys.executable, 1))
         os.chmod(os.path.join(shim_dir, "curl"), 0o755)
         path = shim_dir + ":" + path
-        note = "a standard-library curl (the host has none)"
+        note = "the bundle's standard-library curl: the host has none"
     env = dict(t["env"])
     env["PATH"] = path
     try:

@@ -111,8 +111,12 @@ class ServingPodIT {
             StartupHost.must(List.of("/usr/bin/python3", "-m", "venv", "--without-pip", "--copies", venv.toString()));
         }
         // The host's /opt in this run: an empty tmpfs with the engine's Python at /opt/engine-python (the host's /opt untouched).
+        // The Deployment's run has a host without curl (its curl covered by /dev/null): helm test then runs on the bundle's own.
+        boolean noCurl = example.contains("deployment");
         List<String> wrap = List.of("unshare", "--mount", "--propagation", "private", "bash", "-c",
-                "mount -t tmpfs -o mode=755 tmpfs /opt && mkdir /opt/engine-python && mount --bind \"$0\" /opt/engine-python && exec \"$@\"",
+                "mount -t tmpfs -o mode=755 tmpfs /opt && mkdir /opt/engine-python && mount --bind \"$0\" /opt/engine-python"
+                        + (noCurl ? " && for c in /usr/bin/curl /usr/local/bin/curl; do if [[ -e $c ]]; then mount --bind /dev/null $c; fi; done" : "")
+                        + " && exec \"$@\"",
                 venv.toString());
         Report r = ServingPodRun.execute(carried, List.of("--ready-timeout", "180"), Map.of("NIM_STANDIN_PYTHON", "/opt/engine-python/bin/python3"),
                 wrap);
@@ -126,6 +130,7 @@ class ServingPodIT {
         assertThat(r.text()).contains("time to Ready: ").contains("tokens/s").contains("helm test: passed").contains("gpu-check: PASSED")
                 .contains("routes of the pod's network: none (no route out)");
         assertThat(r.routes()).as("no route out of the pod's network").isEmpty();
+        assertThat(r.text()).as("helm test's curl").contains(noCurl ? "the bundle's standard-library curl: the host has none" : "the host's curl");
         assertThat(r.helmTest() && r.chat()).as("helm test and chat completion").isTrue();
         String home = r.home();
         assertThat(r.written().keySet()).as("the engine caches in the home %s:%n%s", home, r.text()).contains(home + "/.triton/cache");
