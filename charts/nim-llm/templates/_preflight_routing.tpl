@@ -151,3 +151,190 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{/* Name of the chart's Prometheus trigger in the ScaledObject (from its metric name). */}}
+{{- define "nim-llm.keda.prometheusTriggerName" -}}
+{{- include "nim-llm.defaultMetricName" (list . .Values.autoscaling.keda.prometheus.metricName) | replace ":" "-" | replace "_" "-" -}}
+{{- end -}}
+
+{{/* KEDA v2.18's admission webhook (apis/keda/v1alpha1 ValidateTriggers, verifyCPUMemoryScalers) on the triggers the
+chart renders: names unique within the ScaledObject (the chart's Prometheus trigger's included), useCachedMetrics not
+on cpu, memory or cron, and a cpu or memory trigger only on a workload whose containers request that resource. */}}
+{{- define "nim-llm.preflight.kedaTriggers" -}}
+{{- $V := .Values -}}
+{{- $K := $V.autoscaling.keda -}}
+{{- if and $V.autoscaling.enabled $K.enabled -}}
+{{- $names := dict -}}
+{{- if $K.prometheus.enabled -}}
+{{- $_ := set $names (include "nim-llm.keda.prometheusTriggerName" .)
+  "autoscaling.keda.prometheus (the chart's Prometheus trigger, named after autoscaling.keda.prometheus.metricName)" -}}
+{{- end -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- range $i, $t := $K.triggers | default list -}}
+{{- $key := printf "autoscaling.keda.triggers[%d]" $i -}}
+{{- $type := toString $t.type -}}
+{{- if and $t.useCachedMetrics (has $type (list "cpu" "memory" "cron")) -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets useCachedMetrics: true on a %s trigger: KEDA's admission webhook refuses it (property "
+  "\"useCachedMetrics\" is not supported for %q scaler). Remove useCachedMetrics from %s.") $key $type $type $key) -}}
+{{- end -}}
+{{- $name := toString ($t.name | default "") -}}
+{{- if $name -}}
+{{- if hasKey $names $name -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s.name is %q, the name of %s too: KEDA's admission webhook refuses a ScaledObject whose triggers share a "
+  "name (triggerName %q is defined multiple times). Give %s.name a name of its own.")
+  $key $name (index $names $name) $name $key) -}}
+{{- end -}}
+{{- $_ := set $names $name $key -}}
+{{- end -}}
+{{- if and (has $type (list "cpu" "memory")) (has $mode (list "statefulset" "deployment")) -}}
+{{- $r := $V.resources | default dict -}}
+{{- $set := false -}}
+{{- range $part := list "requests" "limits" -}}
+{{- $q := index ((index $r $part) | default dict) $type -}}
+{{- if and $q (ne (toString $q) "0") -}}{{- $set = true -}}{{- end -}}
+{{- end -}}
+{{- if not $set -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s is a %s trigger but resources sets no %s request or limit for the NIM container: KEDA's admission "
+  "webhook refuses it at install (the scaledobject has a %s trigger but the container doesn't have the %s "
+  "request defined). Set resources.requests.%s, or use another trigger type.") $key $type $type $type $type $type) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* With KEDA the ScaledObject's triggers are the autoscaler's only metrics: autoscaling.nimMetrics and
+autoscaling.metrics (HorizontalPodAutoscaler metrics) would be dropped without a word. */}}
+{{- define "nim-llm.preflight.kedaDropsHpaMetrics" -}}
+{{- $A := .Values.autoscaling -}}
+{{- if and $A.enabled $A.keda.enabled -}}
+{{- range $key := list "nimMetrics" "metrics" -}}
+{{- if index $A $key -}}
+{{- include "nim-llm.fail" (printf (print
+  "autoscaling.%s is set but autoscaling.keda.enabled is true: KEDA's ScaledObject scales on autoscaling.keda's "
+  "triggers only, so these metrics would be ignored. Write each as a trigger in autoscaling.keda.triggers (a "
+  "prometheus trigger with its query and threshold), or set autoscaling.keda.enabled: false to use a "
+  "HorizontalPodAutoscaler with autoscaling.%s.") $key $key) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The endpoint picker's command line, as GAIE v1.5.0 reads it (pkg/epp/server/options.go Validate; a repeated flag:
+the last wins): no metric flag it exits on, no flag that repeats one the chart derives from a key, ports that are the
+ones its Service, containerPorts and probes use, a pool, and one config source. */}}
+{{- define "nim-llm.preflight.eppArgs" -}}
+{{- $epp := .Values.inferencePool.epp -}}
+{{- if .Values.inferencePool.enabled -}}
+{{- $fullname := include "nim-llm.fullname" . -}}
+{{- $deprecated := dict
+  "total-queued-requests-metric" "inferencePool.epp.engineMetrics.queuedRequests"
+  "total-running-requests-metric" "inferencePool.epp.engineMetrics.runningRequests"
+  "kv-cache-usage-percentage-metric" "inferencePool.epp.engineMetrics.kvCacheUsage"
+  "lora-info-metric" "inferencePool.epp.config (loraSpec of an engineConfigs entry)"
+  "cache-info-metric" "inferencePool.epp.config (cacheInfoSpec of an engineConfigs entry)" -}}
+{{- $owners := dict
+  "pool-name" (printf "the release's InferencePool, %s (the release name, or fullnameOverride)" $fullname)
+  "pool-namespace" (printf "the release namespace, %s" .Release.Namespace)
+  "pool-group" "inferencePool.epp.poolGroup"
+  "config-file" "inferencePool.epp.config"
+  "grpc-port" "the chart (9002: the picker's Service and containerPort grpc-ext-proc)"
+  "grpc-health-port" "the chart (9003: the containerPort grpc-health its probes ask)"
+  "metrics-port" "the chart (9090: the containerPort http-metrics)"
+  "ha-enable-leader-election" "inferencePool.epp.replicas (leader election with more than 1)"
+  "metrics-endpoint-auth" "the chart (false: the check needs a ClusterRole)"
+  "tracing" "the chart (false)" "zap-encoder" "the chart (json)" -}}
+{{- $expected := dict "pool-name" $fullname "pool-namespace" .Release.Namespace "pool-group" (toString $epp.poolGroup)
+  "config-file" (include "nim-llm.epp.configFile" .) "grpc-port" "9002" "grpc-health-port" "9003" "metrics-port" "9090" -}}
+{{- $seen := dict -}}
+{{- range include "nim-llm.epp.parsedArgs" . | fromYamlArray -}}
+{{- $flag := .flag -}}
+{{- if $flag -}}
+{{- if hasKey $deprecated $flag -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s is --%s, a flag GAIE v1.5's endpoint picker exits on at start (flag %q is deprecated and cannot be used; "
+  "configure metrics via engineConfigs in EndpointPickerConfig instead). Remove it and set %s.")
+  .key $flag $flag (index $deprecated $flag)) -}}
+{{- end -}}
+{{- if hasKey $seen $flag -}}
+{{- $owner := "" -}}
+{{- $fix := "" -}}
+{{- if hasKey $owners $flag -}}
+{{- $owner = printf ", which %s owns" (index $owners $flag) -}}
+{{- if hasPrefix "inferencePool" (index $owners $flag) -}}
+{{- $fix = printf ", and set %s instead" (index $owners $flag) -}}
+{{- end -}}
+{{- end -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s repeats --%s, already given by %s%s: the endpoint picker keeps only the last, so one of them is "
+  "silently lost. Remove it from %s%s.") .key $flag (index $seen $flag) $owner .key $fix) -}}
+{{- end -}}
+{{- $_ := set $seen $flag .key -}}
+{{- if and (hasKey $expected $flag) (ne (toString .value) (index $expected $flag)) -}}
+{{- $would := "watch an InferencePool or read a config file the release does not have" -}}
+{{- if hasSuffix "port" $flag -}}
+{{- $would = "serve on another port than the one its Service, containerPort and probes use" -}}
+{{- end -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets --%s %s, but %s is %s: the endpoint picker would %s. Write --%s=%s, or leave the flag out "
+  "(inferencePool.epp.args empty gives the chart's arguments).")
+  .key $flag (toString .value) (index $owners $flag) (index $expected $flag) $would $flag (index $expected $flag)) -}}
+{{- end -}}
+{{- if and (eq $flag "model-server-metrics-scheme") (not (has (toString .value) (list "http" "https"))) -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets --model-server-metrics-scheme %s: the endpoint picker exits at start on any scheme but http or "
+  "https. Write http or https.") .key (toString .value)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if and (hasKey $seen "endpoint-selector") (hasKey $seen "pool-name") -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets --endpoint-selector, and %s --pool-name: the endpoint picker exits at start (either pool-name or "
+  "endpoint-selector must be set), and the release's InferencePool is what it serves. Remove --endpoint-selector.")
+  (index $seen "endpoint-selector") (index $seen "pool-name")) -}}
+{{- end -}}
+{{- if not (hasKey $seen "pool-name") -}}
+{{- include "nim-llm.fail" (printf (print
+  "inferencePool.epp.args has no --pool-name: the endpoint picker exits at start (either pool-name or "
+  "endpoint-selector must be set). Add --pool-name=%s, or leave inferencePool.epp.args empty for the chart's "
+  "arguments.") $fullname) -}}
+{{- end -}}
+{{- if and (hasKey $seen "config-text") (hasKey $seen "config-file") -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets --config-text, and %s --config-file: the endpoint picker exits at start (both can not be set at the "
+  "same time). Put the configuration in inferencePool.epp.config and remove --config-text.")
+  (index $seen "config-text") (index $seen "config-file")) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The InferenceObjective is of the API group the endpoint picker reads, and its Role may read it: GAIE v1.x's picker
+reads inference.networking.x-k8s.io/v1alpha2 only (pkg/epp/server/controller_config.go); llm-d-router's llm-d.ai. */}}
+{{- define "nim-llm.preflight.objectiveGroup" -}}
+{{- $P := .Values.inferencePool -}}
+{{- if $P.enabled -}}
+{{- $gaie := contains "gateway-api-inference-extension" (toString $P.epp.image.repository) -}}
+{{- if and $gaie (ne (toString $P.epp.objectiveGroup) "inference.networking.x-k8s.io") -}}
+{{- include "nim-llm.fail" (printf (print
+  "inferencePool.epp.objectiveGroup is %q, but the endpoint picker image %s (GAIE v1.x) reads InferenceObjectives "
+  "of inference.networking.x-k8s.io only: its Role would not let it read them, so the endpoint picker never "
+  "becomes ready (it waits for a cache it cannot fill). Set inferencePool.epp.objectiveGroup: "
+  "inference.networking.x-k8s.io, or use llm-d-router's picker image.")
+  (toString $P.epp.objectiveGroup) (toString $P.epp.image.repository)) -}}
+{{- end -}}
+{{- if $P.objective.enabled -}}
+{{- $group := first (splitList "/" (toString $P.objective.apiVersion)) -}}
+{{- if ne $group (toString $P.epp.objectiveGroup) -}}
+{{- include "nim-llm.fail" (printf (print
+  "inferencePool.objective.apiVersion is %s, but the endpoint picker reads InferenceObjectives of %s "
+  "(inferencePool.epp.objectiveGroup): the objective would be created and never applied. Set "
+  "inferencePool.objective.apiVersion to %s/v1alpha2, or inferencePool.epp.objectiveGroup to %s with a picker "
+  "image that reads that group.") (toString $P.objective.apiVersion) (toString $P.epp.objectiveGroup)
+  (toString $P.epp.objectiveGroup) $group) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
