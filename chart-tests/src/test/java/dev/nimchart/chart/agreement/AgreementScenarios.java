@@ -456,8 +456,10 @@ public final class AgreementScenarios implements FuzzScenarios {
         }
         keda.put("triggers", triggers);
         if (triggers.stream().anyMatch(t -> List.of("cpu", "memory").contains(((Map<?, ?>) t).get("type"))) && r.nextBoolean()) {
-            Map<String, Object> resources = child(v, "resources");
-            resources.put("requests", map("cpu", "4", "memory", "32Gi"));
+            // The chart's default requests cpu and memory; a user's values may take one away (null deletes it).
+            Map<String, Object> requests = new LinkedHashMap<>();
+            requests.put(pick(r, "cpu", "memory"), null);
+            child(v, "resources").put("requests", requests);
             keys.add("resources");
         }
         if (r.nextInt(4) == 0) {
