@@ -250,8 +250,12 @@ ones its Service, containerPorts and probes use, a pool, and one config source. 
 {{- $expected := dict "pool-name" $fullname "pool-namespace" .Release.Namespace "pool-group" (toString $epp.poolGroup)
   "config-file" (include "nim-llm.epp.configFile" .) "grpc-port" "9002" "grpc-health-port" "9003" "metrics-port" "9090" -}}
 {{- $seen := dict -}}
+{{- $gaie := contains "gateway-api-inference-extension" (toString $epp.image.repository) -}}
 {{- range include "nim-llm.epp.parsedArgs" . | fromYamlArray -}}
 {{- $flag := .flag -}}
+{{- if and $flag $gaie -}}
+{{- include "nim-llm.preflight.eppFlagKnown" . -}}
+{{- end -}}
 {{- if $flag -}}
 {{- if hasKey $deprecated $flag -}}
 {{- include "nim-llm.fail" (printf (print
@@ -335,6 +339,51 @@ reads inference.networking.x-k8s.io/v1alpha2 only (pkg/epp/server/controller_con
   "image that reads that group.") (toString $P.objective.apiVersion) (toString $P.epp.objectiveGroup)
   (toString $P.epp.objectiveGroup) $group) -}}
 {{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* One flag of GAIE v1.5.0's endpoint picker ({flag, value, key} of nim-llm.epp.parsedArgs): a flag it defines
+(pkg/epp/server/options.go, its logging options and controller-runtime's zap flags), with a value its type parses:
+pflag exits at start on an unknown flag or a value it cannot parse, and --help prints the usage and exits. */}}
+{{- define "nim-llm.preflight.eppFlagKnown" -}}
+{{- $types := dict
+  "grpc-port" "int" "grpc-health-port" "int" "metrics-port" "int" "model-server-metrics-port" "int" "v" "int"
+  "endpoint-target-ports" "ints" "refresh-metrics-interval" "duration" "refresh-prometheus-metrics-interval" "duration"
+  "metrics-staleness-threshold" "duration" "ha-enable-leader-election" "bool" "disable-endpoint-subset-filter" "bool"
+  "model-server-metrics-https-insecure-skip-verify" "bool" "tracing" "bool" "health-checking" "bool" "enable-pprof" "bool"
+  "enable-cert-reload" "bool" "secure-serving" "bool" "metrics-endpoint-auth" "bool" "zap-devel" "bool"
+  "pool-group" "text" "pool-namespace" "text" "pool-name" "text" "endpoint-selector" "text"
+  "model-server-metrics-scheme" "text" "model-server-metrics-path" "text" "total-queued-requests-metric" "text"
+  "total-running-requests-metric" "text" "kv-cache-usage-percentage-metric" "text" "lora-info-metric" "text"
+  "cache-info-metric" "text" "cert-path" "text" "config-file" "text" "config-text" "text"
+  "zap-encoder" "json|console" "zap-log-level" "debug|info|error|panic" "zap-stacktrace-level" "info|error|panic"
+  "zap-time-encoding" "epoch|millis|nano|iso8601|rfc3339|rfc3339nano" -}}
+{{- $flag := .flag -}}
+{{- $value := toString .value -}}
+{{- $shown := printf "--%s" $flag -}}
+{{- if eq $flag "v" -}}{{- $shown = "-v" -}}{{- else if hasPrefix "-" $flag -}}{{- $shown = $flag -}}{{- end -}}
+{{- if or (eq $flag "help") (eq $flag "-h") -}}
+{{- include "nim-llm.fail" (printf "%s is %s: the endpoint picker prints its usage and exits. Remove it." .key $shown) -}}
+{{- else if not (hasKey $types $flag) -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s is %s, a flag GAIE v1.5.0's endpoint picker does not have: it exits at start (unknown flag). Use one of its "
+  "flags (%s), or another picker image.") .key $shown (keys $types | sortAlpha | join ", ")) -}}
+{{- else -}}
+{{- $type := index $types $flag -}}
+{{- $ok := true -}}
+{{- if eq $type "int" -}}{{- $ok = regexMatch "^[-+]?[0-9]+$" $value -}}
+{{- else if eq $type "ints" -}}{{- $ok = regexMatch "^[-+]?[0-9]+(,[-+]?[0-9]+)*$" $value -}}
+{{- else if eq $type "duration" -}}{{- $ok = regexMatch "^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|ms|s|m|h))+)$" $value -}}
+{{- else if eq $type "bool" -}}{{- $ok = has $value (list "1" "t" "T" "TRUE" "true" "True" "0" "f" "F" "FALSE" "false" "False") -}}
+{{- else if ne $type "text" -}}{{- $ok = has (lower $value) (splitList "|" $type) -}}
+{{- end -}}
+{{- if not $ok -}}
+{{- $want := get (dict "int" "a whole number" "ints" "whole numbers separated by commas" "duration" "a Go duration such as 100ms or 5s"
+  "bool" "true or false") $type | default (printf "one of %s" (replace "|" ", " $type)) -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets %s to %q, which the endpoint picker cannot parse: it exits at start (invalid argument). Write %s.")
+  .key $shown $value $want) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

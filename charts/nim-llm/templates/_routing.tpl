@@ -166,7 +166,7 @@ argument that is not a long flag is kept with an empty flag. */}}
 {{- define "nim-llm.epp.parsedArgs" -}}
 {{- $epp := .Values.inferencePool.epp -}}
 {{- $booleans := list "ha-enable-leader-election" "disable-endpoint-subset-filter" "model-server-metrics-https-insecure-skip-verify"
-  "tracing" "health-checking" "enable-pprof" "enable-cert-reload" "secure-serving" "metrics-endpoint-auth" -}}
+  "tracing" "health-checking" "enable-pprof" "enable-cert-reload" "secure-serving" "metrics-endpoint-auth" "zap-devel" "help" -}}
 {{- $sources := list -}}
 {{- if $epp.args -}}
 {{- range $i, $a := $epp.args -}}{{- $sources = append $sources (list (toString $a) (printf "inferencePool.epp.args[%d]" $i)) -}}{{- end -}}
@@ -196,6 +196,17 @@ argument that is not a long flag is kept with an empty flag. */}}
 {{- $skip = true -}}
 {{- end -}}
 {{- $out = append $out (dict "flag" $name "value" $value "key" (index $s 1)) -}}
+{{- else if and (hasPrefix "-" $a) (gt (len $a) 1) -}}
+{{- /* A one-dash argument is a shorthand for pflag: the picker's only one is -v (a number, next or after '='). */ -}}
+{{- $parts := splitn "=" 2 (trimPrefix "-" $a) -}}
+{{- $value := "" -}}
+{{- if contains "=" $a -}}
+{{- $value = $parts._1 -}}
+{{- else if and (eq $parts._0 "v") (lt (add1 $i) (len $sources)) -}}
+{{- $value = index (index $sources (add1 $i)) 0 -}}
+{{- $skip = true -}}
+{{- end -}}
+{{- $out = append $out (dict "flag" (ternary "v" (printf "-%s" $parts._0) (eq $parts._0 "v")) "value" $value "key" (index $s 1)) -}}
 {{- else -}}
 {{- $out = append $out (dict "flag" "" "value" $a "key" (index $s 1)) -}}
 {{- end -}}

@@ -287,7 +287,9 @@ public final class AgreementScenarios implements FuzzScenarios {
             List.of("--metrics-port", "9091"), List.of("--grpc-health-port=9003"), List.of("--tracing=false"),
             List.of("--model-server-metrics-scheme=https"), List.of("--model-server-metrics-scheme=ftp"),
             List.of("--model-server-metrics-path=/v1/metrics"), List.of("--endpoint-selector=app=nim"),
-            List.of("--config-text=apiVersion: inference.networking.x-k8s.io/v1alpha1"));
+            List.of("--config-text=apiVersion: inference.networking.x-k8s.io/v1alpha1"), List.of("--kubeconfig=/etc/kube/config"),
+            List.of("--refresh-metrics-interval=100"), List.of("-v", "3"), List.of("-v=x"), List.of("--zap-encoder=text"),
+            List.of("--zap-encoder", "console"), List.of("--enable-pprof=maybe"), List.of("--endpoint-target-ports=8000"));
 
     /** The InferencePool and its picker's settings: replicas, ports, objective, route, labels, metrics, config, image. */
     private static List<String> inferencePool(Map<String, Object> v, Random r) {

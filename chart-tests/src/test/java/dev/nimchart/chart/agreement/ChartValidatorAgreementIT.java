@@ -57,6 +57,8 @@ class ChartValidatorAgreementIT {
     static final int SECONDS = Integer.getInteger("nim.agreement.seconds", 12);
     /** Seconds a started endpoint picker gets to answer SERVING to its probes. */
     static final int PICKER_WAIT = Integer.getInteger("nim.agreement.pickerWait", 30);
+    /** Endpoint pickers a run starts at most (each a few seconds; renderings set up like an earlier one need none). */
+    static final int PICKER_STARTS = Integer.getInteger("nim.agreement.pickerStarts", 40);
 
     private static RayPortCheck ray() {
         RayPortCheck ray = RayPortCheck.in(SettingsFromProperties.shared().rayDir(), Path.of("target", "agreement-ray"));
@@ -95,7 +97,7 @@ class ChartValidatorAgreementIT {
     private static PickerStartCheck picker(ControllerSession session, String namespace) {
         Path epp = PickerStartCheck.binaryOrNull();
         return epp == null ? null : new PickerStartCheck(session.environment().api(), session.environment().kubeConfigYaml(), namespace, epp,
-                Path.of("target", "agreement-picker"), Duration.ofSeconds(PICKER_WAIT));
+                Path.of("target", "agreement-picker"), Duration.ofSeconds(PICKER_WAIT), PICKER_STARTS);
     }
 
     /** The validators' names with the renderings each judged, and those that did not run here. */
@@ -109,7 +111,9 @@ class ChartValidatorAgreementIT {
         if (!validators.judgesPicker()) {
             out.add(Validators.PICKER + ": not run (this host cannot run it)");
         } else {
-            out.add(Validators.PICKER + " starts: " + validators.picker().starts() + " (the other renderings had the setup of an earlier one)");
+            out.add(Validators.PICKER + " starts: " + validators.picker().starts() + " (the other renderings it judged had the setup of an"
+                    + " earlier one), renderings of a new setup not judged once " + PICKER_STARTS + " starts were spent: "
+                    + validators.picker().unjudged());
         }
         if (ray == null) {
             out.add(Validators.RAY + ": not run (no Ray installed)");

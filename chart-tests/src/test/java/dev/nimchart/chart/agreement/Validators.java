@@ -215,8 +215,11 @@ final class Validators {
         }
         // The endpoint picker, started as its pod would start, where the API server accepted its objects (it reads them).
         if (picker != null && out.isEmpty() && dev.nimchart.chart.routing.PickerStartCheck.hasPicker(manifest)) {
-            judged(PICKER);
+            int before = picker.judged();
             picker.refusal(manifest).ifPresent(refusal -> out.add(new Rejection(PICKER, "its Deployment's pod", refusal)));
+            if (picker.judged() > before) {
+                judged(PICKER);
+            }
         }
         return out;
     }

@@ -25,7 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>
  * Starting a picker costs seconds, so verdicts are kept by the picker's setup (its arguments, config, probes, Role and
  * objective with the release's name taken out): a document whose picker is set up like an earlier one's gets that
- * verdict without a start. {@link #starts()} counts the pickers started; {@link #judged()} the renderings judged.
+ * verdict without a start. {@link #starts()} counts the pickers started; {@link #judged()} the renderings judged;
+ * {@link #unjudged()} those of a new setup met once the run's starts were spent.
  */
 public final class PickerStartCheck {
 
@@ -38,14 +39,18 @@ public final class PickerStartCheck {
     private final Path workDir;
     private final Duration wait;
     private final Map<String, Optional<String>> verdicts = new ConcurrentHashMap<>();
+    private final int maxStarts;
     private int starts;
     private int judged;
+    private int unjudged;
 
     /**
      * @param epp the picker binary ({@link EndpointPickerIT#requirePickerHost()})
      * @param wait how long a started picker gets to answer SERVING to both probes
+     * @param maxStarts pickers started at most; a rendering of a new setup after that is not judged (counted)
      */
-    public PickerStartCheck(KubeApi api, String kubeConfigYaml, String namespace, Path epp, Path workDir, Duration wait) {
+    public PickerStartCheck(KubeApi api, String kubeConfigYaml, String namespace, Path epp, Path workDir, Duration wait, int maxStarts) {
+        this.maxStarts = maxStarts;
         this.api = api;
         this.kubeConfigYaml = kubeConfigYaml;
         this.namespace = namespace;
@@ -74,13 +79,18 @@ public final class PickerStartCheck {
         if (deployment.isEmpty()) {
             return Optional.empty();
         }
-        judged++;
         String release = String.valueOf(deployment.get().labels().get("app.kubernetes.io/instance"));
         String setup = setup(manifest, deployment.get(), release);
         Optional<String> known = verdicts.get(setup);
         if (known != null) {
+            judged++;
             return known;
         }
+        if (starts >= maxStarts) {
+            unjudged++;
+            return Optional.empty();
+        }
+        judged++;
         Optional<String> verdict = start(manifest, deployment.get());
         verdicts.put(setup, verdict);
         return verdict;
@@ -92,6 +102,11 @@ public final class PickerStartCheck {
 
     public synchronized int judged() {
         return judged;
+    }
+
+    /** Renderings of a setup not seen before, met after {@code maxStarts} pickers had been started: not judged. */
+    public synchronized int unjudged() {
+        return unjudged;
     }
 
     private Optional<String> start(RenderedManifest manifest, KubeObject deployment) {
