@@ -197,9 +197,10 @@ on cpu, memory or cron, and a cpu or memory trigger only on a workload whose con
 {{- end -}}
 {{- if not $set -}}
 {{- include "nim-llm.fail" (printf (print
-  "%s is a %s trigger but resources sets no %s request or limit for the NIM container: KEDA's admission "
-  "webhook refuses it at install (the scaledobject has a %s trigger but the container doesn't have the %s "
-  "request defined). Set resources.requests.%s, or use another trigger type.") $key $type $type $type $type $type) -}}
+  "%s is a %s trigger but resources sets no %s request or limit for the NIM container: the install is refused "
+  "by KEDA's admission webhook, which reads the workload (not on a dry run): the scaledobject has a %s trigger "
+  "but the container doesn't have the %s request defined. Set resources.requests.%s, or use another trigger "
+  "type.") $key $type $type $type $type $type) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -324,8 +325,8 @@ reads inference.networking.x-k8s.io/v1alpha2 only (pkg/epp/server/controller_con
 {{- if and $gaie (ne (toString $P.epp.objectiveGroup) "inference.networking.x-k8s.io") -}}
 {{- include "nim-llm.fail" (printf (print
   "inferencePool.epp.objectiveGroup is %q, but the endpoint picker image %s (GAIE v1.x) reads InferenceObjectives "
-  "of inference.networking.x-k8s.io only: its Role would not let it read them, so the endpoint picker never "
-  "becomes ready (it waits for a cache it cannot fill). Set inferencePool.epp.objectiveGroup: "
+  "of inference.networking.x-k8s.io only: its Role would not let it read them (its watch of InferenceObjectives "
+  "is forbidden), so no objective would ever be applied. Set inferencePool.epp.objectiveGroup: "
   "inference.networking.x-k8s.io, or use llm-d-router's picker image.")
   (toString $P.epp.objectiveGroup) (toString $P.epp.image.repository)) -}}
 {{- end -}}

@@ -39,8 +39,7 @@ final class AgreementRun {
 
     /** What a message says that makes a refusal stand for a validator's. */
     static final List<String> VALIDATOR_CLAIMS = List.of("webhook refuses", "ray start refuses", "API server refuses",
-            "API server would refuse", "Kubernetes refuses", "cannot compile as CEL", "endpoint picker exits",
-            "endpoint picker never becomes ready");
+            "API server would refuse", "Kubernetes refuses", "cannot compile as CEL", "endpoint picker exits");
 
     record Finding(String kind, int index, Path file, String problem) {
 
@@ -138,6 +137,14 @@ final class AgreementRun {
                 }
                 if (!validators.judgesRay() && chart.message.contains("ray start")) {
                     count("refused for Ray, not judged (no Ray installed)");
+                    continue;
+                }
+                if (!validators.judgesPicker() && chart.message.contains("endpoint picker")) {
+                    count("refused for the endpoint picker, not judged (it cannot run here)");
+                    continue;
+                }
+                if (!validators.judgesKeda() && chart.message.contains("KEDA's admission webhook")) {
+                    count("refused for KEDA, not judged (its webhook not started)");
                     continue;
                 }
                 Verdict nearest = uncheckedVerdict(file);

@@ -85,6 +85,10 @@ final class Validators {
         return Map.copyOf(judgedBy);
     }
 
+    boolean judgesKeda() {
+        return keda;
+    }
+
     boolean judgesPicker() {
         return picker != null;
     }
