@@ -21,6 +21,7 @@ one line each. Their bodies live in files by concern:
   _preflight_writable.tpl     where the NIM container can write (its home, the caches engines write at start)
   _preflight_routing.tpl      Inference Gateway routing and LLM-aware autoscaling
   _preflight_modelsource.tpl  model sources, cache pre-fill, air gap, LoRA, CA bundle, health port
+  _preflight_security.tpl     secrets in plain sight (proxy credentials, secrets expanded into arguments), host paths
   _numbers.tpl                number helpers (counts, sizes, quantities)
 A new rule: its define in the file of its concern, or in a new
 _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
@@ -68,6 +69,9 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.rootUserUnderNonRoot" . -}}          {{- /* no container runs as user 0 under runAsNonRoot: true */ -}}
 {{- include "nim-llm.preflight.envOnePerName" . -}}                 {{- /* env holds one entry per variable */ -}}
 {{- include "nim-llm.preflight.plainSecrets" . -}}                  {{- /* no secret-like env variable (pod or init container) is a literal */ -}}
+{{- include "nim-llm.preflight.secretExpansions" . -}}             {{- /* no $(VAR) of a secret variable in a command or args (_preflight_security.tpl) */ -}}
+{{- include "nim-llm.preflight.proxyCredentials" . -}}             {{- /* proxy URLs carry no user:password@ (_preflight_security.tpl) */ -}}
+{{- include "nim-llm.preflight.hostPathSystem" . -}}               {{- /* no host path on the node's system directories (_preflight_security.tpl) */ -}}
 {{- include "nim-llm.preflight.envNotOwnedElsewhere" . -}}          {{- /* env does not replace PATH, LD_LIBRARY_PATH or the GPU list */ -}}
 {{- include "nim-llm.preflight.envValuesPassable" . -}}             {{- /* env values a process environment can carry (no NUL, under 128 KiB) */ -}}
 {{- include "nim-llm.preflight.extraVolumeNames" . -}}              {{- /* extraVolumes names are unique and not the chart's own */ -}}
@@ -144,5 +148,5 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.liveClaims" . -}}                    {{- /* a live shared cache claim keeps its class, access modes and size, and stays in use */ -}}
 {{- include "nim-llm.preflight.liveDeploymentSelector" . -}}        {{- /* a live Deployment's selector stays */ -}}
 {{- include "nim-llm.preflight.liveSubGroups" . -}}                 {{- /* a live LeaderWorkerSet's subgroups stay */ -}}
-{{- include "nim-llm.preflight.liveSshSecretHasKey" . -}}           {{- /* an existing SSH Secret holds private.key */ -}}
+{{- include "nim-llm.preflight.liveSshSecretHasKey" . -}}           {{- /* an existing SSH Secret holds private.key and public.key */ -}}
 {{- end -}}

@@ -12,7 +12,8 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 {{- $scriptCounts := dict "CLUSTER_START_TIMEOUT" "multiNode.clusterStartTimeout" "NIM_NUM_COMPUTE_NODES"
   "multiNode.workers" "NIM_GPUS_PER_NODE" "multiNode.gpusPerNode" "NIM_MPI_NUM_PROCESSES"
   "multiNode.workers and multiNode.gpusPerNode" -}}
-{{- $scriptFixed := dict "NIM_MPI_SSH_PORT" "multiNode.sshPort" "NIM_MPI_SSH_KEY" "multiNode.existingSSHSecret" -}}
+{{- $scriptFixed := dict "NIM_MPI_SSH_PORT" "multiNode.sshPort" "NIM_MPI_SSH_KEY" "multiNode.existingSSHSecret"
+  "NIM_MPI_SSH_AUTHORIZED_KEYS" "multiNode.existingSSHSecret" -}}
 {{- range $i, $e := $V.env | default list -}}
 {{- if hasKey $scriptFixed $e.name -}}
 {{- $message := print

@@ -146,15 +146,12 @@ pod's): the kubelet refuses to start it (CreateContainerConfigError), after the 
 {{- end -}}
 {{- end -}}
 
-{{- /* A secret in a literal env value is readable by anyone who can read the pod. A name is secret-like when one of its
-words (split at "_", any case) is KEY after API, ACCESS or PRIVATE, or TOKEN, SECRET, PASSWORD, PASSWD, PASS,
-CREDENTIAL(S): AWS_SECRET_ACCESS_KEY, hf_token, REDIS_PASS, GITHUB_TOKEN_READONLY. Usage: (dict "key" "env" "env" list) */ -}}
+{{- /* A secret in a literal env value is readable by anyone who can read the pod. What is secret-like:
+"nim-llm.secretLikeName" (_preflight_security.tpl). Usage: (dict "key" "env" "env" list) */ -}}
 {{- define "nim-llm.preflight.plainSecretsIn" -}}
 {{- $key := .key -}}
 {{- range $i, $e := .env | default list -}}
-{{- if and (kindIs "map" $e) (hasKey $e "value") (regexMatch (print
-      "(?i)(^|_)((API|ACCESS|PRIVATE)_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?)(_|$)|^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$")
-    (toString $e.name)) -}}
+{{- if and (kindIs "map" $e) (hasKey $e "value") (include "nim-llm.secretLikeName" $e.name) -}}
 {{- $message := print
   "%s[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret "
   "and use %s[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or "

@@ -18,6 +18,18 @@ app.kubernetes.io/instance: {{ .Release.Name | quote }}
 app.kubernetes.io/component: endpoint-picker
 {{- end -}}
 
+{{/* The Lease of the endpoint picker's leader election (several replicas), as the picker names it from its pool
+(gateway-api-inference-extension pkg/epp/server/controller_manager.go, v1.5.0). */}}
+{{- define "nim-llm.epp.leaseName" -}}
+{{- printf "epp-%s-%s.gateway-api-inference-extension.sigs.k8s.io" .Release.Namespace (include "nim-llm.fullname" .) -}}
+{{- end -}}
+
+{{/* Name of the ClusterRole (and its binding) that lets the endpoint picker authenticate and authorize its metrics
+callers (TokenReview, SubjectAccessReview): cluster-wide objects, so the namespace is part of the name. */}}
+{{- define "nim-llm.epp.metricsAuthName" -}}
+{{- printf "%s-%s-epp-metrics-auth" .Release.Namespace (include "nim-llm.fullname" .) -}}
+{{- end -}}
+
 {{/* The endpoint picker's image: <repository>:<tag>, <repository>@<digest> or both. */}}
 {{- define "nim-llm.epp.image" -}}
 {{- $image := .Values.inferencePool.epp.image -}}
@@ -139,8 +151,8 @@ schedulingProfiles:
 {{- end -}}
 
 {{/* The endpoint picker's arguments (list): inferencePool.epp.args when set, else the pool it serves, its config,
-its ports and NIM's metrics path, then inferencePool.epp.extraArgs. Metrics are served without the picker's
-TokenReview check (that needs a ClusterRole), and tracing is off (it would export to an OTLP collector on localhost). */}}
+its ports and NIM's metrics path, then inferencePool.epp.extraArgs. Metrics callers are authenticated and authorized
+(TokenReview, SubjectAccessReview: epp-clusterrole.yaml) unless inferencePool.epp.metricsAuth is false, and tracing is off (it would export to an OTLP collector on localhost). */}}
 {{- define "nim-llm.epp.args" -}}
 {{- $epp := .Values.inferencePool.epp -}}
 {{- $args := list -}}
@@ -150,7 +162,7 @@ TokenReview check (that needs a ClusterRole), and tracing is off (it would expor
 {{- $args = list "--pool-name" (include "nim-llm.fullname" .) "--pool-namespace" .Release.Namespace
   "--pool-group" $epp.poolGroup "--config-file" (include "nim-llm.epp.configFile" .)
   "--grpc-port" "9002" "--grpc-health-port" "9003" "--metrics-port" "9090"
-  "--metrics-endpoint-auth=false" "--tracing=false" "--zap-encoder" "json" -}}
+  (printf "--metrics-endpoint-auth=%t" (and $epp.metricsAuth true)) "--tracing=false" "--zap-encoder" "json" -}}
 {{- if gt (int $epp.replicas) 1 -}}
 {{- $args = append $args "--ha-enable-leader-election" -}}
 {{- end -}}

@@ -39,8 +39,9 @@ class NotesTest {
 
     @Test
     void notesNeverShowTheNgcKey() {
-        assertThat(notes("single-node-production-features.yaml", Map.of())).doesNotContain("nvapi-example-not-a-real-key")
-                .doesNotContain("create secret generic");
+        assertThat(notes("single-node-production-features.yaml", Map.of("model.ngcAPIKey", "nvapi-example-not-a-real-key")))
+                .doesNotContain("nvapi-example-not-a-real-key").doesNotContain("create secret generic")
+                .contains("Helm keeps it in its release records");
     }
 
     private static String notes(String example, Map<String, String> set) {
