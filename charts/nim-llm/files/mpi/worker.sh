@@ -5,7 +5,7 @@
 # variables) to every session, so to every rank started here, with ONE SetEnv line (sshd honours only the first SetEnv line of a config).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-: "${NIM_MPI_SSH_AUTHORIZED_KEYS:?}" "${NIM_MPI_SSHD_DIR:?NIM_MPI_SSHD_DIR is not set: the sshd files (its config carries this container's environment) go to a memory-backed directory only}"
+: "${NIM_MPI_SSH_AUTHORIZED_KEYS:?}" "${NIM_MPI_SSHD_DIR:?NIM_MPI_SSHD_DIR is not set: the sshd files (its config carries the environment of this container) go to a memory-backed directory only}"
 require_port
 
 # Least privilege: this pod holds the group's public key only (the leader or launcher holds the private key), and
@@ -39,4 +39,4 @@ chmod 600 "$dir/authorized_keys"
   } > "$dir/sshd_config"
 )
 log "sshd listening on port ${NIM_MPI_SSH_PORT:-2222}"
-exec /usr/sbin/sshd -D -e -f "$dir/sshd_config"
+exec "${NIM_SSHD:-/usr/sbin/sshd}" -D -e -f "$dir/sshd_config"
