@@ -13,15 +13,3 @@ matchExpressions:
     operator: In
     values: [inference, leader, worker, launcher]
 {{- end -}}
-
-{{/* Pods that serve no one: the pre-fill Job's (labelled without the selector labels, so no workload counts it) and
-the helm test pod (LabelSelector). */}}
-{{- define "nim-llm.networkPolicy.noIngressSelector" -}}
-matchLabels:
-  app.kubernetes.io/instance: {{ .Release.Name | quote }}
-  app.kubernetes.io/part-of: nim-llm
-matchExpressions:
-  - key: app.kubernetes.io/component
-    operator: In
-    values: [cache-prefill, test]
-{{- end -}}

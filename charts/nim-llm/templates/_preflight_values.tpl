@@ -10,7 +10,7 @@ look): a null deletes the chart's defaults of the whole block, and every templat
 {{- range $path := list "image" "model" "resources" "resources.requests" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet"
   "strategy" "strategy.rollingUpdate" "podDisruptionBudget" "persistence"
   "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service"
-  "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet"
+  "ingress" "networkPolicy" "networkPolicy.endpointPicker" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet"
   "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure"
   "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" "testPod.resources" "emptyDir" "tmp" "home" "multiNode.ray"
   "multiNode.ray.workerStartupProbe" "dra" "kueue" "multiNode.computeDomain" "multiNode.topology"
