@@ -106,6 +106,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.ingressHosts" . -}}                  {{- /* an enabled Ingress has hosts */ -}}
 {{- include "nim-llm.preflight.ingressTlsHosts" . -}}               {{- /* every Ingress TLS host is a rule host, in lower case */ -}}
 {{- include "nim-llm.preflight.networkPolicyPeers" . -}}            {{- /* a networkPolicy.ingressFrom peer is an ipBlock or selectors, not both */ -}}
+{{- include "nim-llm.preflight.networkPolicyGroups" . -}}           {{- /* at most 1000 multi-node groups, one NetworkPolicy each */ -}}
 {{- include "nim-llm.preflight.serviceLabels" . -}}                 {{- /* service.labels does not redefine the chart's labels */ -}}
 {{- include "nim-llm.preflight.efaHostPath" . -}}                   {{- /* the EFA library directory is not a path the NIM container mounts */ -}}
 {{- include "nim-llm.preflight.oneNetworkProvider" . -}}            {{- /* one multinodeNetworking provider at most */ -}}
