@@ -90,6 +90,7 @@ public final class PodGroupRun implements AutoCloseable {
     private Path downloadStandin;
     private String extraHosts = "";
     private boolean initContainers;
+    private AutoCloseable onPodNetwork;
 
     private PodGroupRun(String base, Path workDir) {
         this.base = base;
@@ -120,6 +121,17 @@ public final class PodGroupRun implements AutoCloseable {
      */
     public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
             Path rayDir) {
+        return start(state, pods, workDir, overrides, server, rayDir, podNetwork -> () -> { });
+    }
+
+    /**
+     * As {@link #start(NamespaceState, List, Path, Map, Server, Path)}, with {@code onPodNetwork} run on the pods' network
+     * (the name of the network namespace that holds their bridge, {@link #podNetwork()}) once it exists and before any
+     * pod starts, as a node's network plugin is there before its pods (a NetworkPolicy enforcer:
+     * {@link NetworkPolicyEnforcer}); what it returns is closed on {@link #close()}, after the pods' processes end.
+     */
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
+            Path rayDir, java.util.function.Function<String, AutoCloseable> onPodNetwork) {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir);
         try {
@@ -141,6 +153,7 @@ public final class PodGroupRun implements AutoCloseable {
             run.namespaces.add(run.fabric);
             StartupHost.must(List.of("ip", "-n", run.fabric, "link", "add", "br0", "type", "bridge"));
             StartupHost.must(List.of("ip", "-n", run.fabric, "link", "set", "br0", "up"));
+            run.onPodNetwork = onPodNetwork.apply(run.fabric);
             run.hosts = hostsFile(state);
             for (KubeObject pod : pods) {
                 run.add(pod);
@@ -165,6 +178,16 @@ public final class PodGroupRun implements AutoCloseable {
 
     public List<PodRun> pods() {
         return runs;
+    }
+
+    /** What runs on the pods' network (given to {@code start}), when it is of this type. */
+    public <T> java.util.Optional<T> onPodNetwork(Class<T> type) {
+        return type.isInstance(onPodNetwork) ? java.util.Optional.of(type.cast(onPodNetwork)) : java.util.Optional.empty();
+    }
+
+    /** The network namespace that holds the pods' bridge (their node's network, as a network plugin sees it). */
+    public String podNetwork() {
+        return fabric;
     }
 
     public PodRun pod(String name) {
@@ -798,10 +821,22 @@ public final class PodGroupRun implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        RuntimeException stopping = null;
+        if (onPodNetwork != null) {
+            try {
+                onPodNetwork.close();
+            } catch (Exception e) {
+                stopping = new IllegalStateException("stopping what ran on the pod network " + fabric + ": " + e.getMessage(), e);
+            }
+            onPodNetwork = null;
+        }
         for (int i = namespaces.size() - 1; i >= 0; i--) {
             StartupHost.run(List.of("ip", "netns", "delete", namespaces.get(i)), 30);
         }
         namespaces.clear();
+        if (stopping != null) {
+            throw stopping;
+        }
     }
 
     private static long number(Object first, Object second, long fallback) {
