@@ -67,12 +67,8 @@ final class PodNetworkProbe {
      * its address once the cluster gave it one (kwok, on a fake node).
      */
     static String podWithAddress(KubeApi api, String namespace, String name, Map<String, String> labels, Duration within) {
-        Map<String, Object> pod = Map.of("apiVersion", "v1", "kind", "Pod",
-                "metadata", Map.of("name", name, "namespace", namespace, "labels", labels),
-                "spec", Map.of("securityContext", Map.of("runAsNonRoot", true, "runAsUser", 1000, "seccompProfile", Map.of("type", "RuntimeDefault")),
-                        "containers", List.of(Map.of("name", "client", "image", "registry.example/client:1.0",
-                                "securityContext", Map.of("allowPrivilegeEscalation", false, "capabilities", Map.of("drop", List.of("ALL")))))));
-        KubeApi.require(api.post("/api/v1/namespaces/" + namespace + "/pods", pod), "create the pod " + namespace + "/" + name);
+        KubeApi.require(api.post("/api/v1/namespaces/" + namespace + "/pods", pod(namespace, name, labels, Map.of())),
+                "create the pod " + namespace + "/" + name);
         long deadline = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < deadline) {
             Optional<KubeObject> read = api.read("v1", "Pod", namespace, name);
@@ -83,6 +79,19 @@ final class PodNetworkProbe {
             sleep();
         }
         throw new AssertionError("the pod " + namespace + "/" + name + " got no address within " + within);
+    }
+
+    /**
+     * A Pod that passes the restricted Pod Security level, with {@code labels} and more {@code spec} fields (such as a
+     * {@code nodeName}: on an API server without a scheduler).
+     */
+    static Map<String, Object> pod(String namespace, String name, Map<String, String> labels, Map<String, Object> moreSpec) {
+        Map<String, Object> spec = new java.util.LinkedHashMap<>(Map.of(
+                "securityContext", Map.of("runAsNonRoot", true, "runAsUser", 1000, "seccompProfile", Map.of("type", "RuntimeDefault")),
+                "containers", List.of(Map.of("name", "client", "image", "registry.example/client:1.0",
+                        "securityContext", Map.of("allowPrivilegeEscalation", false, "capabilities", Map.of("drop", List.of("ALL")))))));
+        spec.putAll(moreSpec);
+        return Map.of("apiVersion", "v1", "kind", "Pod", "metadata", Map.of("name", name, "namespace", namespace, "labels", labels), "spec", spec);
     }
 
     /** Creates a namespace of exactly this name (a policy's namespaceSelector names it); one that exists is kept. */
