@@ -2,9 +2,9 @@
 # Builds the NetworkPolicy enforcer the start-up tier runs on its pod network: SIG Network's kube-network-policies
 # (sigs.k8s.io/kube-network-policies, ./cmd), from its Go module through the Go module proxy, with the
 # AdminNetworkPolicy CRDs of the sigs.k8s.io/network-policy-api version its go.mod requires copied beside the binary
-# (the enforcer's --admin-network-policy mode watches them; see NetworkPolicyEnforcer.java), and installs socat
+# (its --baseline-admin-network-policy mode watches them; see NetworkPolicyEnforcer.java), and installs socat
 # (Debian's package: the relay that lets the enforcer, inside the pods' network namespace, reach the tier's API server
-# on the host's loopback).
+# on the host's loopback) and nftables.
 #
 #   ci/build-netpol-enforcer.sh [--print-dir]
 #
@@ -22,8 +22,11 @@
 # A directory is only ever moved into place complete, so the binary's presence is the cache check (warm: ~0.1 s,
 # neither Go nor network). --print-dir prints only that directory on stdout (progress goes to stderr).
 #
-# Cost (measured 2026-11-29 on a 2-core machine shared with other builds, Go 1.26, a warm Kubernetes build cache from
-# the control plane): see docs/tiers.md (Start-up, NetworkPolicies).
+# Cost, measured 2026-11-29 with Go 1.26 on a 2-core machine that was running several other Go and Maven builds at
+# once (load average ~55): cold build 2599 s (the module's client-go v0.32.3 shares no build cache with the control
+# plane's), the socat install 6m46s (mostly waiting for the machine's install lock); warm 0.04 s. An idle machine
+# builds it faster; that was not measured. Also installs nftables (nft) when missing: the tier reads the enforcer's
+# rules back with it to know they are in place.
 set -euo pipefail
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 version=v0.8.0
