@@ -75,6 +75,8 @@ public final class NetworkPolicyEnforcer implements AutoCloseable {
             Files.write(secrets.resolve("ca.crt"), certificateAuthority(kubeConfigYaml));
             Path socket = secrets.resolve("api.sock");
             StartupHost.must(List.of("ip", "netns", "exec", podNetwork, "sysctl", "-q", "-w", "net.bridge.bridge-nf-call-iptables=1"));
+            // The relay and the enforcer's metrics listen on the namespace's loopback, down in a new namespace.
+            StartupHost.must(List.of("ip", "-n", podNetwork, "link", "set", "lo", "up"));
             started.add(LocalProcess.start(podNetwork + "-api-relay-host", List.of("socat", "UNIX-LISTEN:" + socket + ",fork",
                     "TCP:" + server.getHost() + ":" + server.getPort()), Map.of(), logDir));
             started.get(0).awaitReady("its socket exists", () -> Files.exists(socket), Duration.ofSeconds(10));
@@ -82,6 +84,7 @@ public final class NetworkPolicyEnforcer implements AutoCloseable {
                     "TCP-LISTEN:443,bind=127.0.0.1,reuseaddr,fork", "UNIX-CONNECT:" + socket), Map.of(), logDir));
             List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", podNetwork, "unshare", "--mount", "--propagation", "private",
                     "bash", "-c", """
+                            set -e
                             mount -t tmpfs -o size=1m,mode=755 tmpfs /run
                             mkdir -p /run/secrets/kubernetes.io/serviceaccount
                             cp "$1/token" "$1/ca.crt" /run/secrets/kubernetes.io/serviceaccount/
