@@ -7,6 +7,7 @@ import dev.nimchart.junit.TierNotStartedException;
 import dev.nimchart.junit.TierSessions;
 import dev.nimchart.progress.Progress;
 import dev.nimchart.settings.Settings;
+import dev.nimchart.settings.ToolUnavailableException;
 
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ControllerEnvironment;
@@ -149,7 +150,18 @@ public final class StartupChecks implements TierCheck {
         if (!enforceAlways && rendered.ofKind("NetworkPolicy").isEmpty()) {
             return podNetwork -> () -> { };
         }
-        Path enforcer = BinaryAssets.of(settings).networkPolicyEnforcer(progress::line);
+        Path enforcer;
+        try {
+            enforcer = BinaryAssets.of(settings).networkPolicyEnforcer(progress::line);
+        } catch (ToolUnavailableException e) {
+            if (enforceAlways || settings.ci()) {
+                throw e;
+            }
+            // A binary source without an enforcer (a downstream team's own), outside CI: the pods start as before, and
+            // the run says so.
+            progress.line("NetworkPolicies NOT enforced for " + runDir.getFileName() + ": " + e.getMessage());
+            return podNetwork -> () -> { };
+        }
         return podNetwork -> NetworkPolicyEnforcer.start(enforcer, env.kubeConfigYaml(), podNetwork, runDir.getParent().resolve(runDir.getFileName() + "-enforcer"));
     }
 
