@@ -3,6 +3,7 @@ package dev.nimchart.startup;
 import dev.nimchart.values.FileTrees;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.ServingContainer;
+import dev.nimchart.objects.PodPorts;
 import dev.nimchart.controllers.KubeletEnv;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.ObjectDns;
@@ -88,9 +89,15 @@ public final class PodGroupRun implements AutoCloseable {
     private Path rayDir;
     private Path initDriver;
     private Path downloadStandin;
+    private Path portHolder;
+    /** The processes holding the ports of the containers the tier runs no program for (see {@link #holdDeclaredPorts}). */
+    private final List<Process> holders = new ArrayList<>();
     private String extraHosts = "";
     private boolean initContainers;
     private AutoCloseable onPodNetwork;
+    private Path executor;
+    /** False for {@link #prepare}: the pods' plans are written, nothing is started and no network namespace is made. */
+    private boolean launch = true;
 
     private PodGroupRun(String base, Path workDir) {
         this.base = base;
@@ -132,8 +139,28 @@ public final class PodGroupRun implements AutoCloseable {
      */
     public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
             Path rayDir, java.util.function.Function<String, AutoCloseable> onPodNetwork) {
+        return start(state, pods, workDir, overrides, server, rayDir, true, onPodNetwork);
+    }
+
+    /**
+     * The pods' runtime plans in {@code workDir} (each pod's directory with its plan.json and the files pod-sandbox.sh
+     * reads, the sandbox, the init driver and the executor beside them), as {@link #start} writes them, with nothing
+     * started and no network namespace made: what the executor ({@value #EXECUTOR}) runs elsewhere, in a network
+     * namespace of its own (ServingPodRun, the GPU check's bundle). The returned runs have no process and no netns.
+     */
+    public static List<PodRun> prepare(NamespaceState state, List<KubeObject> pods, Path workDir, boolean initContainers) {
+        try (PodGroupRun run = start(state, List.of(), workDir, Map.of(), Server.STANDIN, null, false, podNetwork -> () -> { })) {
+            run.runInitContainers(initContainers);
+            pods.forEach(run::add);
+            return List.copyOf(run.pods());
+        }
+    }
+
+    private static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
+            Path rayDir, boolean launch, java.util.function.Function<String, AutoCloseable> onPodNetwork) {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir);
+        run.launch = launch;
         try {
             FileTrees.delete(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
@@ -148,12 +175,16 @@ public final class PodGroupRun implements AutoCloseable {
             run.rayStandin = rayDir == null ? null : rayStandin(workDir, rayDir);
             run.initDriver = resource("pod-init.sh", workDir.resolve("pod-init.sh"));
             run.downloadStandin = resource("download-to-cache.py", workDir.resolve("download-to-cache.py"));
+            run.executor = resource(EXECUTOR, workDir.resolve(EXECUTOR));
+            run.portHolder = resource("port-holder.py", workDir.resolve("port-holder.py"));
             run.fabric = base + "f";
-            StartupHost.must(List.of("ip", "netns", "add", run.fabric));
-            run.namespaces.add(run.fabric);
-            StartupHost.must(List.of("ip", "-n", run.fabric, "link", "add", "br0", "type", "bridge"));
-            StartupHost.must(List.of("ip", "-n", run.fabric, "link", "set", "br0", "up"));
-            run.onPodNetwork = onPodNetwork.apply(run.fabric);
+            if (run.launch) {
+                StartupHost.must(List.of("ip", "netns", "add", run.fabric));
+                run.namespaces.add(run.fabric);
+                StartupHost.must(List.of("ip", "-n", run.fabric, "link", "add", "br0", "type", "bridge"));
+                StartupHost.must(List.of("ip", "-n", run.fabric, "link", "set", "br0", "up"));
+                run.onPodNetwork = onPodNetwork.apply(run.fabric);
+            }
             run.hosts = hostsFile(state);
             for (KubeObject pod : pods) {
                 run.add(pod);
@@ -371,6 +402,26 @@ public final class PodGroupRun implements AutoCloseable {
             inits.add(initContainer(state, pod, init, dir, fsGroup, host, uid, gid, groups));
         }
 
+        // The main container in a UTS and mount namespace of its own (its mounts end with it, wherever it is started).
+        List<String> argv = new ArrayList<>(List.of("unshare", "--uts", "--mount", "--propagation", "private", "bash", sandbox.toString(),
+                dir.toString(), host, Long.toString(uid), Long.toString(gid), groupList(groups), "--"));
+        // The kubelet expands $(VAR) in command and args with the container's own variables (not the runtime's).
+        Map<String, String> containerEnv = KubeletEnv.of(pod, nim, state);
+        containerCommand(nim).forEach(word -> argv.add(KubeletEnv.expand(word, containerEnv)));
+        if (!inits.isEmpty()) {
+            // The init driver runs each init container to completion in order, then execs the main container's sandbox.
+            List<String> driven = new ArrayList<>(List.of("bash", initDriver.toString(), dir.toString()));
+            inits.forEach(d -> driven.add(d.toString()));
+            driven.add("--");
+            driven.addAll(argv);
+            argv.clear();
+            argv.addAll(driven);
+        }
+        writePlan(dir, pod, nim, host, ip, uid, gid, groups, argv);
+        Path log = dir.resolve("main.log");
+        if (!launch) {
+            return new PodRun(pod, null, ip, dir, null, log, env, uid, gid, List.copyOf(groups));
+        }
         String netns = base + "p" + index;
         String veth = base + "v" + index;
         StartupHost.must(List.of("ip", "netns", "add", netns));
@@ -381,23 +432,124 @@ public final class PodGroupRun implements AutoCloseable {
         StartupHost.must(List.of("ip", "-n", netns, "link", "set", "eth0", "up"));
         StartupHost.must(List.of("ip", "-n", netns, "link", "set", "lo", "up"));
 
-        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", netns, "unshare", "--uts", "bash", sandbox.toString(),
-                dir.toString(), host, Long.toString(uid), Long.toString(gid), groupList(groups), "--"));
-        // The kubelet expands $(VAR) in command and args with the container's own variables (not the runtime's).
-        Map<String, String> containerEnv = KubeletEnv.of(pod, nim, state);
-        containerCommand(nim).forEach(word -> command.add(KubeletEnv.expand(word, containerEnv)));
-        if (!inits.isEmpty()) {
-            // The init driver runs each init container to completion in order, then execs the main container's sandbox.
-            List<String> driven = new ArrayList<>(List.of("ip", "netns", "exec", netns, "bash", initDriver.toString(), dir.toString()));
-            inits.forEach(d -> driven.add(d.toString()));
-            driven.add("--");
-            driven.addAll(command.subList(4, command.size()));
-            command.clear();
-            command.addAll(driven);
-        }
-        Path log = dir.resolve("main.log");
+        holdDeclaredPorts(pod, nim, netns);
+
+        // The executor execs the plan's command line: the process is the pod's main process (its pid the container's).
+        List<String> command = List.of("ip", "netns", "exec", netns, python(), executor.toString(), "start", dir.toString());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new PodRun(pod, netns, ip, dir, process, log, env, uid, gid, List.copyOf(groups));
+    }
+
+    /** The executor of the start-up tier's runtime plans: every pod's start and every probe run goes through it. */
+    public static final String EXECUTOR = "pod-run.py";
+    private static final List<String> PROBES = List.of("startupProbe", "readinessProbe", "livenessProbe");
+
+    /**
+     * POD_DIR/plan.json, the pod's runtime plan as the executor reads it: its name, host name, address, user, group and
+     * supplementary groups, the command line that starts it (init driver and sandbox included) and the nim container's
+     * probes with their ports resolved to numbers.
+     */
+    private static void writePlan(Path dir, KubeObject pod, KubeObject nim, String host, String ip, long uid, long gid, List<Long> groups,
+            List<String> argv) throws IOException {
+        Map<String, Object> probes = new LinkedHashMap<>();
+        for (String kind : PROBES) {
+            if (nim.at(kind) instanceof Map<?, ?> probe) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> copy = JSON.readValue(JSON.writeValueAsString(probe), Map.class);
+                for (String handler : List.of("httpGet", "tcpSocket", "grpc")) {
+                    if (copy.get(handler) instanceof Map<?, ?> h && h.get("port") != null) {
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> handlerMap = (Map<String, Object>) h;
+                        handlerMap.put("port", port(nim, h.get("port")));
+                    }
+                }
+                probes.put(kind, copy);
+            }
+        }
+        Map<String, Object> plan = new LinkedHashMap<>();
+        plan.put("pod", pod.name());
+        plan.put("host", host);
+        plan.put("ip", ip);
+        plan.put("uid", uid);
+        plan.put("gid", gid);
+        plan.put("groups", groupList(groups));
+        plan.put("argv", argv);
+        plan.put("probes", probes);
+        Files.writeString(dir.resolve("plan.json"), JSON.writeValueAsString(plan));
+    }
+
+    /** The Python that runs the executor (standard library only): the system's. */
+    static String python() {
+        return Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
+    }
+
+    /**
+     * The declared ports of the pod's other containers, bound in its network namespace as their processes would bind them
+     * (the tier runs a program for the serving container only: its own process binds its ports, and fails as NIM would
+     * when one is taken). In the kubelet's order ({@link PodPorts#phases}): each regular init container's ports once,
+     * beside the native sidecars started before it; then every sidecar's and every other regular container's ports, held
+     * while the pod runs. A bind that fails is the pod's start failing, as a runtime fails it (EADDRINUSE): an init
+     * container's ends the pod in Init:Error, a sidecar's or a container's keeps it from running; either way this throws
+     * with what collided. A port the serving container declares twice, or that a sidecar holds, fails its own process.
+     */
+    private void holdDeclaredPorts(KubeObject pod, KubeObject served, String netns) throws IOException {
+        List<String> sidecars = new ArrayList<>();
+        List<KubeObject> inits = pod.list("spec.initContainers");
+        for (int i = 0; i < inits.size(); i++) {
+            KubeObject init = inits.get(i);
+            List<String> ports = portSpecs(init);
+            if ("Always".equals(init.at("restartPolicy"))) {
+                sidecars.addAll(ports);
+                continue;
+            }
+            if (!ports.isEmpty()) {
+                // A regular init container runs alone beside the sidecars started before it, then ends.
+                List<Process> phase = new ArrayList<>();
+                bindPorts(pod, netns, sidecars, false).ifPresent(phase::add);
+                bindPorts(pod, netns, ports, true).ifPresent(phase::add);
+                phase.forEach(Process::destroyForcibly);
+                holders.removeAll(phase);
+            }
+        }
+        List<String> held = new ArrayList<>(sidecars);
+        for (KubeObject container : pod.list("spec.containers")) {
+            if (container != served && !String.valueOf(container.at("name")).equals(String.valueOf(served.at("name")))) {
+                held.addAll(portSpecs(container));
+            }
+        }
+        bindPorts(pod, netns, held, false);
+    }
+
+    /** CONTAINER=PORT/PROTOCOL for each declared port of a container. */
+    private static List<String> portSpecs(KubeObject container) {
+        List<String> out = new ArrayList<>();
+        for (KubeObject port : container.list("ports")) {
+            if (port.at("containerPort") != null) {
+                out.add(container.at("name") + "=" + port.at("containerPort") + "/" + (port.at("protocol") == null ? "TCP" : port.at("protocol")));
+            }
+        }
+        return out;
+    }
+
+    /** Binds the ports in the pod's network namespace (held until {@link #close()}, or released at once); throws when one is taken. */
+    private java.util.Optional<Process> bindPorts(KubeObject pod, String netns, List<String> specs, boolean once) throws IOException {
+        if (specs.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", netns, "python3", portHolder.toString()));
+        if (once) {
+            command.add("--once");
+        }
+        command.addAll(specs);
+        Process holder = new ProcessBuilder(command).redirectErrorStream(true).start();
+        holders.add(holder);
+        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        if (!"held".equals(line)) {
+            throw new IllegalStateException("pod " + pod.name() + " cannot start: its containers bind one port twice in its one network"
+                    + " namespace (" + (line == null ? "the port holder ended" : line) + "; ports " + specs + ")");
+        }
+        return java.util.Optional.of(holder);
     }
 
     /**
@@ -596,6 +748,47 @@ public final class PodGroupRun implements AutoCloseable {
         return target;
     }
 
+    /**
+     * The in-cluster addresses a started pod would reach through a proxy, read from its environment as Python's requests
+     * and curl read it ({@link ProxyReaders#proxiedHosts}): localhost, every name /etc/hosts gives the group's pods, every
+     * Service of the namespace by its name and its .namespace, .svc and .svc.cluster.local forms (the endpoint picker's
+     * aside: only a gateway dials it), and the leader addresses of its environment (MASTER_ADDR, NIM_LEADER_IP_ADDRESS,
+     * LWS_LEADER_ADDRESS). Pod and Service IP addresses are left out: the tier's (198.18.0.0/17, 198.19.0.0/16) are not the
+     * cluster ranges a user lists in NO_PROXY. One line per address and client; empty when every one goes directly.
+     */
+    public List<String> proxiedInClusterAddresses() {
+        List<String> hosts = new ArrayList<>(List.of("localhost", "127.0.0.1"));
+        for (String line : (hosts() + extraHosts).split("\n")) {
+            String[] words = line.trim().split("\\s+");
+            for (int i = 1; i < words.length; i++) {
+                hosts.add(words[i]);
+            }
+        }
+        for (KubeObject svc : state.all("Service")) {
+            if ("endpoint-picker".equals(String.valueOf(svc.labels().get("app.kubernetes.io/component")))) {
+                continue;
+            }
+            String ns = svc.namespace();
+            hosts.addAll(List.of(svc.name(), svc.name() + "." + ns, svc.name() + "." + ns + ".svc", svc.name() + "." + ns + ".svc.cluster.local"));
+        }
+        List<String> out = new ArrayList<>();
+        for (PodRun run : runs) {
+            List<String> dialed = new ArrayList<>(hosts);
+            for (String name : List.of("MASTER_ADDR", "NIM_LEADER_IP_ADDRESS", "LWS_LEADER_ADDRESS")) {
+                String value = run.env().get(name);
+                if (value != null && !value.isBlank()) {
+                    dialed.add(value.replaceFirst(":\\d+$", ""));
+                }
+            }
+            ProxyReaders.proxiedHosts(run.env(), dialed).forEach(p -> out.add("pod " + run.pod().name() + ": " + p));
+        }
+        return out;
+    }
+
+    private String hosts() {
+        return hosts == null ? "" : hosts;
+    }
+
     /** Resident memory of every pod's processes and their descendants now (the sum of VmRSS in /proc), in bytes. */
     public long residentBytes() {
         long total = 0;
@@ -704,20 +897,16 @@ public final class PodGroupRun implements AutoCloseable {
         KubeObject nim = nimContainer(run.pod());
         Object timeoutValue = nim.at(kind + ".timeoutSeconds");
         int timeout = timeoutValue == null ? 1 : Integer.parseInt(timeoutValue.toString());
-        if (nim.at(kind + ".exec.command") instanceof List<?> command) {
-            return exec(run, command.stream().map(String::valueOf).toList(), timeout) == 0;
-        }
-        Object path = nim.at(kind + ".httpGet.path");
-        if (path != null) {
-            int status = httpStatus(run, port(nim, nim.at(kind + ".httpGet.port")), path.toString());
-            return status >= 200 && status < 400;
-        }
-        if (nim.at(kind + ".tcpSocket.port") != null) {
-            int port = port(nim, nim.at(kind + ".tcpSocket.port"));
-            return StartupHost.run(List.of("ip", "netns", "exec", run.netns(), "bash", "-c", "exec 3<>\"/dev/tcp/$1/$2\"", "probe",
-                    run.ip(), Integer.toString(port)), 10).exit() == 0;
-        }
-        return run.process().isAlive();
+        return StartupHost.run(executorCommand(run, "probe", kind), timeout + 10).exit() == 0;
+    }
+
+    /** The executor's command on this pod, run in its network namespace: {@code pod-run.py VERB POD_DIR [ARG] --pid PID}. */
+    List<String> executorCommand(PodRun run, String verb, String... args) {
+        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", run.netns(), python(), executor.toString(), verb,
+                run.dir().toString()));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--pid", Long.toString(run.process().pid())));
+        return command;
     }
 
     /** The container a pod's start-up is about ({@link ServingContainer}). */
@@ -810,11 +999,15 @@ public final class PodGroupRun implements AutoCloseable {
 
     @Override
     public void close() {
-        for (PodRun r : runs) {
+        for (Process holder : holders) {
+            holder.destroyForcibly();
+        }
+        List<PodRun> started = runs.stream().filter(r -> r.process() != null).toList();
+        for (PodRun r : started) {
             r.process().descendants().forEach(ProcessHandle::destroyForcibly);
             r.process().destroyForcibly();
         }
-        for (PodRun r : runs) {
+        for (PodRun r : started) {
             try {
                 r.process().waitFor(java.util.concurrent.TimeUnit.SECONDS.toMillis(10), java.util.concurrent.TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
