@@ -60,6 +60,10 @@ public final class DesiredState {
             } else if (!NamespaceState.ready(pod)) {
                 missing.add("pod " + pod.name() + " is not Ready");
             }
+            String stale = staleRevision(state, pod);
+            if (stale != null) {
+                missing.add("pod " + pod.name() + " " + stale);
+            }
         }
         for (KubeObject claim : state.all("PersistentVolumeClaim")) {
             if (!"Bound".equals(claim.at("status.phase"))) {
@@ -103,6 +107,45 @@ public final class DesiredState {
             }
         }
         return missing;
+    }
+
+    /**
+     * Why a pod is not of its workload's current revision, or null: a StatefulSet's pod must carry its
+     * {@code status.updateRevision} ({@code controller-revision-hash}), a Deployment's pod must belong to the ReplicaSet of
+     * the Deployment's revision ({@code deployment.kubernetes.io/revision} on both). Judged where the snapshot holds the
+     * owner; a pod of a workload not yet in the snapshot is newer than it and leaves it not done by its count or status.
+     * The workloads' status alone says "done" for a rollout that finished after an old pod was listed.
+     */
+    static String staleRevision(NamespaceState state, KubeObject pod) {
+        KubeObject owner = NamespaceState.controller(pod).orElse(null);
+        if (owner == null || !state.reads(String.valueOf(owner.at("kind")))) {
+            return null;
+        }
+        String kind = owner.at("kind").toString();
+        java.util.Optional<KubeObject> workload = state.named(kind, String.valueOf(owner.at("name")));
+        if (workload.isEmpty()) {
+            return null;
+        }
+        if (kind.equals("StatefulSet")) {
+            Object current = workload.get().at("status.updateRevision");
+            Object own = pod.labels().get("controller-revision-hash");
+            return current == null || current.equals(own) ? null
+                    : "is of revision " + own + ", StatefulSet/" + workload.get().name() + "'s current one is " + current;
+        }
+        if (kind.equals("ReplicaSet")) {
+            KubeObject replicaSet = workload.get();
+            java.util.Optional<KubeObject> deployment = NamespaceState.controller(replicaSet).filter(o -> "Deployment".equals(o.at("kind")))
+                    .flatMap(o -> state.named("Deployment", String.valueOf(o.at("name"))));
+            if (deployment.isEmpty()) {
+                return null;
+            }
+            Object current = deployment.get().annotations().get("deployment.kubernetes.io/revision");
+            Object own = replicaSet.annotations().get("deployment.kubernetes.io/revision");
+            return current == null || current.equals(own) ? null
+                    : "is of ReplicaSet/" + replicaSet.name() + " (revision " + own + "), Deployment/" + deployment.get().name()
+                    + " is at revision " + current;
+        }
+        return null;
     }
 
     /** Why a workload's status does not yet report its desired state, or null. */
