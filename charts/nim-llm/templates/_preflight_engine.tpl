@@ -43,7 +43,7 @@ engine variable while its value is set (one source for each variable). */ -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* Dynamo mode: single-container on a NIM 3.x tag, single-node, with the recipe's profile, ports that do not
+{{- /* Dynamo mode: single-container on a NIM 3.x tag, single-node, with a pinned (the recipe's) profile, ports that do not
 collide, and no reader of NIM's own metrics. */ -}}
 {{- define "nim-llm.preflight.dynamoMode" -}}
 {{- $V := .Values -}}
@@ -76,7 +76,7 @@ collide, and no reader of NIM's own metrics. */ -}}
   "Dynamo Operator (a DynamoGraphDeployment), not as a LeaderWorkerSet or MPIJob group. Set "
   "model.dynamo.mode: \"\" (a multi-node group then forms a Ray cluster), or multiNode.enabled: false.") -}}
 {{- end -}}
-{{- $profile := false -}}
+{{- $profile := ne (toString $V.modelSource.profile) "" -}}
 {{- range $e := $V.env | default list -}}
 {{- if and (eq (toString $e.name) "NIM_MODEL_PROFILE") (or $e.valueFrom (ne (toString $e.value) "")) -}}
 {{- $profile = true -}}
@@ -84,10 +84,10 @@ collide, and no reader of NIM's own metrics. */ -}}
 {{- end -}}
 {{- if not $profile -}}
 {{- include "nim-llm.fail" (print
-  "model.dynamo.mode is single, but env sets no NIM_MODEL_PROFILE: NIM's migration guide to Dynamo mode says "
-  "to run the image and the profile its NIM 3.0 recipe pins together, and never to carry a 2.x profile ID "
-  "over (the two cannot be told apart by their form). Add an env entry NIM_MODEL_PROFILE with the profile of "
-  "the model's NIM 3.0 recipe.") -}}
+  "model.dynamo.mode is single, but no profile is pinned (modelSource.profile is empty and env sets no "
+  "NIM_MODEL_PROFILE): NIM's migration guide to Dynamo mode says to run the image and the profile its NIM 3.0 "
+  "recipe pins together, and never to carry a 2.x profile ID over (the two cannot be told apart by their form). "
+  "Set modelSource.profile to the profile of the model's NIM 3.0 recipe.") -}}
 {{- end -}}
 {{- if and (eq (int $V.model.healthPort) 0) (eq (int $V.model.openaiPort) 9090) -}}
 {{- include "nim-llm.fail" (print
