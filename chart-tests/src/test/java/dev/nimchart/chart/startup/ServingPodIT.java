@@ -70,6 +70,15 @@ class ServingPodIT {
     }
 
     @Test
+    void theEngineSettingsExampleServesItsServedModelNameAndItsEngineGetsEveryArgumentWhole() throws Exception {
+        Report r = ServingPodRun.run(render(Examples.named("single-node-engine-settings-speculative.yaml"), Map.of()),
+                REPORT_DIR.resolve("engine-settings").toAbsolutePath(), Server.STANDIN, Duration.ofMinutes(3));
+        assertThat(r.passed()).as("the engine settings example on the runtime:%n%s", r.text()).isTrue();
+        assertThat(r.log()).as("the engine's arguments, as split from NIM_PASSTHROUGH_ARGS").contains("nim-standin: engine arguments "
+                + "[\"--max-num-seqs\", \"384\", \"--compilation-config\", \"{\\\"cudagraph_capture_sizes\\\": [1, 2, 4, 8]}\"]");
+    }
+
+    @Test
     void aDynamoWorkerThatFellBackToPlainVllmFailsHelmTest() throws Exception {
         // An image without the Dynamo package (the stand-in's STANDIN_DYNAMO_ABSENT=1): the worker falls back to plain vLLM.
         RenderedManifest m = render(Examples.named("single-node-dynamo-nim3.yaml"), Map.of());
