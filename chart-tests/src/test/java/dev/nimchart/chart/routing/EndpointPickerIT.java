@@ -159,7 +159,7 @@ class EndpointPickerIT {
     }
 
     /** The picker binary, once the host can run the test: else a failure with CI=true, a skip with the reason otherwise. */
-    static Path requirePickerHost() {
+    public static Path requirePickerHost() {
         String reason = null;
         Path epp = null;
         if (!"root".equals(System.getProperty("user.name"))) {
