@@ -68,7 +68,7 @@ class ServingPodIT {
     @Test
     void theDynamoExampleStartsItsWorkerOnDynamoAndPassesItsProbesHelmTestAndAChatCompletion() throws Exception {
         Report r = ServingPodRun.run(render(Examples.named("single-node-dynamo-nim3.yaml"), Map.of()),
-                REPORT_DIR.resolve("dynamo").toAbsolutePath(), Server.STANDIN, Duration.ofMinutes(3));
+                REPORT_DIR.resolve("dynamo").toAbsolutePath(), Duration.ofMinutes(3));
         System.out.println("[serving pod] single-node-dynamo-nim3.yaml with the stand-in:\n" + r.text());
         assertThat(r.passed()).as("the Dynamo single-container pod on the runtime:%n%s", r.text()).isTrue();
         assertThat(r.log()).as("the worker's log").contains("Starting Dynamo worker: python -m dynamo.vllm");
@@ -77,7 +77,7 @@ class ServingPodIT {
     @Test
     void theEngineSettingsExampleServesItsServedModelNameAndItsEngineGetsEveryArgumentWhole() throws Exception {
         Report r = ServingPodRun.run(render(Examples.named("single-node-engine-settings-speculative.yaml"), Map.of()),
-                REPORT_DIR.resolve("engine-settings").toAbsolutePath(), Server.STANDIN, Duration.ofMinutes(3));
+                REPORT_DIR.resolve("engine-settings").toAbsolutePath(), Duration.ofMinutes(3));
         assertThat(r.passed()).as("the engine settings example on the runtime:%n%s", r.text()).isTrue();
         assertThat(r.log()).as("the engine's arguments, as split from NIM_PASSTHROUGH_ARGS").contains("nim-standin: engine arguments "
                 + "[\"--max-num-seqs\", \"384\", \"--compilation-config\", \"{\\\"cudagraph_capture_sizes\\\": [1, 2, 4, 8]}\"]");
@@ -88,7 +88,7 @@ class ServingPodIT {
         // An image without the Dynamo package (the stand-in's STANDIN_DYNAMO_ABSENT=1): the worker falls back to plain vLLM.
         RenderedManifest m = render(Examples.named("single-node-dynamo-nim3.yaml"), Map.of());
         withEnv(m, "STANDIN_DYNAMO_ABSENT", "1");
-        Report r = ServingPodRun.run(m, REPORT_DIR.resolve("dynamo-fallback").toAbsolutePath(), Server.STANDIN, Duration.ofMinutes(3));
+        Report r = ServingPodRun.run(m, REPORT_DIR.resolve("dynamo-fallback").toAbsolutePath(), Duration.ofMinutes(3));
         assertThat(r.log()).as("the worker's log").contains("Launching vLLM: vllm serve").doesNotContain("Starting Dynamo worker");
         assertThat(r.passed()).as("the fallback on the runtime:%n%s", r.text()).isFalse();
         assertThat(r.helmTest()).as("helm test on the fallback:%n%s", r.text()).isFalse();
