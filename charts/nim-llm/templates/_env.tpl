@@ -40,6 +40,10 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
 multi-node examples set jsonLogging: false); an env entry NIM_JSONL_LOGGING still wins. */}}
 - name: NIM_JSONL_LOGGING
   value: {{ ternary "1" "0" (and $V.model.jsonLogging (not $V.multiNode.enabled)) | quote }}
+{{- /* NIM 3.0 Dynamo mode and the engine settings of model.engine (_engine.tpl). */}}
+{{- if ne $role "launcher" }}
+{{- include "nim-llm.engine.env" $root }}
+{{- end }}
 {{- /* HOME and the caches GPU engines write at start, in the writable home (home.path): a read-only root filesystem
 has no writable HOME otherwise (the runtime takes it from the image's passwd entry, else /). Each engine's own variable
 too, so none depends on how it finds its home: Triton (TRITON_HOME, TRITON_CACHE_DIR), vLLM's torch.compile artifacts

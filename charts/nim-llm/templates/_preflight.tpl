@@ -17,6 +17,7 @@ one line each. Their bodies live in files by concern:
   _preflight_networking.tpl   Services, Ingress, NetworkPolicy, multi-node networking
   _preflight_live.tpl         upgrades against the release's live objects
   _preflight_ray.tpl          the Ray launch mode (NIM 2.x and 3.x)
+  _preflight_engine.tpl       NIM 3.0 Dynamo mode and the engine settings (model.dynamo, model.engine)
   _preflight_resources.tpl    memory, shared memory and disk
   _preflight_writable.tpl     where the NIM container can write (its home, the caches engines write at start)
   _preflight_routing.tpl      Inference Gateway routing and LLM-aware autoscaling
@@ -83,6 +84,10 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- /* Where the NIM container writes (_preflight_writable.tpl) */ -}}
 {{- include "nim-llm.preflight.homePathFree" . -}}                  {{- /* home.path is a directory of its own (no image, system or chart directory) */ -}}
 {{- include "nim-llm.preflight.cachePathsWritable" . -}}            {{- /* env entries that move a cache (HOME, TRITON_CACHE_DIR, ...) name a writable directory */ -}}
+{{- /* NIM 3.0 Dynamo mode and engine settings (_preflight_engine.tpl); before the multi-node env rules */ -}}
+{{- include "nim-llm.preflight.engineEnvOwned" . -}}               {{- /* env sets no Dynamo selector or port, nor a variable model.engine sets */ -}}
+{{- include "nim-llm.preflight.dynamoMode" . -}}                   {{- /* Dynamo single-container only, on NIM 3.x, single-node, with the recipe's profile */ -}}
+{{- include "nim-llm.preflight.engineSettings" . -}}               {{- /* engine settings exist in the image's NIM version; args no other key owns */ -}}
 {{- /* Multi-node and start-up (_preflight_multinode.tpl) */ -}}
 {{- include "nim-llm.preflight.ray" . -}}                          {{- /* Ray launch mode (NIM 2.x and 3.x): its rules, in order (_preflight_ray.tpl) */ -}}
 {{- include "nim-llm.preflight.scriptEnv" . -}}                     {{- /* env entries the MPI start-up scripts read keep their meaning */ -}}

@@ -16,7 +16,7 @@ look): a null deletes the chart's defaults of the whole block, and every templat
   "multiNode.ray.workerStartupProbe" "dra" "kueue" "multiNode.computeDomain" "multiNode.topology"
   "autoscaling.keda" "autoscaling.keda.prometheus" "inferencePool" "inferencePool.epp" "inferencePool.epp.image"
   "inferencePool.epp.engineMetrics" "inferencePool.httpRoute" "inferencePool.objective"
-  "modelSource" "cachePrefill" "cachePrefill.resources" "airGap" "lora" "proxy" "proxy.caBundle" -}}
+  "modelSource" "cachePrefill" "cachePrefill.resources" "airGap" "lora" "proxy" "proxy.caBundle" "model.dynamo" "model.engine" -}}
 {{- $node := $V -}}
 {{- range $key := splitList "." $path -}}
 {{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}

@@ -24,10 +24,11 @@ import org.yaml.snakeyaml.Yaml;
 class InferenceGatewayTest {
 
     private static final String ALL = "dev.nimchart.chart.repository.Examples#all";
+    private static final String ROUTABLE = "dev.nimchart.chart.repository.Examples#routable";
     private static final Map<String, String> POOL = Map.of("inferencePool.enabled", "true");
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(ROUTABLE)
     void thePoolSelectsExactlyTheServingPods(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = ChartUnderTest.render(file, POOL);
@@ -48,7 +49,7 @@ class InferenceGatewayTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(ROUTABLE)
     void theEndpointPickerServesThisPoolOnNimMetrics(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = ChartUnderTest.render(file, POOL);
