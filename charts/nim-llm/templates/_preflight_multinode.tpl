@@ -288,8 +288,9 @@ autoscaler's maxReplicas is the most replicas it would write through the scale s
 {{- if $V.autoscaling.enabled -}}{{- $keys = append $keys (list "autoscaling.maxReplicas" $V.autoscaling.maxReplicas) -}}{{- end -}}
 {{- range $keys -}}
 {{- if gt (int64 (index . 1)) 1000000 -}}
-{{- include "nim-llm.fail" (printf (print "%s is %d, more groups than a LeaderWorkerSet may have: LeaderWorkerSet v0.10.0 "
-  "refuses spec.replicas above 1000000 (its CRD schema and its webhook). Set %s to 1000000 or less.")
+{{- include "nim-llm.fail" (printf (print "%s is %d, more groups than a LeaderWorkerSet (multiNode.leaderWorkerSet.enabled) may "
+  "have: LeaderWorkerSet v0.10.0 refuses spec.replicas above 1000000 (its CRD schema and its webhook). "
+  "Set %s to 1000000 or less.")
   (index . 0) (int64 (index . 1)) (index . 0)) -}}
 {{- end -}}
 {{- end -}}
