@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class EndpointPickerKindsTest {
 
-    private static final Path LWEPP = Examples.named("single-node-inference-gateway-lwepp.yaml");
+    private static final Path LWEPP = Examples.named("single-node-lwepp-gateway.yaml");
     private static final Path EPP = Examples.named("single-node-inference-gateway.yaml");
 
     /**

@@ -69,7 +69,7 @@ class EndpointPickerIT {
     static final Duration PICK_TIMEOUT = Duration.ofSeconds(10);
     static final int PICKS = 30;
 
-    /** GAIE v1.6.0's lightweight picker, as the lwepp example sets it (values-examples/single-node-inference-gateway-lwepp.yaml). */
+    /** GAIE v1.6.0's lightweight picker, as the lwepp example sets it (values-examples/single-node-lwepp-gateway.yaml). */
     static final Map<String, String> LWEPP = Map.of("inferencePool.epp.picker", "lwepp",
             "inferencePool.epp.image.repository", "registry.k8s.io/gateway-api-inference-extension/lwepp", "inferencePool.epp.image.tag", "v1.6.0");
 
