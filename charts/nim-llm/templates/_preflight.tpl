@@ -21,6 +21,7 @@ one line each. Their bodies live in files by concern:
   _preflight_writable.tpl     where the NIM container can write (its home, the caches engines write at start)
   _preflight_routing.tpl      Inference Gateway routing and LLM-aware autoscaling
   _preflight_modelsource.tpl  model sources, cache pre-fill, air gap, LoRA, CA bundle, health port
+  _preflight_runtime.tpl      the pod's runtime: ports in one network namespace, env the chart derives, proxies
   _numbers.tpl                number helpers (counts, sizes, quantities)
 A new rule: its define in the file of its concern, or in a new
 _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
@@ -83,6 +84,11 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.scriptEnv" . -}}                     {{- /* env entries the MPI start-up scripts read keep their meaning */ -}}
 {{- include "nim-llm.preflight.derivedEnvKeepsMeaning" . -}}        {{- /* env entries for variables the chart derives say the same */ -}}
 {{- include "nim-llm.preflight.podPorts" . -}}                      {{- /* the API port, the SSH port and MASTER_PORT differ (one network namespace) */ -}}
+{{- /* The pod's runtime contract (_preflight_runtime.tpl) */ -}}
+{{- include "nim-llm.preflight.envNotDerived" . -}}                 {{- /* env does not replace a variable the chart derives from a key it uses elsewhere */ -}}
+{{- include "nim-llm.preflight.initContainerProxyEnv" . -}}         {{- /* an extraInit container sets all six proxy variables or none (proxy.* fills them) */ -}}
+{{- include "nim-llm.preflight.cachePrefillPathsWritable" . -}}     {{- /* the pre-fill Job can write where env points its caches */ -}}
+{{- include "nim-llm.preflight.selectorsDisjoint" . -}}             {{- /* the endpoint picker's pods never carry the model's selector labels */ -}}
 {{- include "nim-llm.preflight.mpiJobHostNames" . -}}               {{- /* MPIJob pod host names fit 63 characters */ -}}
 {{- include "nim-llm.preflight.lwsNamesFit" . -}}                   {{- /* LeaderWorkerSet StatefulSet names leave room for the revision hash */ -}}
 {{- include "nim-llm.preflight.customArgsInMpi" . -}}               {{- /* in mpi launch mode customArgs start with the program */ -}}
@@ -141,6 +147,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.caBundleOneSource" . -}}             {{- /* the CA bundle comes from a ConfigMap or a Secret, not both */ -}}
 {{- include "nim-llm.preflight.caBundleLive" . -}}                  {{- /* an existing CA bundle object holds the key, in PEM */ -}}
 {{- include "nim-llm.preflight.healthPort" . -}}                    {{- /* model.healthPort is a port of its own, with NIM 2.x or later */ -}}
+{{- include "nim-llm.preflight.podPortsDisjoint" . -}}              {{- /* no extraInit port is a port another container of the pod binds (_preflight_runtime.tpl) */ -}}
 {{- /* Size of what the API server stores (_preflight_resources.tpl); last, as it renders the pod templates */ -}}
 {{- include "nim-llm.preflight.objectSize" . -}}                    {{- /* a workload's pod templates fit etcd's 1.5 MiB request */ -}}
 {{- /* Upgrades against the live objects (_preflight_live.tpl) */ -}}

@@ -11,9 +11,10 @@ inferenceobjective.yaml, scaledobject.yaml. Rules: _preflight_routing.tpl.
 
 {{/* Labels of the endpoint picker's pods, and its Deployment's and Service's selector. Its app.kubernetes.io/name is
 not the chart's: the StatefulSet, Deployment and PodDisruptionBudget of the model select on the chart's name and
-instance, and must never count the picker's pod among the model's. */}}
+instance, and must never count the picker's pod among the model's: the name is cut to 59 characters before -epp is
+added, so the suffix is never cut off (preflight.selectorsDisjoint refuses the one name that would still match). */}}
 {{- define "nim-llm.epp.selectorLabels" -}}
-app.kubernetes.io/name: {{ printf "%s-epp" (include "nim-llm.name" .) | trunc 63 | trimSuffix "-" | quote }}
+app.kubernetes.io/name: {{ printf "%s-epp" (include "nim-llm.name" . | trunc 59 | trimSuffix "-") | quote }}
 app.kubernetes.io/instance: {{ .Release.Name | quote }}
 app.kubernetes.io/component: endpoint-picker
 {{- end -}}

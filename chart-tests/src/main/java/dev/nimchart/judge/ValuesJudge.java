@@ -3,6 +3,7 @@ package dev.nimchart.judge;
 import dev.nimchart.checks.CrdSchemaValidator;
 import dev.nimchart.checks.ManifestTextCheck;
 import dev.nimchart.checks.ModelViolation;
+import dev.nimchart.checks.RuntimeContractCheck;
 import dev.nimchart.checks.StrictModelCheck;
 import dev.nimchart.objects.KeyPath;
 import dev.nimchart.objects.KubeObject;
@@ -210,6 +211,7 @@ public final class ValuesJudge {
                 violations.add(o + " is not a valid object: " + firstLine(v.getMessage()));
             }
         }
+        violations.addAll(RuntimeContractCheck.problems(manifest));
         return new Judgement(Ending.RENDERED, violations.isEmpty() ? null : String.join("\n", violations), null, schemaProblems, manifest, values);
     }
 

@@ -3,6 +3,7 @@ package dev.nimchart.startup;
 import dev.nimchart.values.FileTrees;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.ServingContainer;
+import dev.nimchart.objects.PodPorts;
 import dev.nimchart.controllers.KubeletEnv;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.ObjectDns;
@@ -88,6 +89,9 @@ public final class PodGroupRun implements AutoCloseable {
     private Path rayDir;
     private Path initDriver;
     private Path downloadStandin;
+    private Path portHolder;
+    /** The processes holding the ports of the containers the tier runs no program for (see {@link #holdDeclaredPorts}). */
+    private final List<Process> holders = new ArrayList<>();
     private String extraHosts = "";
     private boolean initContainers;
 
@@ -136,6 +140,7 @@ public final class PodGroupRun implements AutoCloseable {
             run.rayStandin = rayDir == null ? null : rayStandin(workDir, rayDir);
             run.initDriver = resource("pod-init.sh", workDir.resolve("pod-init.sh"));
             run.downloadStandin = resource("download-to-cache.py", workDir.resolve("download-to-cache.py"));
+            run.portHolder = resource("port-holder.py", workDir.resolve("port-holder.py"));
             run.fabric = base + "f";
             StartupHost.must(List.of("ip", "netns", "add", run.fabric));
             run.namespaces.add(run.fabric);
@@ -358,6 +363,8 @@ public final class PodGroupRun implements AutoCloseable {
         StartupHost.must(List.of("ip", "-n", netns, "link", "set", "eth0", "up"));
         StartupHost.must(List.of("ip", "-n", netns, "link", "set", "lo", "up"));
 
+        holdDeclaredPorts(pod, nim, netns);
+
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", netns, "unshare", "--uts", "bash", sandbox.toString(),
                 dir.toString(), host, Long.toString(uid), Long.toString(gid), groupList(groups), "--"));
         // The kubelet expands $(VAR) in command and args with the container's own variables (not the runtime's).
@@ -375,6 +382,75 @@ public final class PodGroupRun implements AutoCloseable {
         Path log = dir.resolve("main.log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new PodRun(pod, netns, ip, dir, process, log, env, uid, gid, List.copyOf(groups));
+    }
+
+    /**
+     * The declared ports of the pod's other containers, bound in its network namespace as their processes would bind them
+     * (the tier runs a program for the serving container only: its own process binds its ports, and fails as NIM would
+     * when one is taken). In the kubelet's order ({@link PodPorts#phases}): each regular init container's ports once,
+     * beside the native sidecars started before it; then every sidecar's and every other regular container's ports, held
+     * while the pod runs. A bind that fails is the pod's start failing, as a runtime fails it (EADDRINUSE): an init
+     * container's ends the pod in Init:Error, a sidecar's or a container's keeps it from running; either way this throws
+     * with what collided. A port the serving container declares twice, or that a sidecar holds, fails its own process.
+     */
+    private void holdDeclaredPorts(KubeObject pod, KubeObject served, String netns) throws IOException {
+        List<String> sidecars = new ArrayList<>();
+        List<KubeObject> inits = pod.list("spec.initContainers");
+        for (int i = 0; i < inits.size(); i++) {
+            KubeObject init = inits.get(i);
+            List<String> ports = portSpecs(init);
+            if ("Always".equals(init.at("restartPolicy"))) {
+                sidecars.addAll(ports);
+                continue;
+            }
+            if (!ports.isEmpty()) {
+                // A regular init container runs alone beside the sidecars started before it, then ends.
+                List<Process> phase = new ArrayList<>();
+                bindPorts(pod, netns, sidecars, false).ifPresent(phase::add);
+                bindPorts(pod, netns, ports, true).ifPresent(phase::add);
+                phase.forEach(Process::destroyForcibly);
+                holders.removeAll(phase);
+            }
+        }
+        List<String> held = new ArrayList<>(sidecars);
+        for (KubeObject container : pod.list("spec.containers")) {
+            if (container != served && !String.valueOf(container.at("name")).equals(String.valueOf(served.at("name")))) {
+                held.addAll(portSpecs(container));
+            }
+        }
+        bindPorts(pod, netns, held, false);
+    }
+
+    /** CONTAINER=PORT/PROTOCOL for each declared port of a container. */
+    private static List<String> portSpecs(KubeObject container) {
+        List<String> out = new ArrayList<>();
+        for (KubeObject port : container.list("ports")) {
+            if (port.at("containerPort") != null) {
+                out.add(container.at("name") + "=" + port.at("containerPort") + "/" + (port.at("protocol") == null ? "TCP" : port.at("protocol")));
+            }
+        }
+        return out;
+    }
+
+    /** Binds the ports in the pod's network namespace (held until {@link #close()}, or released at once); throws when one is taken. */
+    private java.util.Optional<Process> bindPorts(KubeObject pod, String netns, List<String> specs, boolean once) throws IOException {
+        if (specs.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", netns, "python3", portHolder.toString()));
+        if (once) {
+            command.add("--once");
+        }
+        command.addAll(specs);
+        Process holder = new ProcessBuilder(command).redirectErrorStream(true).start();
+        holders.add(holder);
+        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        if (!"held".equals(line)) {
+            throw new IllegalStateException("pod " + pod.name() + " cannot start: its containers bind one port twice in its one network"
+                    + " namespace (" + (line == null ? "the port holder ended" : line) + "; ports " + specs + ")");
+        }
+        return java.util.Optional.of(holder);
     }
 
     /**
@@ -571,6 +647,47 @@ public final class PodGroupRun implements AutoCloseable {
             Files.writeString(target, text.replaceFirst("^#!.*", "#!" + interpreter));
         }
         return target;
+    }
+
+    /**
+     * The in-cluster addresses a started pod would reach through a proxy, read from its environment as Python's requests
+     * and curl read it ({@link ProxyReaders#proxiedHosts}): localhost, every name /etc/hosts gives the group's pods, every
+     * Service of the namespace by its name and its .namespace, .svc and .svc.cluster.local forms (the endpoint picker's
+     * aside: only a gateway dials it), and the leader addresses of its environment (MASTER_ADDR, NIM_LEADER_IP_ADDRESS,
+     * LWS_LEADER_ADDRESS). Pod and Service IP addresses are left out: the tier's (198.18.0.0/17, 198.19.0.0/16) are not the
+     * cluster ranges a user lists in NO_PROXY. One line per address and client; empty when every one goes directly.
+     */
+    public List<String> proxiedInClusterAddresses() {
+        List<String> hosts = new ArrayList<>(List.of("localhost", "127.0.0.1"));
+        for (String line : (hosts() + extraHosts).split("\n")) {
+            String[] words = line.trim().split("\\s+");
+            for (int i = 1; i < words.length; i++) {
+                hosts.add(words[i]);
+            }
+        }
+        for (KubeObject svc : state.all("Service")) {
+            if ("endpoint-picker".equals(String.valueOf(svc.labels().get("app.kubernetes.io/component")))) {
+                continue;
+            }
+            String ns = svc.namespace();
+            hosts.addAll(List.of(svc.name(), svc.name() + "." + ns, svc.name() + "." + ns + ".svc", svc.name() + "." + ns + ".svc.cluster.local"));
+        }
+        List<String> out = new ArrayList<>();
+        for (PodRun run : runs) {
+            List<String> dialed = new ArrayList<>(hosts);
+            for (String name : List.of("MASTER_ADDR", "NIM_LEADER_IP_ADDRESS", "LWS_LEADER_ADDRESS")) {
+                String value = run.env().get(name);
+                if (value != null && !value.isBlank()) {
+                    dialed.add(value.replaceFirst(":\\d+$", ""));
+                }
+            }
+            ProxyReaders.proxiedHosts(run.env(), dialed).forEach(p -> out.add("pod " + run.pod().name() + ": " + p));
+        }
+        return out;
+    }
+
+    private String hosts() {
+        return hosts == null ? "" : hosts;
     }
 
     /** Resident memory of every pod's processes and their descendants now (the sum of VmRSS in /proc), in bytes. */
@@ -787,6 +904,9 @@ public final class PodGroupRun implements AutoCloseable {
 
     @Override
     public void close() {
+        for (Process holder : holders) {
+            holder.destroyForcibly();
+        }
         for (PodRun r : runs) {
             r.process().descendants().forEach(ProcessHandle::destroyForcibly);
             r.process().destroyForcibly();

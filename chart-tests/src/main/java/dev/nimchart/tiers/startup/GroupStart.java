@@ -36,6 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  *   passes (3 attempts, 1 s apart, as the kubelet allows a failure threshold); and Ray's GCS holds exactly each group's
  *   pod IPs, alive.</li>
  * </ul>
+ * Both: the containers the tier runs no program for bind their declared ports in the pod's network namespace first, so
+ * two binds of one port fail the start ({@code PodGroupRun}, {@code PodPorts}); and no in-cluster address a pod dials
+ * goes through a proxy, as Python's requests and curl read the pod's environment ({@link PodGroupRun#proxiedInClusterAddresses}).
  * Then the chart's own rules ({@link ChartRules#started}) look at the running group; every failure of the tier's checks
  * and the rules' is reported together.
  */
@@ -142,7 +145,7 @@ final class GroupStart {
                     .allMatch(s -> run.readinessProbePasses(s) && run.httpStatus(s, serverPort(s), "/v1/health/ready") == 200));
             require(up, "%s: the serving pods %s are Ready once their server answers; logs:%n%s", name, servingNames, run.logs());
             require(run.pods().stream().allMatch(p -> p.process().isAlive()), "%s: every process keeps running; logs:%n%s", name, run.logs());
-            handOver(rules, new ChartRules.Started(reconciled, run, serving, Map.of()), new ArrayList<>());
+            handOver(rules, new ChartRules.Started(reconciled, run, serving, Map.of()), new ArrayList<>(run.proxiedInClusterAddresses()));
         }
     }
 
@@ -169,7 +172,7 @@ final class GroupStart {
                     Duration.ofNanos(System.nanoTime() - started));
             require(formed, "%s: the leaders %s Ready within %s; logs:%n%s", name, heads.stream().map(KubeObject::name).toList(), limit,
                     run.logs());
-            List<String> failures = new ArrayList<>();
+            List<String> failures = new ArrayList<>(run.proxiedInClusterAddresses());
             for (PodRun w : run.pods().stream().filter(p -> workers.contains(p.pod())).toList()) {
                 // As the kubelet: a startup probe succeeds once it passes within its failure threshold; one slow
                 // `ray status` (a CI run on a loaded machine) is a failed attempt, not a failed probe.
