@@ -131,6 +131,10 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.nimMetricTargets" . -}}              {{- /* each autoscaling.nimMetrics entry has the target its type takes */ -}}
 {{- include "nim-llm.preflight.nimMetricNames" . -}}                {{- /* metrics the autoscaler and the endpoint picker read are names NIM exports */ -}}
 {{- include "nim-llm.preflight.keda" . -}}                          {{- /* KEDA: with autoscaling, a trigger, scale to zero only with a trigger that can wake it */ -}}
+{{- include "nim-llm.preflight.kedaTriggers" . -}}                  {{- /* KEDA's webhook: unique trigger names, useCachedMetrics, cpu/memory requests */ -}}
+{{- include "nim-llm.preflight.kedaDropsHpaMetrics" . -}}           {{- /* with KEDA, no HorizontalPodAutoscaler metrics silently dropped */ -}}
+{{- include "nim-llm.preflight.eppArgs" . -}}                       {{- /* the picker's flags: none it exits on, none repeated, the chart's ports and pool */ -}}
+{{- include "nim-llm.preflight.objectiveGroup" . -}}                {{- /* the InferenceObjective is in the group the picker reads */ -}}
 {{- /* Placement: DRA GPUs, ComputeDomains, topology, LWS policies, Kueue (_preflight_placement.tpl) */ -}}
 {{- include "nim-llm.preflight.placement" . -}}                     {{- /* every placement rule, one define each, in order */ -}}
 {{- /* Model sources, pre-fill, air gap, LoRA, CA bundle, health port (_preflight_modelsource.tpl) */ -}}

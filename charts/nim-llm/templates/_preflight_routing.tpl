@@ -223,3 +223,240 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{/* Name of the chart's Prometheus trigger in the ScaledObject (from its metric name). */}}
+{{- define "nim-llm.keda.prometheusTriggerName" -}}
+{{- include "nim-llm.defaultMetricName" (list . .Values.autoscaling.keda.prometheus.metricName) | replace ":" "-" | replace "_" "-" -}}
+{{- end -}}
+
+{{/* KEDA v2.18's admission webhook (apis/keda/v1alpha1 ValidateTriggers, verifyCPUMemoryScalers) on the triggers the
+chart renders: names unique within the ScaledObject (the chart's Prometheus trigger's included), useCachedMetrics not
+on cpu, memory or cron, and a cpu or memory trigger only on a workload whose containers request that resource. */}}
+{{- define "nim-llm.preflight.kedaTriggers" -}}
+{{- $V := .Values -}}
+{{- $K := $V.autoscaling.keda -}}
+{{- if and $V.autoscaling.enabled $K.enabled -}}
+{{- $names := dict -}}
+{{- if $K.prometheus.enabled -}}
+{{- $_ := set $names (include "nim-llm.keda.prometheusTriggerName" .)
+  "autoscaling.keda.prometheus (the chart's Prometheus trigger, named after autoscaling.keda.prometheus.metricName)" -}}
+{{- end -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- range $i, $t := $K.triggers | default list -}}
+{{- $key := printf "autoscaling.keda.triggers[%d]" $i -}}
+{{- $type := toString $t.type -}}
+{{- if and $t.useCachedMetrics (has $type (list "cpu" "memory" "cron")) -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets useCachedMetrics: true on a %s trigger: KEDA's admission webhook refuses it (property "
+  "\"useCachedMetrics\" is not supported for %q scaler). Remove useCachedMetrics from %s.") $key $type $type $key) -}}
+{{- end -}}
+{{- $name := toString ($t.name | default "") -}}
+{{- if $name -}}
+{{- if hasKey $names $name -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s.name is %q, the name of %s too: KEDA's admission webhook refuses a ScaledObject whose triggers share a "
+  "name (triggerName %q is defined multiple times). Give %s.name a name of its own.")
+  $key $name (index $names $name) $name $key) -}}
+{{- end -}}
+{{- $_ := set $names $name $key -}}
+{{- end -}}
+{{- if and (has $type (list "cpu" "memory")) (has $mode (list "statefulset" "deployment")) -}}
+{{- $r := $V.resources | default dict -}}
+{{- $set := false -}}
+{{- range $part := list "requests" "limits" -}}
+{{- $q := index ((index $r $part) | default dict) $type -}}
+{{- if and $q (ne (toString $q) "0") -}}{{- $set = true -}}{{- end -}}
+{{- end -}}
+{{- if not $set -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s is a %s trigger but resources sets no %s request or limit for the NIM container: the install is refused "
+  "by KEDA's admission webhook, which reads the workload (not on a dry run): the scaledobject has a %s trigger "
+  "but the container doesn't have the %s request defined. Set resources.requests.%s, or use another trigger "
+  "type.") $key $type $type $type $type $type) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* With KEDA the ScaledObject's triggers are the autoscaler's only metrics: autoscaling.nimMetrics and
+autoscaling.metrics (HorizontalPodAutoscaler metrics) would be dropped without a word. */}}
+{{- define "nim-llm.preflight.kedaDropsHpaMetrics" -}}
+{{- $A := .Values.autoscaling -}}
+{{- if and $A.enabled $A.keda.enabled -}}
+{{- range $key := list "nimMetrics" "metrics" -}}
+{{- if index $A $key -}}
+{{- include "nim-llm.fail" (printf (print
+  "autoscaling.%s is set but autoscaling.keda.enabled is true: KEDA's ScaledObject scales on autoscaling.keda's "
+  "triggers only, so these metrics would be ignored. Write each as a trigger in autoscaling.keda.triggers (a "
+  "prometheus trigger with its query and threshold), or set autoscaling.keda.enabled: false to use a "
+  "HorizontalPodAutoscaler with autoscaling.%s.") $key $key) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The endpoint picker's command line, as GAIE v1.5.0 reads it (pkg/epp/server/options.go Validate; a repeated flag:
+the last wins): no metric flag it exits on, no flag that repeats one the chart derives from a key, ports that are the
+ones its Service, containerPorts and probes use, a pool, and one config source. */}}
+{{- define "nim-llm.preflight.eppArgs" -}}
+{{- $epp := .Values.inferencePool.epp -}}
+{{- if .Values.inferencePool.enabled -}}
+{{- $fullname := include "nim-llm.fullname" . -}}
+{{- $deprecated := dict
+  "total-queued-requests-metric" "inferencePool.epp.engineMetrics.queuedRequests"
+  "total-running-requests-metric" "inferencePool.epp.engineMetrics.runningRequests"
+  "kv-cache-usage-percentage-metric" "inferencePool.epp.engineMetrics.kvCacheUsage"
+  "lora-info-metric" "inferencePool.epp.config (loraSpec of an engineConfigs entry)"
+  "cache-info-metric" "inferencePool.epp.config (cacheInfoSpec of an engineConfigs entry)" -}}
+{{- $owners := dict
+  "pool-name" (printf "the release's InferencePool, %s (the release name, or fullnameOverride)" $fullname)
+  "pool-namespace" (printf "the release namespace, %s" .Release.Namespace)
+  "pool-group" "inferencePool.epp.poolGroup"
+  "config-file" "inferencePool.epp.config"
+  "grpc-port" "the chart (9002: the picker's Service and containerPort grpc-ext-proc)"
+  "grpc-health-port" "the chart (9003: the containerPort grpc-health its probes ask)"
+  "metrics-port" "the chart (9090: the containerPort http-metrics)"
+  "ha-enable-leader-election" "inferencePool.epp.replicas (leader election with more than 1)"
+  "metrics-endpoint-auth" "the chart (false: the check needs a ClusterRole)"
+  "tracing" "the chart (false)" "zap-encoder" "the chart (json)" -}}
+{{- $expected := dict "pool-name" $fullname "pool-namespace" .Release.Namespace "pool-group" (toString $epp.poolGroup)
+  "config-file" (include "nim-llm.epp.configFile" .) "grpc-port" "9002" "grpc-health-port" "9003" "metrics-port" "9090" -}}
+{{- $seen := dict -}}
+{{- $gaie := contains "gateway-api-inference-extension" (toString $epp.image.repository) -}}
+{{- range include "nim-llm.epp.parsedArgs" . | fromYamlArray -}}
+{{- $flag := .flag -}}
+{{- if and $flag $gaie -}}
+{{- include "nim-llm.preflight.eppFlagKnown" . -}}
+{{- end -}}
+{{- if $flag -}}
+{{- if hasKey $deprecated $flag -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s is --%s, a flag GAIE v1.5's endpoint picker exits on at start (flag %q is deprecated and cannot be used; "
+  "configure metrics via engineConfigs in EndpointPickerConfig instead). Remove it and set %s.")
+  .key $flag $flag (index $deprecated $flag)) -}}
+{{- end -}}
+{{- if hasKey $seen $flag -}}
+{{- $owner := "" -}}
+{{- $fix := "" -}}
+{{- if hasKey $owners $flag -}}
+{{- $owner = printf ", which %s owns" (index $owners $flag) -}}
+{{- if hasPrefix "inferencePool" (index $owners $flag) -}}
+{{- $fix = printf ", and set %s instead" (index $owners $flag) -}}
+{{- end -}}
+{{- end -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s repeats --%s, already given by %s%s: the endpoint picker keeps only the last, so one of them is "
+  "silently lost. Remove it from %s%s.") .key $flag (index $seen $flag) $owner .key $fix) -}}
+{{- end -}}
+{{- $_ := set $seen $flag .key -}}
+{{- if and (hasKey $expected $flag) (ne (toString .value) (index $expected $flag)) -}}
+{{- $would := "watch an InferencePool or read a config file the release does not have" -}}
+{{- if hasSuffix "port" $flag -}}
+{{- $would = "serve on another port than the one its Service, containerPort and probes use" -}}
+{{- end -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets --%s %s, but %s is %s: the endpoint picker would %s. Write --%s=%s, or leave the flag out "
+  "(inferencePool.epp.args empty gives the chart's arguments).")
+  .key $flag (toString .value) (index $owners $flag) (index $expected $flag) $would $flag (index $expected $flag)) -}}
+{{- end -}}
+{{- if and (eq $flag "model-server-metrics-scheme") (not (has (toString .value) (list "http" "https"))) -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets --model-server-metrics-scheme %s: the endpoint picker exits at start on any scheme but http or "
+  "https. Write http or https.") .key (toString .value)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if and (hasKey $seen "endpoint-selector") (hasKey $seen "pool-name") -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets --endpoint-selector, and %s --pool-name: the endpoint picker exits at start (either pool-name or "
+  "endpoint-selector must be set), and the release's InferencePool is what it serves. Remove --endpoint-selector.")
+  (index $seen "endpoint-selector") (index $seen "pool-name")) -}}
+{{- end -}}
+{{- if not (hasKey $seen "pool-name") -}}
+{{- include "nim-llm.fail" (printf (print
+  "inferencePool.epp.args has no --pool-name: the endpoint picker exits at start (either pool-name or "
+  "endpoint-selector must be set). Add --pool-name=%s, or leave inferencePool.epp.args empty for the chart's "
+  "arguments.") $fullname) -}}
+{{- end -}}
+{{- if and (hasKey $seen "config-text") (hasKey $seen "config-file") -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets --config-text, and %s --config-file: the endpoint picker exits at start (both can not be set at the "
+  "same time). Put the configuration in inferencePool.epp.config and remove --config-text.")
+  (index $seen "config-text") (index $seen "config-file")) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The InferenceObjective is of the API group the endpoint picker reads, and its Role may read it: GAIE v1.x's picker
+reads inference.networking.x-k8s.io/v1alpha2 only (pkg/epp/server/controller_config.go); llm-d-router's llm-d.ai. */}}
+{{- define "nim-llm.preflight.objectiveGroup" -}}
+{{- $P := .Values.inferencePool -}}
+{{- if $P.enabled -}}
+{{- $gaie := contains "gateway-api-inference-extension" (toString $P.epp.image.repository) -}}
+{{- if and $gaie (ne (toString $P.epp.objectiveGroup) "inference.networking.x-k8s.io") -}}
+{{- include "nim-llm.fail" (printf (print
+  "inferencePool.epp.objectiveGroup is %q, but the endpoint picker image %s (GAIE v1.x) reads InferenceObjectives "
+  "of inference.networking.x-k8s.io only: its Role would not let it read them (its watch of InferenceObjectives "
+  "is forbidden), so no objective would ever be applied. Set inferencePool.epp.objectiveGroup: "
+  "inference.networking.x-k8s.io, or use llm-d-router's picker image.")
+  (toString $P.epp.objectiveGroup) (toString $P.epp.image.repository)) -}}
+{{- end -}}
+{{- if $P.objective.enabled -}}
+{{- $group := first (splitList "/" (toString $P.objective.apiVersion)) -}}
+{{- if ne $group (toString $P.epp.objectiveGroup) -}}
+{{- include "nim-llm.fail" (printf (print
+  "inferencePool.objective.apiVersion is %s, but the endpoint picker reads InferenceObjectives of %s "
+  "(inferencePool.epp.objectiveGroup): the objective would be created and never applied. Set "
+  "inferencePool.objective.apiVersion to %s/v1alpha2, or inferencePool.epp.objectiveGroup to %s with a picker "
+  "image that reads that group.") (toString $P.objective.apiVersion) (toString $P.epp.objectiveGroup)
+  (toString $P.epp.objectiveGroup) $group) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* One flag of GAIE v1.5.0's endpoint picker ({flag, value, key} of nim-llm.epp.parsedArgs): a flag it defines
+(pkg/epp/server/options.go, its logging options and controller-runtime's zap flags), with a value its type parses:
+pflag exits at start on an unknown flag or a value it cannot parse, and --help prints the usage and exits. */}}
+{{- define "nim-llm.preflight.eppFlagKnown" -}}
+{{- $types := dict
+  "grpc-port" "int" "grpc-health-port" "int" "metrics-port" "int" "model-server-metrics-port" "int" "v" "int"
+  "endpoint-target-ports" "ints" "refresh-metrics-interval" "duration" "refresh-prometheus-metrics-interval" "duration"
+  "metrics-staleness-threshold" "duration" "ha-enable-leader-election" "bool" "disable-endpoint-subset-filter" "bool"
+  "model-server-metrics-https-insecure-skip-verify" "bool" "tracing" "bool" "health-checking" "bool" "enable-pprof" "bool"
+  "enable-cert-reload" "bool" "secure-serving" "bool" "metrics-endpoint-auth" "bool" "zap-devel" "bool"
+  "pool-group" "text" "pool-namespace" "text" "pool-name" "text" "endpoint-selector" "text"
+  "model-server-metrics-scheme" "text" "model-server-metrics-path" "text" "total-queued-requests-metric" "text"
+  "total-running-requests-metric" "text" "kv-cache-usage-percentage-metric" "text" "lora-info-metric" "text"
+  "cache-info-metric" "text" "cert-path" "text" "config-file" "text" "config-text" "text"
+  "zap-encoder" "json|console" "zap-log-level" "debug|info|error|panic" "zap-stacktrace-level" "info|error|panic"
+  "zap-time-encoding" "epoch|millis|nano|iso8601|rfc3339|rfc3339nano" -}}
+{{- $flag := .flag -}}
+{{- $value := toString .value -}}
+{{- $shown := printf "--%s" $flag -}}
+{{- if eq $flag "v" -}}{{- $shown = "-v" -}}{{- else if hasPrefix "-" $flag -}}{{- $shown = $flag -}}{{- end -}}
+{{- if or (eq $flag "help") (eq $flag "-h") -}}
+{{- include "nim-llm.fail" (printf "%s is %s: the endpoint picker prints its usage and exits. Remove it." .key $shown) -}}
+{{- else if not (hasKey $types $flag) -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s is %s, a flag GAIE v1.5.0's endpoint picker does not have: it exits at start (unknown flag). Use one of its "
+  "flags (%s), or another picker image.") .key $shown (keys $types | sortAlpha | join ", ")) -}}
+{{- else -}}
+{{- $type := index $types $flag -}}
+{{- $ok := true -}}
+{{- if eq $type "int" -}}{{- $ok = regexMatch "^[-+]?[0-9]+$" $value -}}
+{{- else if eq $type "ints" -}}{{- $ok = regexMatch "^[-+]?[0-9]+(,[-+]?[0-9]+)*$" $value -}}
+{{- else if eq $type "duration" -}}{{- $ok = regexMatch "^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|ms|s|m|h))+)$" $value -}}
+{{- else if eq $type "bool" -}}{{- $ok = has $value (list "1" "t" "T" "TRUE" "true" "True" "0" "f" "F" "FALSE" "false" "False") -}}
+{{- else if ne $type "text" -}}{{- $ok = has (lower $value) (splitList "|" $type) -}}
+{{- end -}}
+{{- if not $ok -}}
+{{- $want := get (dict "int" "a whole number" "ints" "whole numbers separated by commas" "duration" "a Go duration such as 100ms or 5s"
+  "bool" "true or false") $type | default (printf "one of %s" (replace "|" ", " $type)) -}}
+{{- include "nim-llm.fail" (printf (print
+  "%s sets %s to %q, which the endpoint picker cannot parse: it exits at start (invalid argument). Write %s.")
+  .key $shown $value $want) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

@@ -74,9 +74,10 @@ and scrapes the serving pods' metrics ("true" or ""). */}}
 {{- if (include "nim-llm.epp.picker" . | fromYaml).config -}}true{{- end -}}
 {{- end -}}
 
-{{/* Whether the picker runs leader election ("true" or ""): more than one replica of a picker that has it. GAIE
+{{/* Whether the chart's arguments turn leader election on ("true" or ""): more than one replica of a picker that has it
+(what the picker then does is "nim-llm.epp.leaderElection", read from its arguments). GAIE
 v1.6.0's lightweight picker has none: each replica answers on its own (round robin needs no leader). */}}
-{{- define "nim-llm.epp.leaderElection" -}}
+{{- define "nim-llm.epp.pickerLeaderElection" -}}
 {{- if and (gt (int .Values.inferencePool.epp.replicas) 1) (include "nim-llm.epp.picker" . | fromYaml).leaderElection -}}true{{- end -}}
 {{- end -}}
 
@@ -220,11 +221,80 @@ metrics-auth, tracing or leader-election flag, and exits on a flag it does not k
 {{- $args = concat $args (list "--metrics-endpoint-auth=false" "--tracing=false") -}}
 {{- end -}}
 {{- $args = concat $args (list "--zap-encoder" "json") -}}
-{{- if include "nim-llm.epp.leaderElection" . -}}
+{{- if include "nim-llm.epp.pickerLeaderElection" . -}}
 {{- $args = append $args "--ha-enable-leader-election" -}}
 {{- end -}}
 {{- end -}}
 {{- toYaml (concat $args ($epp.extraArgs | default list)) -}}
+{{- end -}}
+
+{{/* The endpoint picker's command line as GAIE v1.5.0's pflag parser reads it (pkg/epp/server/options.go): a list of
+{flag, value, key} in order, where flag is the long name without dashes, value the text after '=' or the next argument
+(a boolean flag takes no next argument: "true" unless written --flag=false), and key the values key the argument came
+from (inferencePool.epp.args[i] or inferencePool.epp.extraArgs[i]; "the chart's arguments" for the chart's own). An
+argument that is not a long flag is kept with an empty flag. */}}
+{{- define "nim-llm.epp.parsedArgs" -}}
+{{- $epp := .Values.inferencePool.epp -}}
+{{- $booleans := list "ha-enable-leader-election" "disable-endpoint-subset-filter" "model-server-metrics-https-insecure-skip-verify"
+  "tracing" "health-checking" "enable-pprof" "enable-cert-reload" "secure-serving" "metrics-endpoint-auth" "zap-devel" "help" -}}
+{{- $sources := list -}}
+{{- if $epp.args -}}
+{{- range $i, $a := $epp.args -}}{{- $sources = append $sources (list (toString $a) (printf "inferencePool.epp.args[%d]" $i)) -}}{{- end -}}
+{{- else -}}
+{{- $chart := include "nim-llm.epp.args" . | fromYamlArray -}}
+{{- $chart = slice $chart 0 (sub (len $chart) (len ($epp.extraArgs | default list))) -}}
+{{- range $chart -}}{{- $sources = append $sources (list (toString .) "the chart's arguments") -}}{{- end -}}
+{{- end -}}
+{{- range $i, $a := $epp.extraArgs | default list -}}{{- $sources = append $sources (list (toString $a) (printf "inferencePool.epp.extraArgs[%d]" $i)) -}}{{- end -}}
+{{- $out := list -}}
+{{- $skip := false -}}
+{{- range $i, $s := $sources -}}
+{{- if $skip -}}
+{{- $skip = false -}}
+{{- else -}}
+{{- $a := index $s 0 -}}
+{{- if and (hasPrefix "--" $a) (gt (len $a) 2) -}}
+{{- $parts := splitn "=" 2 (trimPrefix "--" $a) -}}
+{{- $name := $parts._0 -}}
+{{- $value := "" -}}
+{{- if contains "=" $a -}}
+{{- $value = $parts._1 -}}
+{{- else if has $name $booleans -}}
+{{- $value = "true" -}}
+{{- else if lt (add1 $i) (len $sources) -}}
+{{- $value = index (index $sources (add1 $i)) 0 -}}
+{{- $skip = true -}}
+{{- end -}}
+{{- $out = append $out (dict "flag" $name "value" $value "key" (index $s 1)) -}}
+{{- else if and (hasPrefix "-" $a) (gt (len $a) 1) -}}
+{{- /* A one-dash argument is a shorthand for pflag: the picker's only one is -v (a number, next or after '='). */ -}}
+{{- $parts := splitn "=" 2 (trimPrefix "-" $a) -}}
+{{- $value := "" -}}
+{{- if contains "=" $a -}}
+{{- $value = $parts._1 -}}
+{{- else if and (eq $parts._0 "v") (lt (add1 $i) (len $sources)) -}}
+{{- $value = index (index $sources (add1 $i)) 0 -}}
+{{- $skip = true -}}
+{{- end -}}
+{{- $out = append $out (dict "flag" (ternary "v" (printf "-%s" $parts._0) (eq $parts._0 "v")) "value" $value "key" (index $s 1)) -}}
+{{- else -}}
+{{- $out = append $out (dict "flag" "" "value" $a "key" (index $s 1)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
+{{- end -}}
+
+{{/* Whether the endpoint picker runs with leader election ("true" or ""): the last --ha-enable-leader-election of its
+command line (the chart's when inferencePool.epp.replicas > 1). Its probes and its Role follow it: under leader
+election GAIE v1.5.0's health server answers the services "liveness" and "readiness" (cmd/epp/runner/health.go) and
+the picker needs leases. */}}
+{{- define "nim-llm.epp.leaderElection" -}}
+{{- $on := false -}}
+{{- range include "nim-llm.epp.parsedArgs" . | fromYamlArray -}}
+{{- if eq .flag "ha-enable-leader-election" -}}{{- $on = eq (lower (toString .value)) "true" -}}{{- end -}}
+{{- end -}}
+{{- if $on -}}true{{- end -}}
 {{- end -}}
 
 {{/* scaleTargetRef of the autoscaler (HorizontalPodAutoscaler or KEDA ScaledObject): the LeaderWorkerSet (its scale

@@ -14,4 +14,13 @@ public interface FuzzScenarios {
     FuzzScenarios NONE = random -> FuzzScenario.NONE;
 
     FuzzScenario draw(Random random);
+
+    /**
+     * Key paths (dotted, as {@link dev.nimchart.values.ValuesSchema.Entry#path()}) whose keys, and the keys below them,
+     * a document's first random overlay prefers, one document in two: where a chart's validators have rules. None by
+     * default (every schema key alike).
+     */
+    default java.util.List<String> preferredKeys() {
+        return java.util.List.of();
+    }
 }

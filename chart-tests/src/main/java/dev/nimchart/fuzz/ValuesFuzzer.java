@@ -63,6 +63,7 @@ public final class ValuesFuzzer {
     private final List<Governed> charts = new ArrayList<>();
     private final List<Key> entries = new ArrayList<>();
     private final List<Key> passThrough;
+    private final List<Key> preferred;
     private final ValuesSchemaValidator validator;
     private final FuzzScenarios scenarios;
 
@@ -85,6 +86,9 @@ public final class ValuesFuzzer {
         }
         charts.forEach(c -> c.schema().entries().forEach(e -> entries.add(new Key(c, e))));
         this.passThrough = entries.stream().filter(k -> k.chart().opaque().holdsPassThrough(k.entry().path())).toList();
+        List<String> prefer = scenarios.preferredKeys();
+        this.preferred = entries.stream().filter(k -> prefer.stream().anyMatch(p -> k.path().equals(p) || k.path().startsWith(p + ".")))
+                .toList();
         this.validator = new ValuesSchemaValidator(tree);
     }
 
@@ -101,6 +105,10 @@ public final class ValuesFuzzer {
             // One document in three sets a pass-through Kubernetes object (affinity, tolerations, ...) first, where a
             // schema has one.
             List<Key> pool = i == 0 && random.nextInt(3) == 0 && !passThrough.isEmpty() ? passThrough : entries;
+            // Otherwise, one document in two, its first overlay is a key the chart's scenarios prefer.
+            if (pool == entries && i == 0 && !preferred.isEmpty() && random.nextBoolean()) {
+                pool = preferred;
+            }
             Key entry = pool.get(random.nextInt(pool.size()));
             SchemaSampler sampler = samplers.get(entry.chart());
             int fromKubernetes = sampler.kubernetesSamples();

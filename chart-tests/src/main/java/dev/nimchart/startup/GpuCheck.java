@@ -3,26 +3,25 @@ package dev.nimchart.startup;
 import dev.nimchart.render.ChartRefusedException;
 import dev.nimchart.render.TestHookRenderer;
 import dev.nimchart.objects.RenderedManifest;
-import dev.nimchart.startup.PodGroupRun.Server;
-import java.io.IOException;
+import dev.nimchart.values.FileTrees;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The GPU check's command ({@code ci/gpu-check.sh}): renders a single-node values file's serving pod and runs it as the
- * kubelet and runc would ({@link ServingPodRun}), with a real GPU engine ({@code gpu-engine.py}: PyTorch loads a model
- * with random weights from the cache onto the GPU, JIT-compiles a Triton kernel and a torch.compile'd forward pass) run
- * by {@code --engine PYTHON}; without {@code --engine}, the start-up tier's stand-in in the engine's place (what
- * {@code mvn verify} runs). Prints time to Ready, the chat completion's tokens per second and what the pod wrote.
+ * The GPU check's command ({@code ci/gpu-check.sh}): renders a single-node values file's serving pod and writes its
+ * bundle ({@link ServingPodRun#bundle}: the pod's runtime plan, the sandbox, the executor, the GPU engine
+ * {@code gpu-engine.py} and the stand-in, and {@code run}); with {@code --bundle DIR} that is all (carry DIR to a GPU host
+ * without Java or a network and run {@code DIR/run} as root there); without it the bundle goes to
+ * {@code RESULTS/bundle} and runs here: with {@code --engine PYTHON} the GPU engine on that Python (it needs a GPU),
+ * without it the start-up tier's stand-in in the engine's place. Prints time to Ready, the chat completion's tokens per
+ * second and what the pod wrote.
  *
- * <p>Usage: {@code GpuCheck --chart DIR --values FILE [--engine PYTHON] [--results DIR] [--ready-timeout SECONDS]}.
- * Exit codes: 0 every check passed, 1 a check failed, 2 the chart refused the values or the arguments are wrong.
+ * <p>Usage: {@code GpuCheck --chart DIR --values FILE [--bundle DIR | [--engine PYTHON] [--results DIR]] [--ready-timeout SECONDS]}.
+ * Exit codes: 0 every check passed (or the bundle was written), 1 a check failed, 2 the chart refused the values or the
+ * arguments are wrong, 3 a GPU but no Python that runs the engine.
  */
 public final class GpuCheck {
 
@@ -38,6 +37,7 @@ public final class GpuCheck {
         Path chart = null;
         Path values = null;
         Path python = null;
+        Path bundle = null;
         Path results = Path.of("target", "gpu-check");
         int readySeconds = 900;
         for (int i = 0; i < args.length; i++) {
@@ -51,11 +51,12 @@ public final class GpuCheck {
                 case "--chart" -> chart = Path.of(value);
                 case "--values" -> values = Path.of(value);
                 case "--engine" -> python = value == null || value.isEmpty() ? null : Path.of(value);
+                case "--bundle" -> bundle = Path.of(value);
                 case "--results" -> results = Path.of(value);
                 case "--ready-timeout" -> readySeconds = Integer.parseInt(value);
                 default -> {
-                    out.println("gpu-check: unknown argument " + args[i]
-                            + "; usage: --chart DIR --values FILE [--engine PYTHON] [--results DIR] [--ready-timeout SECONDS]");
+                    out.println("gpu-check: unknown argument " + args[i] + "; usage: --chart DIR --values FILE [--bundle DIR | [--engine PYTHON]"
+                            + " [--results DIR]] [--ready-timeout SECONDS]");
                     return 2;
                 }
             }
@@ -75,29 +76,30 @@ public final class GpuCheck {
             return 2;
         }
         try {
-            Path work = Files.createDirectories(results.toAbsolutePath());
-            Server server = python == null ? Server.STANDIN : new Server(engine(python, work), null);
+            Path dir = ServingPodRun.bundle(manifest, bundle != null ? bundle : results.resolve("bundle"), values.getFileName().toString());
+            if (bundle != null) {
+                out.printf("gpu-check: the bundle of %s is in %s (%.1f MiB): carry it to the GPU host and run %s as root there%n", values,
+                        dir, FileTrees.size(dir) / 1048576.0, dir.resolve(ServingPodRun.RUN));
+                return 0;
+            }
             out.println("gpu-check: " + values + " with " + (python == null ? "the start-up tier's stand-in (no GPU engine)"
                     : "the GPU engine gpu-engine.py on " + python));
-            ServingPodRun.Report report = ServingPodRun.run(manifest, work.resolve("pod"), server, Duration.ofSeconds(readySeconds));
+            List<String> runArgs = new ArrayList<>(List.of("--ready-timeout", Integer.toString(readySeconds)));
+            if (python == null) {
+                runArgs.add("--standin");
+            }
+            ServingPodRun.Report report = ServingPodRun.execute(dir, runArgs,
+                    python == null ? Map.of() : Map.of("NIM_GPU_PYTHON", python.toAbsolutePath().toString()), List.of());
             out.print(report.text());
-            out.println(report.passed() ? "gpu-check: PASSED" : "gpu-check: FAILED");
-            return report.passed() ? 0 : 1;
+            return report.passed() ? 0 : "none".equals(report.mode()) ? 3 : 1;
         } catch (IllegalArgumentException e) {
             out.println("gpu-check: " + e.getMessage());
             return 2;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (java.io.UncheckedIOException e) {
+            throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 1;
         }
-    }
-
-    /** gpu-engine.py with the given Python as its interpreter. */
-    static Path engine(Path python, Path work) throws IOException {
-        Path target = PodGroupRun.withInterpreter("gpu-engine.py", work.resolve("gpu-engine.py"), python.toAbsolutePath());
-        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return target;
     }
 }

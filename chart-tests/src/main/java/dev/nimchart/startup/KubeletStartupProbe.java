@@ -3,6 +3,8 @@ package dev.nimchart.startup;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.startup.PodGroupRun.PodRun;
 import java.time.Duration;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A container's startup probe run on the kubelet's schedule: after initialDelaySeconds, one run every periodSeconds
@@ -10,6 +12,8 @@ import java.time.Duration;
  * tree stopped) after failureThreshold failures in a row. Without a startup probe the container counts as started.
  */
 public final class KubeletStartupProbe {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** How the probe ended: started or restarted, after how many runs, and when (from the first run's wait). */
     public record Outcome(boolean started, int runs, Duration elapsed, Duration budget) {
@@ -29,42 +33,27 @@ public final class KubeletStartupProbe {
 
     /**
      * Runs the probe of the pod's nim container until it starts or the kubelet would restart it (its failure threshold
-     * reached, or its process exited).
+     * reached, or its process exited): the executor's {@code startup} on the pod's plan (pod-run.py, the one
+     * implementation of the kubelet's probe schedule); a container it would restart has its process tree stopped.
      */
-    public static Outcome run(PodGroupRun group, PodRun pod) throws InterruptedException {
+    public static Outcome run(PodGroupRun group, PodRun pod) {
         KubeObject nim = PodGroupRun.nimContainer(pod.pod());
-        long t0 = System.nanoTime();
-        if (nim.at("startupProbe") == null) {
-            return new Outcome(true, 0, Duration.ZERO, Duration.ZERO);
+        long limit = budget(nim).toSeconds() + 60;
+        StartupHost.Result r = StartupHost.run(group.executorCommand(pod, "startup"), (int) Math.min(Integer.MAX_VALUE, limit));
+        String out = r.output().strip();
+        String last = out.substring(out.lastIndexOf('\n') + 1);
+        if (r.exit() != 0 || !last.startsWith("{")) {
+            throw new IllegalStateException("the start-up tier's executor failed on the startup probe of " + pod.pod().name() + ": " + out);
         }
-        int period = seconds(nim, "periodSeconds", 10);
-        int threshold = seconds(nim, "failureThreshold", 3);
-        long firstRun = t0 + seconds(nim, "initialDelaySeconds", 0) * 1_000_000_000L;
-        while (System.nanoTime() < firstRun && pod.process().isAlive()) {
-            Thread.sleep(Math.min(200, Math.max(1, (firstRun - System.nanoTime()) / 1_000_000)));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> outcome = JSON.readValue(last, Map.class);
+        boolean started = Boolean.TRUE.equals(outcome.get("started"));
+        if (!started && "threshold".equals(outcome.get("why"))) {
+            pod.process().descendants().forEach(ProcessHandle::destroyForcibly);
+            pod.process().destroyForcibly();
         }
-        int failures = 0;
-        int runs = 0;
-        while (true) {
-            // A container whose process has exited is not started: the kubelet restarts it (CrashLoopBackOff).
-            if (!pod.process().isAlive()) {
-                return new Outcome(false, runs, Duration.ofNanos(System.nanoTime() - t0), budget(nim));
-            }
-            long runStart = System.nanoTime();
-            runs++;
-            if (group.probePasses(pod, "startupProbe")) {
-                return new Outcome(true, runs, Duration.ofNanos(System.nanoTime() - t0), budget(nim));
-            }
-            if (++failures >= threshold) {
-                pod.process().descendants().forEach(ProcessHandle::destroyForcibly);
-                pod.process().destroyForcibly();
-                return new Outcome(false, runs, Duration.ofNanos(System.nanoTime() - t0), budget(nim));
-            }
-            long wait = period * 1000L - (System.nanoTime() - runStart) / 1_000_000;
-            if (wait > 0) {
-                Thread.sleep(wait);
-            }
-        }
+        long nanos = (long) (((Number) outcome.get("seconds")).doubleValue() * 1e9);
+        return new Outcome(started, ((Number) outcome.get("runs")).intValue(), Duration.ofNanos(nanos), budget(nim));
     }
 
     private static int seconds(KubeObject container, String field, int fallback) {

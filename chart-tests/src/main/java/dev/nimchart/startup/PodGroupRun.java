@@ -94,6 +94,10 @@ public final class PodGroupRun implements AutoCloseable {
     private final List<Process> holders = new ArrayList<>();
     private String extraHosts = "";
     private boolean initContainers;
+    private AutoCloseable onPodNetwork;
+    private Path executor;
+    /** False for {@link #prepare}: the pods' plans are written, nothing is started and no network namespace is made. */
+    private boolean launch = true;
 
     private PodGroupRun(String base, Path workDir) {
         this.base = base;
@@ -124,8 +128,39 @@ public final class PodGroupRun implements AutoCloseable {
      */
     public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
             Path rayDir) {
+        return start(state, pods, workDir, overrides, server, rayDir, podNetwork -> () -> { });
+    }
+
+    /**
+     * As {@link #start(NamespaceState, List, Path, Map, Server, Path)}, with {@code onPodNetwork} run on the pods' network
+     * (the name of the network namespace that holds their bridge, {@link #podNetwork()}) once it exists and before any
+     * pod starts, as a node's network plugin is there before its pods (a NetworkPolicy enforcer:
+     * {@link NetworkPolicyEnforcer}); what it returns is closed on {@link #close()}, after the pods' processes end.
+     */
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
+            Path rayDir, java.util.function.Function<String, AutoCloseable> onPodNetwork) {
+        return start(state, pods, workDir, overrides, server, rayDir, true, onPodNetwork);
+    }
+
+    /**
+     * The pods' runtime plans in {@code workDir} (each pod's directory with its plan.json and the files pod-sandbox.sh
+     * reads, the sandbox, the init driver and the executor beside them), as {@link #start} writes them, with nothing
+     * started and no network namespace made: what the executor ({@value #EXECUTOR}) runs elsewhere, in a network
+     * namespace of its own (ServingPodRun, the GPU check's bundle). The returned runs have no process and no netns.
+     */
+    public static List<PodRun> prepare(NamespaceState state, List<KubeObject> pods, Path workDir, boolean initContainers) {
+        try (PodGroupRun run = start(state, List.of(), workDir, Map.of(), Server.STANDIN, null, false, podNetwork -> () -> { })) {
+            run.runInitContainers(initContainers);
+            pods.forEach(run::add);
+            return List.copyOf(run.pods());
+        }
+    }
+
+    private static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
+            Path rayDir, boolean launch, java.util.function.Function<String, AutoCloseable> onPodNetwork) {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir);
+        run.launch = launch;
         try {
             FileTrees.delete(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
@@ -140,12 +175,16 @@ public final class PodGroupRun implements AutoCloseable {
             run.rayStandin = rayDir == null ? null : rayStandin(workDir, rayDir);
             run.initDriver = resource("pod-init.sh", workDir.resolve("pod-init.sh"));
             run.downloadStandin = resource("download-to-cache.py", workDir.resolve("download-to-cache.py"));
+            run.executor = resource(EXECUTOR, workDir.resolve(EXECUTOR));
             run.portHolder = resource("port-holder.py", workDir.resolve("port-holder.py"));
             run.fabric = base + "f";
-            StartupHost.must(List.of("ip", "netns", "add", run.fabric));
-            run.namespaces.add(run.fabric);
-            StartupHost.must(List.of("ip", "-n", run.fabric, "link", "add", "br0", "type", "bridge"));
-            StartupHost.must(List.of("ip", "-n", run.fabric, "link", "set", "br0", "up"));
+            if (run.launch) {
+                StartupHost.must(List.of("ip", "netns", "add", run.fabric));
+                run.namespaces.add(run.fabric);
+                StartupHost.must(List.of("ip", "-n", run.fabric, "link", "add", "br0", "type", "bridge"));
+                StartupHost.must(List.of("ip", "-n", run.fabric, "link", "set", "br0", "up"));
+                run.onPodNetwork = onPodNetwork.apply(run.fabric);
+            }
             run.hosts = hostsFile(state);
             for (KubeObject pod : pods) {
                 run.add(pod);
@@ -170,6 +209,16 @@ public final class PodGroupRun implements AutoCloseable {
 
     public List<PodRun> pods() {
         return runs;
+    }
+
+    /** What runs on the pods' network (given to {@code start}), when it is of this type. */
+    public <T> java.util.Optional<T> onPodNetwork(Class<T> type) {
+        return type.isInstance(onPodNetwork) ? java.util.Optional.of(type.cast(onPodNetwork)) : java.util.Optional.empty();
+    }
+
+    /** The network namespace that holds the pods' bridge (their node's network, as a network plugin sees it). */
+    public String podNetwork() {
+        return fabric;
     }
 
     public PodRun pod(String name) {
@@ -353,6 +402,26 @@ public final class PodGroupRun implements AutoCloseable {
             inits.add(initContainer(state, pod, init, dir, fsGroup, host, uid, gid, groups));
         }
 
+        // The main container in a UTS and mount namespace of its own (its mounts end with it, wherever it is started).
+        List<String> argv = new ArrayList<>(List.of("unshare", "--uts", "--mount", "--propagation", "private", "bash", sandbox.toString(),
+                dir.toString(), host, Long.toString(uid), Long.toString(gid), groupList(groups), "--"));
+        // The kubelet expands $(VAR) in command and args with the container's own variables (not the runtime's).
+        Map<String, String> containerEnv = KubeletEnv.of(pod, nim, state);
+        containerCommand(nim).forEach(word -> argv.add(KubeletEnv.expand(word, containerEnv)));
+        if (!inits.isEmpty()) {
+            // The init driver runs each init container to completion in order, then execs the main container's sandbox.
+            List<String> driven = new ArrayList<>(List.of("bash", initDriver.toString(), dir.toString()));
+            inits.forEach(d -> driven.add(d.toString()));
+            driven.add("--");
+            driven.addAll(argv);
+            argv.clear();
+            argv.addAll(driven);
+        }
+        writePlan(dir, pod, nim, host, ip, uid, gid, groups, argv);
+        Path log = dir.resolve("main.log");
+        if (!launch) {
+            return new PodRun(pod, null, ip, dir, null, log, env, uid, gid, List.copyOf(groups));
+        }
         String netns = base + "p" + index;
         String veth = base + "v" + index;
         StartupHost.must(List.of("ip", "netns", "add", netns));
@@ -365,23 +434,53 @@ public final class PodGroupRun implements AutoCloseable {
 
         holdDeclaredPorts(pod, nim, netns);
 
-        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", netns, "unshare", "--uts", "bash", sandbox.toString(),
-                dir.toString(), host, Long.toString(uid), Long.toString(gid), groupList(groups), "--"));
-        // The kubelet expands $(VAR) in command and args with the container's own variables (not the runtime's).
-        Map<String, String> containerEnv = KubeletEnv.of(pod, nim, state);
-        containerCommand(nim).forEach(word -> command.add(KubeletEnv.expand(word, containerEnv)));
-        if (!inits.isEmpty()) {
-            // The init driver runs each init container to completion in order, then execs the main container's sandbox.
-            List<String> driven = new ArrayList<>(List.of("ip", "netns", "exec", netns, "bash", initDriver.toString(), dir.toString()));
-            inits.forEach(d -> driven.add(d.toString()));
-            driven.add("--");
-            driven.addAll(command.subList(4, command.size()));
-            command.clear();
-            command.addAll(driven);
-        }
-        Path log = dir.resolve("main.log");
+        // The executor execs the plan's command line: the process is the pod's main process (its pid the container's).
+        List<String> command = List.of("ip", "netns", "exec", netns, python(), executor.toString(), "start", dir.toString());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new PodRun(pod, netns, ip, dir, process, log, env, uid, gid, List.copyOf(groups));
+    }
+
+    /** The executor of the start-up tier's runtime plans: every pod's start and every probe run goes through it. */
+    public static final String EXECUTOR = "pod-run.py";
+    private static final List<String> PROBES = List.of("startupProbe", "readinessProbe", "livenessProbe");
+
+    /**
+     * POD_DIR/plan.json, the pod's runtime plan as the executor reads it: its name, host name, address, user, group and
+     * supplementary groups, the command line that starts it (init driver and sandbox included) and the nim container's
+     * probes with their ports resolved to numbers.
+     */
+    private static void writePlan(Path dir, KubeObject pod, KubeObject nim, String host, String ip, long uid, long gid, List<Long> groups,
+            List<String> argv) throws IOException {
+        Map<String, Object> probes = new LinkedHashMap<>();
+        for (String kind : PROBES) {
+            if (nim.at(kind) instanceof Map<?, ?> probe) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> copy = JSON.readValue(JSON.writeValueAsString(probe), Map.class);
+                for (String handler : List.of("httpGet", "tcpSocket", "grpc")) {
+                    if (copy.get(handler) instanceof Map<?, ?> h && h.get("port") != null) {
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> handlerMap = (Map<String, Object>) h;
+                        handlerMap.put("port", port(nim, h.get("port")));
+                    }
+                }
+                probes.put(kind, copy);
+            }
+        }
+        Map<String, Object> plan = new LinkedHashMap<>();
+        plan.put("pod", pod.name());
+        plan.put("host", host);
+        plan.put("ip", ip);
+        plan.put("uid", uid);
+        plan.put("gid", gid);
+        plan.put("groups", groupList(groups));
+        plan.put("argv", argv);
+        plan.put("probes", probes);
+        Files.writeString(dir.resolve("plan.json"), JSON.writeValueAsString(plan));
+    }
+
+    /** The Python that runs the executor (standard library only): the system's. */
+    static String python() {
+        return Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
     }
 
     /**
@@ -798,20 +897,16 @@ public final class PodGroupRun implements AutoCloseable {
         KubeObject nim = nimContainer(run.pod());
         Object timeoutValue = nim.at(kind + ".timeoutSeconds");
         int timeout = timeoutValue == null ? 1 : Integer.parseInt(timeoutValue.toString());
-        if (nim.at(kind + ".exec.command") instanceof List<?> command) {
-            return exec(run, command.stream().map(String::valueOf).toList(), timeout) == 0;
-        }
-        Object path = nim.at(kind + ".httpGet.path");
-        if (path != null) {
-            int status = httpStatus(run, port(nim, nim.at(kind + ".httpGet.port")), path.toString());
-            return status >= 200 && status < 400;
-        }
-        if (nim.at(kind + ".tcpSocket.port") != null) {
-            int port = port(nim, nim.at(kind + ".tcpSocket.port"));
-            return StartupHost.run(List.of("ip", "netns", "exec", run.netns(), "bash", "-c", "exec 3<>\"/dev/tcp/$1/$2\"", "probe",
-                    run.ip(), Integer.toString(port)), 10).exit() == 0;
-        }
-        return run.process().isAlive();
+        return StartupHost.run(executorCommand(run, "probe", kind), timeout + 10).exit() == 0;
+    }
+
+    /** The executor's command on this pod, run in its network namespace: {@code pod-run.py VERB POD_DIR [ARG] --pid PID}. */
+    List<String> executorCommand(PodRun run, String verb, String... args) {
+        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", run.netns(), python(), executor.toString(), verb,
+                run.dir().toString()));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--pid", Long.toString(run.process().pid())));
+        return command;
     }
 
     /** The container a pod's start-up is about ({@link ServingContainer}). */
@@ -907,21 +1002,34 @@ public final class PodGroupRun implements AutoCloseable {
         for (Process holder : holders) {
             holder.destroyForcibly();
         }
-        for (PodRun r : runs) {
+        List<PodRun> started = runs.stream().filter(r -> r.process() != null).toList();
+        for (PodRun r : started) {
             r.process().descendants().forEach(ProcessHandle::destroyForcibly);
             r.process().destroyForcibly();
         }
-        for (PodRun r : runs) {
+        for (PodRun r : started) {
             try {
                 r.process().waitFor(java.util.concurrent.TimeUnit.SECONDS.toMillis(10), java.util.concurrent.TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
+        RuntimeException stopping = null;
+        if (onPodNetwork != null) {
+            try {
+                onPodNetwork.close();
+            } catch (Exception e) {
+                stopping = new IllegalStateException("stopping what ran on the pod network " + fabric + ": " + e.getMessage(), e);
+            }
+            onPodNetwork = null;
+        }
         for (int i = namespaces.size() - 1; i >= 0; i--) {
             StartupHost.run(List.of("ip", "netns", "delete", namespaces.get(i)), 30);
         }
         namespaces.clear();
+        if (stopping != null) {
+            throw stopping;
+        }
     }
 
     private static long number(Object first, Object second, long fallback) {

@@ -4,8 +4,13 @@ import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.startup.PodGroupRun.PodRun;
-import dev.nimchart.startup.PodGroupRun.Server;
+import dev.nimchart.values.FileTrees;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -16,26 +21,35 @@ import java.util.TreeMap;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A single-node release's serving pod, run on this machine as the kubelet and runc run it ({@link PodGroupRun}: its
- * user and groups, its read-only root filesystem, its emptyDirs as tmpfs of their sizeLimit, HOME as the runtime sets
- * it from the image's passwd entry), with a given program as the image's server; then the chart's startup, readiness
- * and liveness probes as the kubelet runs them, the chart's {@code helm test} command, and an OpenAI chat completion.
+ * A single-node release's serving pod, run as the kubelet and runc run it: the Java side writes the pod's runtime plan
+ * into a directory (a bundle: {@link PodGroupRun#prepare} writes the pod's plan and sandbox files, this class adds
+ * check.json, the engine, the stand-in and {@code run}), and the start-up tier's one executor ({@value PodGroupRun#EXECUTOR})
+ * runs it in a network namespace of its own with no route out: the pod's processes in its sandbox (its user and groups,
+ * its read-only root filesystem, its emptyDirs as tmpfs of their sizeLimit, HOME as the runtime sets it from the image's
+ * passwd entry), the chart's startup, readiness and liveness probes on the kubelet's schedule, the chart's
+ * {@code helm test} command, an OpenAI chat completion, and every directory the pod wrote.
  *
- * <p>The GPU check ({@code ci/gpu-check.sh}) runs it with a real GPU engine; the start-up tier with the stand-in. No
- * cluster runs: the pod is made from the workload's template as its controller would make it (name, hostname, claims),
- * its Secrets stand in with placeholder values, and the chart's Service is reached the way kube-proxy forwards it (its
- * port to the pod's target port).
+ * <p>The bundle's {@code run} needs only bash, python3 and util-linux, as root: the GPU check ({@code ci/gpu-check.sh
+ * --bundle}) carries it to a GPU host without Java or a network, where it runs the GPU engine with the host's PyTorch;
+ * ServingPodIT runs the same executor here with the stand-in. No cluster runs: the pod is made from the workload's
+ * template as its controller would make it (name, hostname, claims), its Secrets stand in with placeholder values, and
+ * the chart's Service is reached the way kube-proxy forwards it (its port to the pod's target port).
  */
 public final class ServingPodRun {
 
     /** The pod's address (the start-up tier's 198.18.0.0/17). */
     static final String POD_IP = "198.18.0.2";
+    /** The bundle's command on the GPU host. */
+    public static final String RUN = "run";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    /** What one run showed; {@code failure} is null when every check passed. */
-    public record Report(String pod, boolean started, Duration timeToReady, boolean live, boolean helmTest, String helmTestOutput,
-            boolean chat, String chatReply, int completionTokens, Duration completionTime, Map<String, String> written, String home,
-            String log, String failure) {
+    /**
+     * What one run showed (the executor's result.json); {@code failure} is null when every check passed; {@code text}
+     * is the report the executor printed.
+     */
+    public record Report(String pod, String mode, String gpu, String python, boolean started, Duration timeToReady, boolean live,
+            boolean helmTest, String helmTestOutput, boolean chat, String chatReply, int completionTokens, Duration completionTime,
+            Map<String, String> written, String home, List<String> routes, String log, String failure, String text) {
 
         public double tokensPerSecond() {
             return completionTime.isZero() ? 0 : completionTokens / (completionTime.toNanos() / 1e9);
@@ -44,30 +58,6 @@ public final class ServingPodRun {
         public boolean passed() {
             return failure == null;
         }
-
-        /** The report as the GPU check prints it. */
-        public String text() {
-            StringBuilder out = new StringBuilder();
-            out.append("pod ").append(pod).append(" (HOME ").append(home).append(")\n");
-            out.append(String.format("  startup probe: %s%n", started ? "passed" : "FAILED"));
-            out.append(String.format("  time to Ready: %s%n", timeToReady == null ? "never Ready" : String.format("%.1f s", timeToReady.toMillis() / 1000.0)));
-            out.append(String.format("  liveness probe: %s%n", live ? "passed" : "FAILED"));
-            out.append(String.format("  helm test: %s%n", helmTest ? "passed" : "FAILED " + helmTestOutput.strip()));
-            out.append(String.format("  chat completion: %s%n", chat ? "passed (" + completionTokens + " tokens in "
-                    + String.format("%.2f s, %.1f tokens/s): %s", completionTime.toMillis() / 1000.0, tokensPerSecond(), chatReply.strip())
-                    : "FAILED " + chatReply.strip()));
-            out.append("  written by the pod (directory: files, bytes):\n");
-            if (written.isEmpty()) {
-                out.append("    (nothing)\n");
-            }
-            written.forEach((dir, what) -> out.append("    ").append(dir).append(": ").append(what).append('\n'));
-            if (failure != null) {
-                out.append("FAILED: ").append(failure).append('\n');
-                out.append("--- the server's log (last 4000 characters)\n").append(log.length() > 4000 ? log.substring(log.length() - 4000) : log)
-                        .append('\n');
-            }
-            return out.toString();
-        }
     }
 
     private ServingPodRun() {
@@ -75,55 +65,106 @@ public final class ServingPodRun {
 
     /**
      * Runs the serving pod of a rendered single-node release (rendered with its {@code helm test} pod as an ordinary
-     * template) until Ready or {@code readyLimit}, then the checks, and stops it.
+     * template) with the stand-in as the image's server until Ready or {@code readyLimit}, then the checks, and stops it:
+     * the bundle written into {@code workDir} and run here by the executor, as {@code DIR/run --standin} runs it.
      */
-    public static Report run(RenderedManifest manifest, java.nio.file.Path workDir, Server server, Duration readyLimit)
-            throws InterruptedException {
-        KubeObject pod = servingPod(manifest);
-        List<KubeObject> objects = new ArrayList<>(manifest.objects());
-        objects.add(pod);
-        objects.addAll(placeholderSecrets(manifest, pod));
-        NamespaceState state = NamespaceState.of(pod.namespace(), objects);
-        KubeObject nim = PodGroupRun.nimContainer(pod);
-        long t0 = System.nanoTime();
-        // The image serves the model the chart names (a model-specific NIM image has its model built in).
-        Server image = server.servedModel() == null ? new Server(server.program(), servedModelOf(manifest)) : server;
-        try (PodGroupRun group = PodGroupRun.start(state, List.of(pod), workDir, Map.of(), image, null)) {
-            PodRun run = group.pods().get(0);
-            String home = run.env().get("HOME");
-            KubeletStartupProbe.Outcome startup = KubeletStartupProbe.run(group, run);
-            if (!startup.started()) {
-                return failed(pod, false, null, home, run, "the startup probe failed " + startup.runs() + " times (budget "
-                        + startup.budget().toSeconds() + " s): the kubelet restarts the container");
-            }
-            Duration ready = null;
-            long deadline = t0 + readyLimit.toNanos();
-            while (System.nanoTime() < deadline && run.process().isAlive()) {
-                if (group.readinessProbePasses(run)) {
-                    ready = Duration.ofNanos(System.nanoTime() - t0);
-                    break;
+    public static Report run(RenderedManifest manifest, Path workDir, Duration readyLimit) throws InterruptedException {
+        bundle(manifest, workDir, null);
+        return execute(workDir, List.of("--standin", "--ready-timeout", Long.toString(readyLimit.toSeconds())), Map.of(), List.of());
+    }
+
+    /**
+     * Writes the bundle of the release's serving pod into {@code dir}: pod/ (the pod's plan and sandbox files, as
+     * {@link PodGroupRun#prepare} writes them), check.json (the helm test command with the test pod's environment, the
+     * port and model of the chat completion, the writable mounts to list), the executor, the GPU engine, the stand-in
+     * and {@code run}. Returns {@code dir}.
+     */
+    public static Path bundle(RenderedManifest manifest, Path dir, String valuesName) {
+        try {
+            dir = dir.toAbsolutePath();
+            KubeObject pod = servingPod(manifest);
+            List<KubeObject> objects = new ArrayList<>(manifest.objects());
+            objects.add(pod);
+            objects.addAll(placeholderSecrets(manifest, pod));
+            NamespaceState state = NamespaceState.of(pod.namespace(), objects);
+            FileTrees.delete(dir);
+            Files.createDirectories(dir);
+            PodRun run = PodGroupRun.prepare(state, List.of(pod), dir.resolve("pod"), false).get(0);
+            Files.writeString(run.dir().resolve("opt/nim/standin/served-model"), servedModelOf(manifest));
+            KubeObject nim = PodGroupRun.nimContainer(pod);
+            List<String> writable = new ArrayList<>();
+            for (KubeObject m : nim.list("volumeMounts")) {
+                if (!Boolean.TRUE.equals(m.at("readOnly"))) {
+                    writable.add(m.at("mountPath").toString());
                 }
-                Thread.sleep(500);
             }
-            if (ready == null) {
-                return failed(pod, true, null, home, run, run.process().isAlive() ? "not Ready within " + readyLimit.toSeconds() + " s"
-                        : "the server exited with " + run.process().exitValue() + " before it was Ready");
+            Map<String, Object> check = new LinkedHashMap<>();
+            check.put("root", dir.toString());
+            check.put("pod", pod.name());
+            check.put("values", valuesName);
+            check.put("home", run.env().get("HOME"));
+            check.put("standalone", true);
+            check.put("helmTest", helmTest(manifest, pod));
+            check.put("chatPort", containerPort(nim));
+            check.put("model", servedModelOf(manifest));
+            check.put("writableMounts", writable);
+            Files.writeString(dir.resolve("check.json"), JSON.writeValueAsString(check));
+            for (String file : List.of(PodGroupRun.EXECUTOR, "gpu-engine.py", "nim-standin.py")) {
+                try (var in = ServingPodRun.class.getResourceAsStream(file)) {
+                    Files.write(dir.resolve(file), in.readAllBytes());
+                }
             }
-            boolean live = group.probePasses(run, "livenessProbe");
-            StartupHost.Result helmTest = helmTest(manifest, group, run);
-            int port = containerPort(nim);
-            Chat chat = chat(group, run, port, servedModelOf(manifest));
-            Map<String, String> written = written(run);
-            String failure = !live ? "the liveness probe failed" : helmTest.exit() != 0 ? "helm test failed: " + helmTest.output().strip()
-                    : !chat.ok ? "the chat completion failed: " + chat.reply : null;
-            return new Report(pod.name(), true, ready, live, helmTest.exit() == 0, helmTest.output(), chat.ok, chat.reply, chat.tokens, chat.time,
-                    written, home, run.logText(), failure);
+            try (var in = ServingPodRun.class.getResourceAsStream("gpu-check-run.sh")) {
+                Files.write(dir.resolve(RUN), in.readAllBytes());
+            }
+            Files.setPosixFilePermissions(dir.resolve(RUN), PosixFilePermissions.fromString("rwxr-xr-x"));
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
-    private static Report failed(KubeObject pod, boolean started, Duration ready, String home, PodRun run, String why) {
-        Map<String, String> written = run.process().isAlive() ? written(run) : Map.of();
-        return new Report(pod.name(), started, ready, false, false, "", false, "", 0, Duration.ZERO, written, home, run.logText(), why);
+    /**
+     * Runs a bundle's {@code run} with these arguments and extra environment (nothing else of this JVM's environment but
+     * PATH's system directories), {@code wrap} (e.g. a mount namespace of the caller's) before it; reads its result.json.
+     */
+    public static Report execute(Path dir, List<String> args, Map<String, String> env, List<String> wrap) throws InterruptedException {
+        List<String> command = new ArrayList<>(wrap);
+        command.addAll(List.of("env", "-i", "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"));
+        env.forEach((k, v) -> command.add(k + "=" + v));
+        command.add(dir.resolve(RUN).toString());
+        command.addAll(args);
+        try {
+            Files.deleteIfExists(dir.resolve("result.json"));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            p.waitFor();
+            if (!Files.exists(dir.resolve("result.json"))) {
+                throw new IllegalStateException("the bundle's run wrote no result.json (exit " + p.exitValue() + "):\n" + text);
+            }
+            return report(JSON.readValue(Files.readString(dir.resolve("result.json")), Map.class), text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Report report(Map<String, Object> r, String text) {
+        Map<String, Object> startup = (Map<String, Object>) r.getOrDefault("startup", Map.of());
+        Map<String, Object> chat = (Map<String, Object>) r.getOrDefault("chat", Map.of());
+        Map<String, String> written = new LinkedHashMap<>();
+        ((Map<String, List<Number>>) r.getOrDefault("written", Map.of())).forEach((d, nb) ->
+                written.put(d, nb.get(0).longValue() + " files, " + nb.get(1).longValue() + " bytes"));
+        List<String> routes = new ArrayList<>();
+        ((List<Map<String, Object>>) r.getOrDefault("routes", List.of())).forEach(x -> routes.add(x.get("destination") + " via " + x.get("interface")));
+        Object ready = r.get("timeToReadySeconds");
+        return new Report(String.valueOf(r.get("pod")), String.valueOf(r.get("mode")), String.valueOf(r.get("gpu")), (String) r.get("python"),
+                Boolean.TRUE.equals(startup.get("started")), ready == null ? null : Duration.ofMillis((long) (((Number) ready).doubleValue() * 1000)),
+                Boolean.TRUE.equals(r.get("live")), Boolean.TRUE.equals(r.get("helmTest")), String.valueOf(r.getOrDefault("helmTestOutput", "")),
+                Boolean.TRUE.equals(chat.get("ok")), String.valueOf(chat.getOrDefault("reply", "")),
+                ((Number) chat.getOrDefault("tokens", 0)).intValue(),
+                Duration.ofMillis((long) (((Number) chat.getOrDefault("seconds", 0)).doubleValue() * 1000)), written,
+                String.valueOf(r.get("home")), routes, String.valueOf(r.getOrDefault("log", "")), (String) r.get("failure"), text);
     }
 
     /**
@@ -203,14 +244,13 @@ public final class ServingPodRun {
     }
 
     /**
-     * The chart's {@code helm test} command, run with the test container's environment in the serving pod's network
-     * namespace, the Service's name standing for its address: the Service's port forwarded to the pod's target port, as
-     * kube-proxy does for a Service whose one endpoint is this pod.
+     * The chart's {@code helm test} command and the test container's environment, as the executor runs it in the serving
+     * pod's network namespace, the Service's name standing for its address: the Service's port forwarded to the pod's
+     * target port, as kube-proxy does for a Service whose one endpoint is this pod.
      */
-    private static StartupHost.Result helmTest(RenderedManifest manifest, PodGroupRun group, PodRun run) {
+    private static Map<String, Object> helmTest(RenderedManifest manifest, KubeObject pod) {
         KubeObject test = testContainer(manifest);
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
         for (KubeObject e : test.list("env")) {
             env.put(e.at("name").toString(), String.valueOf(e.at("value")));
         }
@@ -221,68 +261,9 @@ public final class ServingPodRun {
         KubeObject port = svc.list("spec.ports").stream().filter(p -> String.valueOf(servicePort).equals(String.valueOf(p.at("port"))))
                 .findFirst().orElseThrow(() -> new IllegalStateException("Service " + service + " has no port " + servicePort));
         Object target = port.at("targetPort") == null ? servicePort : port.at("targetPort");
-        env.put("NIM_SERVICE", run.ip());
-        env.put("NIM_SERVICE_PORT", Integer.toString(portNumber(PodGroupRun.nimContainer(run.pod()), target)));
-        List<String> command = new ArrayList<>(List.of("env", "-i"));
-        env.forEach((k, v) -> command.add(k + "=" + v));
-        command.addAll(PodGroupRun.containerCommand(test));
-        return group.inNetwork(run, command, 120);
-    }
-
-    private record Chat(boolean ok, String reply, int tokens, Duration time) {
-    }
-
-    /** One OpenAI chat completion to the pod's server, timed on this side. */
-    @SuppressWarnings("unchecked")
-    private static Chat chat(PodGroupRun group, PodRun run, int port, String model) {
-        String request = JSON.writeValueAsString(Map.of("model", model, "max_tokens", 32,
-                "messages", List.of(Map.of("role", "user", "content", "Say hello to the cluster."))));
-        long t0 = System.nanoTime();
-        StartupHost.Result r = group.inNetwork(run, List.of("curl", "-sS", "--max-time", "300", "-w", "\n%{http_code}", "-H",
-                "Content-Type: application/json", "--data-binary", request, "http://" + run.ip() + ":" + port + "/v1/chat/completions"), 320);
-        Duration time = Duration.ofNanos(System.nanoTime() - t0);
-        String out = r.output().strip();
-        int split = out.lastIndexOf('\n');
-        String status = split < 0 ? out : out.substring(split + 1);
-        String body = split < 0 ? "" : out.substring(0, split);
-        if (r.exit() != 0 || !status.equals("200")) {
-            return new Chat(false, "HTTP " + status + ": " + body, 0, time);
-        }
-        try {
-            Map<String, Object> answer = JSON.readValue(body, Map.class);
-            List<Map<String, Object>> choices = (List<Map<String, Object>>) answer.get("choices");
-            String content = String.valueOf(((Map<String, Object>) choices.get(0).get("message")).get("content"));
-            int tokens = ((Number) ((Map<String, Object>) answer.get("usage")).get("completion_tokens")).intValue();
-            return new Chat(!content.isBlank() && tokens > 0, content, tokens, time);
-        } catch (RuntimeException e) {
-            return new Chat(false, "not an OpenAI chat completion: " + body, 0, time);
-        }
-    }
-
-    /** The files in the pod's writable mounts, by directory (up to three levels under each mount): count and bytes. */
-    static Map<String, String> written(PodRun run) {
-        List<String> dirs = new ArrayList<>();
-        for (KubeObject m : PodGroupRun.nimContainer(run.pod()).list("volumeMounts")) {
-            if (!Boolean.TRUE.equals(m.at("readOnly"))) {
-                dirs.add(m.at("mountPath").toString());
-            }
-        }
-        List<String> command = new ArrayList<>(List.of("nsenter", "-t", Long.toString(run.process().pid()), "-m", "--", "find"));
-        command.addAll(dirs);
-        command.addAll(List.of("-xdev", "-type", "f", "-printf", "%h\t%s\n"));
-        StartupHost.Result r = StartupHost.run(command, 60);
-        Map<String, long[]> byDir = new TreeMap<>();
-        for (String line : r.output().split("\n")) {
-            String[] f = line.split("\t");
-            if (f.length == 2 && f[1].matches("\\d+")) {
-                long[] sum = byDir.computeIfAbsent(f[0], k -> new long[2]);
-                sum[0]++;
-                sum[1] += Long.parseLong(f[1]);
-            }
-        }
-        Map<String, String> out = new LinkedHashMap<>();
-        byDir.forEach((dir, sum) -> out.put(dir, sum[0] + " files, " + sum[1] + " bytes"));
-        return out;
+        env.put("NIM_SERVICE", POD_IP);
+        env.put("NIM_SERVICE_PORT", Integer.toString(portNumber(PodGroupRun.nimContainer(pod), target)));
+        return Map.of("env", env, "command", PodGroupRun.containerCommand(test));
     }
 
     private static int containerPort(KubeObject nim) {

@@ -86,7 +86,7 @@ public final class StartupHost {
     }
 
     /** Runs a command that must succeed. */
-    static String must(List<String> command) {
+    public static String must(List<String> command) {
         Result r = run(command, 60);
         if (r.exit != 0) {
             throw new IllegalStateException(String.join(" ", command) + " failed (" + r.exit + "): " + r.output);

@@ -14,6 +14,8 @@ import json, os, socket, sys, time, urllib.request
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)), "/opt/nim/standin"]
 import engine_caches, nim_api
 
+print("nim-standin: interpreter %s" % sys.executable, flush=True)
+
 env = dict(os.environ)
 mpi_rank = env.get("OMPI_COMM_WORLD_RANK")
 if mpi_rank is not None:

@@ -22,8 +22,23 @@ bounding_set=""; [[ -s "${pod}/bounding-set" ]] && bounding_set=$(< "${pod}/boun
 [[ "${1:-}" == -- ]] && shift
 hostname "$host"
 mount -t overlay overlay -o "lowerdir=/etc,upperdir=${pod}/etc-upper,workdir=${pod}/etc-work" /etc
+# The image's own files outside /opt that the pod's /opt, /home and /tmp would hide (POD_DIR/image-binds, one host path a
+# line: the GPU engine's Python and the libraries it links, wherever the host keeps them), staged before they are covered
+# and bound read-only at their own paths below, as a container sees its image's files.
+image_binds=()
+if [[ -s "${pod}/image-binds" ]]; then
+  while IFS= read -r path; do
+    [[ -z "$path" ]] && continue
+    stage="${pod}/image-stage/${#image_binds[@]}"
+    mkdir -p "$stage" && mount --bind "$path" "$stage"
+    image_binds+=("$path")
+  done < "${pod}/image-binds"
+fi
 mount -t tmpfs -o mode=755 tmpfs /opt
 cp -a "${pod}/opt/." /opt/
+for ((i = 0; i < ${#image_binds[@]}; i++)); do
+  mkdir -p "/opt/.image-stage/${i}" && mount --bind "${pod}/image-stage/${i}" "/opt/.image-stage/${i}"
+done
 # The image's home directories under /home, each owned by its user (the image's files: read-only with the root).
 mount -t tmpfs -o mode=755 tmpfs /home
 while IFS=$'\t' read -r home huid hgid; do
@@ -79,6 +94,10 @@ if [[ -z "$tmp_volume" ]]; then
 fi
 for ((i = 0; i < ${#deferred[@]}; i += 3)); do
   bind "${deferred[i]}" "${deferred[i+1]}" "${deferred[i+2]}"
+done
+for ((i = 0; i < ${#image_binds[@]}; i++)); do
+  mkdir -p "${image_binds[i]}" && mount --bind "/opt/.image-stage/${i}" "${image_binds[i]}"
+  mount -o remount,bind,ro "${image_binds[i]}"
 done
 if [[ -n "$read_only_root" ]]; then
   # The image's root filesystem: the host's / stands for it, with /etc and /opt (the image's files) on top; /tmp too

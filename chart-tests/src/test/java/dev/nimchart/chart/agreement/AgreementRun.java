@@ -39,7 +39,7 @@ final class AgreementRun {
 
     /** What a message says that makes a refusal stand for a validator's. */
     static final List<String> VALIDATOR_CLAIMS = List.of("webhook refuses", "ray start refuses", "API server refuses",
-            "API server would refuse", "Kubernetes refuses", "cannot compile as CEL");
+            "API server would refuse", "Kubernetes refuses", "cannot compile as CEL", "endpoint picker exits");
 
     record Finding(String kind, int index, Path file, String problem) {
 
@@ -50,7 +50,7 @@ final class AgreementRun {
     }
 
     record Result(long seed, int tried, long millis, Map<String, Integer> tally, List<Finding> escapes,
-                  List<Finding> falseRefusals, List<Finding> explained) {
+                  List<Finding> falseRefusals, List<Finding> explained, dev.nimchart.fuzz.SchemaCoverage coverage) {
 
         int count(String outcome) {
             return tally.getOrDefault(outcome, 0);
@@ -92,6 +92,7 @@ final class AgreementRun {
         List<Finding> explained = new ArrayList<>();
         long start = System.nanoTime();
         int tried = 0;
+        dev.nimchart.fuzz.SchemaCoverage coverage = new dev.nimchart.fuzz.SchemaCoverage(dev.nimchart.values.ValuesSchema.load(ChartUnderTest.chartDir()));
         for (int i = 0; i < maxDocuments && System.nanoTime() - start < budget.toNanos(); i++) {
             FuzzDocument doc = fuzzer.document(i);
             tried++;
@@ -99,6 +100,7 @@ final class AgreementRun {
                 count("near-valid (left to the schema)");
                 continue;
             }
+            coverage.add(doc.values());
             Path file = write(dir.resolve("docs").resolve("agreement-%04d.yaml".formatted(i)), doc.toYaml());
             List<String> surfaces = traits(doc, AgreementScenarios.SURFACE);
             Verdict chart = chartVerdict(file);
@@ -135,6 +137,14 @@ final class AgreementRun {
                 }
                 if (!validators.judgesRay() && chart.message.contains("ray start")) {
                     count("refused for Ray, not judged (no Ray installed)");
+                    continue;
+                }
+                if (!validators.judgesPicker() && chart.message.contains("endpoint picker")) {
+                    count("refused for the endpoint picker, not judged (it cannot run here)");
+                    continue;
+                }
+                if (!validators.judgesKeda() && chart.message.contains("KEDA's admission webhook")) {
+                    count("refused for KEDA, not judged (its webhook not started)");
                     continue;
                 }
                 Verdict nearest = uncheckedVerdict(file);
@@ -179,7 +189,8 @@ final class AgreementRun {
                         "the chart refuses it, and every validator accepts its rendering without the chart's rules: " + rule), rule));
             }
         }
-        return new Result(seed, tried, (System.nanoTime() - start) / 1_000_000, Map.copyOf(tally), escapes, falseRefusals, explained);
+        return new Result(seed, tried, (System.nanoTime() - start) / 1_000_000, Map.copyOf(tally), escapes, falseRefusals, explained,
+                coverage);
     }
 
     /** The chart's verdict: a manifest, or Helm's refusal text. */

@@ -61,7 +61,21 @@ public final class AgreementScenarios implements FuzzScenarios {
             new Surface("env-references", AgreementScenarios::envReferences),
             new Surface("command", AgreementScenarios::command),
             new Surface("ingress-paths", AgreementScenarios::ingressPaths),
-            new Surface("names", AgreementScenarios::names));
+            new Surface("names", AgreementScenarios::names),
+            new Surface("inference-pool", AgreementScenarios::inferencePool),
+            new Surface("picker-args", AgreementScenarios::pickerArgs),
+            new Surface("keda", AgreementScenarios::keda),
+            new Surface("hpa-metrics", AgreementScenarios::hpaMetrics));
+
+    /**
+     * This round's keys, where KEDA, the endpoint picker and the pods' runtime have rules: a document's first random
+     * overlay prefers them ({@link dev.nimchart.fuzz.FuzzScenarios#preferredKeys()}).
+     */
+    static final List<String> PREFERRED_KEYS = List.of("inferencePool", "autoscaling", "modelSource", "cachePrefill", "airGap",
+            "lora", "proxy", "model.healthPort", "home", "env", "initContainers", "nameOverride", "fullnameOverride", "metrics");
+
+    /** Surfaces drawn twice as often as the others: this round's (KEDA and the endpoint picker). */
+    private static final List<String> WEIGHTED = List.of("inference-pool", "picker-args", "keda");
 
     public static List<String> surfaces() {
         return SURFACES.stream().map(Surface::name).toList();
@@ -77,8 +91,10 @@ public final class AgreementScenarios implements FuzzScenarios {
         List<String> names = new ArrayList<>();
         int count = 1 + random.nextInt(2);
         List<Surface> pool = new ArrayList<>(SURFACES);
+        SURFACES.stream().filter(x -> WEIGHTED.contains(x.name())).forEach(pool::add);
         for (int i = 0; i < count; i++) {
             Surface s = pool.remove(random.nextInt(pool.size()));
+            pool.removeIf(x -> x.name().equals(s.name()));
             names.add(s.name());
             traits.add(SURFACE + s.name());
             for (String key : s.apply().apply(values, random)) {
@@ -86,6 +102,11 @@ public final class AgreementScenarios implements FuzzScenarios {
             }
         }
         return new FuzzScenario(start.description() + "; surfaces " + String.join(", ", names), traits, values);
+    }
+
+    @Override
+    public List<String> preferredKeys() {
+        return PREFERRED_KEYS;
     }
 
     // ---- surfaces -------------------------------------------------------------------------------------------------
@@ -252,6 +273,235 @@ public final class AgreementScenarios implements FuzzScenarios {
             v.put("replicaCount", pick(r, 1, 9, 10));
         }
         return List.of("fullnameOverride");
+    }
+
+    /** Arguments users add to the endpoint picker's: harmless ones, deprecated ones it exits on, repeats of the chart's. */
+    static final List<List<String>> EPP_EXTRA_ARGS = List.of(
+            List.of("--v=2"), List.of("--refresh-metrics-interval=100ms"), List.of("--secure-serving=false"),
+            List.of("--ha-enable-leader-election"), List.of("--ha-enable-leader-election=false"), List.of("--enable-pprof=false"),
+            List.of("--metrics-staleness-threshold", "5s"), List.of("--zap-log-level=debug"),
+            List.of("--total-queued-requests-metric=num_requests_waiting"), List.of("--kv-cache-usage-percentage-metric", "gpu_cache_usage_perc"),
+            List.of("--total-running-requests-metric=num_requests_running"), List.of("--lora-info-metric=vllm:lora_requests_info"),
+            List.of("--cache-info-metric", "vllm:cache_config_info"),
+            List.of("--pool-name", "other-pool"), List.of("--pool-group=inference.networking.k8s.io"), List.of("--grpc-port=9100"),
+            List.of("--metrics-port", "9091"), List.of("--grpc-health-port=9003"), List.of("--tracing=false"),
+            List.of("--model-server-metrics-scheme=https"), List.of("--model-server-metrics-scheme=ftp"),
+            List.of("--model-server-metrics-path=/v1/metrics"), List.of("--endpoint-selector=app=nim"),
+            List.of("--config-text=apiVersion: inference.networking.x-k8s.io/v1alpha1"), List.of("--kubeconfig=/etc/kube/config"),
+            List.of("--refresh-metrics-interval=100"), List.of("-v", "3"), List.of("-v=x"), List.of("--zap-encoder=text"),
+            List.of("--zap-encoder", "console"), List.of("--enable-pprof=maybe"), List.of("--endpoint-target-ports=8000"));
+
+    /** The InferencePool and its picker's settings: replicas, ports, objective, route, labels, metrics, config, image. */
+    private static List<String> inferencePool(Map<String, Object> v, Random r) {
+        Map<String, Object> pool = child(v, "inferencePool");
+        pool.put("enabled", true);
+        List<String> keys = new ArrayList<>(List.of("inferencePool.enabled"));
+        Map<String, Object> epp = child(pool, "epp");
+        epp.put("replicas", pick(r, 1, 1, 2, 3));
+        keys.add("inferencePool.epp.replicas");
+        if (r.nextInt(3) == 0) {
+            pool.put("targetPort", pick(r, 0, 8000, 9000, 8080));
+            pool.put("appProtocol", pick(r, "http", "kubernetes.io/h2c"));
+            pool.put("failureMode", pick(r, "FailOpen", "FailClose"));
+            keys.addAll(List.of("inferencePool.targetPort", "inferencePool.appProtocol", "inferencePool.failureMode"));
+        }
+        if (r.nextInt(3) == 0) {
+            Map<String, Object> objective = child(pool, "objective");
+            objective.put("enabled", true);
+            objective.put("apiVersion", pick(r, "inference.networking.x-k8s.io/v1alpha2", "inference.networking.x-k8s.io/v1alpha2", "llm-d.ai/v1alpha2"));
+            objective.put("priority", pick(r, 0, 1, 10, -1));
+            keys.addAll(List.of("inferencePool.objective.apiVersion", "inferencePool.objective.priority", "inferencePool.objective.enabled"));
+        }
+        if (r.nextInt(4) == 0) {
+            epp.put("objectiveGroup", pick(r, "inference.networking.x-k8s.io", "llm-d.ai"));
+            keys.add("inferencePool.epp.objectiveGroup");
+        }
+        if (r.nextInt(3) == 0) {
+            Map<String, Object> route = child(pool, "httpRoute");
+            route.put("enabled", true);
+            route.put("parentRefs", pick(r, List.of(), List.of(map("name", "inference-gateway")),
+                    List.of(map("name", "gw", "namespace", "infra", "sectionName", "https"))));
+            route.put("hostnames", pick(r, List.of(), List.of("nim.example.com"), List.of("*.example.com"), List.of("Bad_Host")));
+            route.put("path", pick(r, "/", "/v1", "/v1/"));
+            route.put("requestTimeout", pick(r, "300s", "5m", "1h30m", "0s", ""));
+            keys.addAll(List.of("inferencePool.httpRoute.enabled", "inferencePool.httpRoute.parentRefs", "inferencePool.httpRoute.hostnames",
+                    "inferencePool.httpRoute.path", "inferencePool.httpRoute.requestTimeout"));
+        }
+        if (r.nextInt(5) == 0) {
+            pool.put("matchLabels", map("team", "a"));
+            if (r.nextBoolean()) {
+                child(v, "model").put("labels", map("team", "a"));
+            }
+            keys.add("inferencePool.matchLabels");
+        }
+        if (r.nextInt(5) == 0) {
+            child(epp, "engineMetrics").put("queuedRequests", pick(r, "num_requests_waiting", "vllm:num_requests_waiting", "queue_depth"));
+            keys.add("inferencePool.epp.engineMetrics.queuedRequests");
+        }
+        if (r.nextInt(5) == 0) {
+            epp.put("config", pick(r, EPP_CONFIGS.toArray()));
+            keys.add("inferencePool.epp.config");
+        }
+        if (r.nextInt(6) == 0) {
+            Map<String, Object> image = child(epp, "image");
+            image.put("tag", pick(r, "v1.5.0", ""));
+            image.put("digest", pick(r, "", "sha256:" + "a".repeat(64)));
+            keys.add("inferencePool.epp.image.tag");
+        }
+        return keys;
+    }
+
+    /** Custom EndpointPickerConfigs (GAIE v1.5.0's plugin types). */
+    static final List<Object> EPP_CONFIGS = List.of(
+            map("apiVersion", "inference.networking.x-k8s.io/v1alpha1", "kind", "EndpointPickerConfig",
+                    "plugins", List.of(map("type", "queue-scorer"), map("type", "max-score-picker")),
+                    "schedulingProfiles", List.of(map("name", "default", "plugins", List.of(map("pluginRef", "queue-scorer"),
+                            map("pluginRef", "max-score-picker"))))),
+            map("apiVersion", "inference.networking.x-k8s.io/v1alpha1", "kind", "EndpointPickerConfig",
+                    "plugins", List.of(map("type", "kv-cache-utilization-scorer"), map("type", "queue-scorer")),
+                    "schedulingProfiles", List.of(map("name", "default", "plugins", List.of(map("pluginRef", "kv-cache-utilization-scorer", "weight", 2),
+                            map("pluginRef", "queue-scorer", "weight", 1))))));
+
+    /** The picker's own command line: extra arguments, or the whole list replaced. */
+    private static List<String> pickerArgs(Map<String, Object> v, Random r) {
+        Map<String, Object> pool = child(v, "inferencePool");
+        pool.put("enabled", true);
+        Map<String, Object> epp = child(pool, "epp");
+        if (r.nextInt(4) == 0) {
+            v.put("fullnameOverride", "nim-pool");
+            List<String> args = new ArrayList<>();
+            if (r.nextInt(6) != 0) {
+                args.add("--pool-name=" + pick(r, "nim-pool", "nim-pool", "nim-pool", "other-pool"));
+            }
+            args.add("--config-file=" + pick(r, "/config/endpoint-picker.yaml", "/config/endpoint-picker.yaml", "/config/plugins.yaml"));
+            if (r.nextBoolean()) {
+                args.add("--grpc-port=" + pick(r, 9002, 9002, 9100));
+            }
+            if (r.nextBoolean()) {
+                args.add("--grpc-health-port=" + pick(r, 9003, 9003, 9004));
+            }
+            args.addAll(List.of("--metrics-endpoint-auth=false", "--tracing=false"));
+            if (r.nextInt(3) == 0) {
+                args.add("--ha-enable-leader-election");
+            }
+            if (r.nextInt(4) == 0) {
+                args.add("--pool-name=nim-pool");
+            }
+            epp.put("args", args);
+            epp.put("replicas", pick(r, 1, 2));
+            return List.of("inferencePool.epp.args", "inferencePool.epp.replicas", "fullnameOverride");
+        }
+        List<String> extra = new ArrayList<>();
+        for (int i = 1 + r.nextInt(2); i > 0; i--) {
+            extra.addAll(EPP_EXTRA_ARGS.get(r.nextInt(EPP_EXTRA_ARGS.size())));
+        }
+        epp.put("extraArgs", extra);
+        epp.put("replicas", pick(r, 1, 1, 2));
+        return List.of("inferencePool.epp.extraArgs", "inferencePool.epp.replicas");
+    }
+
+    /** A KEDA trigger of the given type: a cron, another Prometheus query, cpu or memory. */
+    private static Map<String, Object> trigger(String type, Random r) {
+        Map<String, Object> t = map("type", type);
+        switch (type) {
+            case "cron" -> t.put("metadata", map("timezone", "UTC", "start", "0 8 * * 1-5", "end", "0 20 * * 1-5", "desiredReplicas", "1"));
+            case "prometheus" -> t.put("metadata", map("serverAddress", "http://prometheus-operated.monitoring.svc:9090",
+                    "query", "sum(rate(inference_pool_requests_total[1m]))", "threshold", "10"));
+            default -> {
+                t.put("metricType", "Utilization");
+                t.put("metadata", map("value", "80"));
+            }
+        }
+        String name = pick(r, "", "", "wake", "wake", "num-requests-waiting", "gateway");
+        if (!name.isEmpty()) {
+            t.put("name", name);
+        }
+        if (r.nextInt(3) == 0) {
+            t.put("useCachedMetrics", r.nextInt(3) != 0);
+        }
+        return t;
+    }
+
+    private static List<String> keda(Map<String, Object> v, Random r) {
+        Map<String, Object> a = child(v, "autoscaling");
+        a.put("enabled", r.nextInt(10) != 0);
+        a.put("minReplicas", pick(r, 1, 1, 2, 3));
+        a.put("maxReplicas", pick(r, 3, 4, 10));
+        Map<String, Object> keda = child(a, "keda");
+        keda.put("enabled", true);
+        List<String> keys = new ArrayList<>(List.of("autoscaling.keda.enabled", "autoscaling.enabled", "autoscaling.minReplicas",
+                "autoscaling.maxReplicas", "autoscaling.keda.triggers"));
+        if (r.nextInt(3) == 0) {
+            keda.put("idleReplicaCount", pick(r, 0, 0, 1, 2));
+            keys.add("autoscaling.keda.idleReplicaCount");
+        }
+        keda.put("pollingInterval", pick(r, 15, 30));
+        keda.put("cooldownPeriod", pick(r, 60, 300, 900));
+        Map<String, Object> prom = child(keda, "prometheus");
+        prom.put("enabled", pick(r, true, true, false));
+        prom.put("serverAddress", pick(r, "http://prometheus-operated.monitoring.svc:9090", "http://prometheus-operated.monitoring.svc:9090", ""));
+        if (r.nextInt(3) == 0) {
+            prom.put("metricName", pick(r, "num_requests_waiting", "gpu_cache_usage_perc", "vllm:num_requests_waiting", "queue"));
+            keys.add("autoscaling.keda.prometheus.metricName");
+        }
+        if (r.nextInt(4) == 0) {
+            prom.put("query", "sum(num_requests_waiting)");
+            prom.put("threshold", pick(r, "4", "0.5"));
+            prom.put("activationThreshold", pick(r, "0", "1"));
+        }
+        if (r.nextInt(5) == 0) {
+            prom.put("authenticationRef", map("name", "prometheus-auth", "kind", pick(r, "TriggerAuthentication", "ClusterTriggerAuthentication")));
+        }
+        List<Object> triggers = new ArrayList<>();
+        for (int i = r.nextInt(4); i > 0; i--) {
+            triggers.add(trigger(pick(r, "cron", "cron", "prometheus", "cpu", "memory"), r));
+        }
+        keda.put("triggers", triggers);
+        if (triggers.stream().anyMatch(t -> List.of("cpu", "memory").contains(((Map<?, ?>) t).get("type"))) && r.nextBoolean()) {
+            // The chart's default requests cpu and memory; a user's values may take one away (null deletes it).
+            Map<String, Object> requests = new LinkedHashMap<>();
+            requests.put(pick(r, "cpu", "memory"), null);
+            child(v, "resources").put("requests", requests);
+            keys.add("resources");
+        }
+        if (r.nextInt(4) == 0) {
+            a.put("nimMetrics", List.of(map("name", "num_requests_waiting", "type", "Pods", "averageValue", "4")));
+            keys.add("autoscaling.nimMetrics");
+        }
+        if (r.nextInt(6) == 0) {
+            a.put("metrics", List.of(map("type", "Resource", "resource", map("name", "cpu", "target", map("type", "Utilization", "averageUtilization", 80)))));
+            keys.add("autoscaling.metrics");
+        }
+        if (r.nextInt(4) == 0) {
+            a.put("behavior", map("scaleDown", map("stabilizationWindowSeconds", pick(r, 60, 600))));
+            keys.add("autoscaling.behavior");
+        }
+        return keys;
+    }
+
+    /** The HorizontalPodAutoscaler on NIM's own metrics: types, targets, selectors. */
+    private static List<String> hpaMetrics(Map<String, Object> v, Random r) {
+        Map<String, Object> a = child(v, "autoscaling");
+        a.put("enabled", true);
+        a.put("minReplicas", pick(r, 1, 2));
+        a.put("maxReplicas", pick(r, 2, 8));
+        List<Object> metrics = new ArrayList<>();
+        for (int i = 1 + r.nextInt(2); i > 0; i--) {
+            String type = pick(r, "Pods", "Object", "External");
+            Map<String, Object> m = map("name", pick(r, "num_requests_waiting", "gpu_cache_usage_perc", "vllm:num_requests_waiting",
+                    "vllm:kv_cache_usage_perc"), "type", type);
+            if (r.nextInt(4) == 0) {
+                m.put("value", pick(r, "4", "800m"));
+            } else {
+                m.put("averageValue", pick(r, "4", "800m", "0.5"));
+            }
+            if (r.nextInt(4) == 0) {
+                m.put("selector", map("model", "llama"));
+            }
+            metrics.add(m);
+        }
+        a.put("nimMetrics", metrics);
+        return List.of("autoscaling.nimMetrics", "autoscaling.minReplicas", "autoscaling.maxReplicas");
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------------

@@ -4,6 +4,9 @@ import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.chart.repository.CiScript;
+import dev.nimchart.chart.routing.PickerStartCheck;
+import dev.nimchart.controllers.KedaWebhooks;
 import dev.nimchart.controllers.Kueue;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.ControllerTier.ControllerSession;
@@ -52,6 +55,10 @@ class ChartValidatorAgreementIT {
     static final long SEED = Long.getLong("nim.agreement.seed", 20261127L);
     static final int COUNT = Integer.getInteger("nim.agreement.count", 1000);
     static final int SECONDS = Integer.getInteger("nim.agreement.seconds", 12);
+    /** Seconds a started endpoint picker gets to answer SERVING to its probes. */
+    static final int PICKER_WAIT = Integer.getInteger("nim.agreement.pickerWait", 30);
+    /** Endpoint pickers a run starts at most (each a few seconds; renderings set up like an earlier one need none). */
+    static final int PICKER_STARTS = Integer.getInteger("nim.agreement.pickerStarts", 40);
 
     private static RayPortCheck ray() {
         RayPortCheck ray = RayPortCheck.in(SettingsFromProperties.shared().rayDir(), Path.of("target", "agreement-ray"));
@@ -69,11 +76,49 @@ class ChartValidatorAgreementIT {
      */
     private static Kueue kueue;
 
+    /** KEDA's admission webhook for the class, on the tier's own environment (ci/build-keda-webhooks.sh builds it). */
+    private static KedaWebhooks keda;
+
     @BeforeAll
     static void startKueue(ControllerSession session) {
         if (session.environment().startedByHarness()) {
             kueue = Kueue.start(session.environment());
+            keda = KedaWebhooks.start(session.environment(), kedaBinary());
         }
+    }
+
+    /** KEDA's webhook program, built on first use (with CI=true a failed build fails the class, as elsewhere). */
+    private static Path kedaBinary() {
+        String out = CiScript.run("build-keda-webhooks.sh", List.of("--print-path"), line -> System.out.println("[build-keda-webhooks] " + line));
+        return Path.of(out.lines().reduce((x, y) -> y).orElse("").strip());
+    }
+
+    /** The endpoint picker's start check in the namespace, or null where this host cannot run the picker (not with CI=true). */
+    private static PickerStartCheck picker(ControllerSession session, String namespace) {
+        Path epp = PickerStartCheck.binaryOrNull();
+        return epp == null ? null : new PickerStartCheck(session.environment().api(), session.environment().kubeConfigYaml(), namespace, epp,
+                Path.of("target", "agreement-picker"), Duration.ofSeconds(PICKER_WAIT), PICKER_STARTS);
+    }
+
+    /** The validators' names with the renderings each judged, and those that did not run here. */
+    private static String judgedBy(Validators validators, RayPortCheck ray) {
+        Map<String, Integer> judged = new java.util.TreeMap<>(validators.judgedBy());
+        List<String> out = new ArrayList<>();
+        judged.forEach((name, n) -> out.add(name + ": " + n));
+        if (keda == null) {
+            out.add(Validators.KEDA + ": not run (a cluster the harness did not start)");
+        }
+        if (!validators.judgesPicker()) {
+            out.add(Validators.PICKER + ": not run (this host cannot run it)");
+        } else {
+            out.add(Validators.PICKER + " starts: " + validators.picker().starts() + " (the other renderings it judged had the setup of an"
+                    + " earlier one), renderings of a new setup not judged once " + PICKER_STARTS + " starts were spent: "
+                    + validators.picker().unjudged());
+        }
+        if (ray == null) {
+            out.add(Validators.RAY + ": not run (no Ray installed)");
+        }
+        return String.join("; ", out);
     }
 
     /** The namespaces this class made, deleted after it (a cluster the harness did not start keeps them otherwise). */
@@ -83,6 +128,10 @@ class ChartValidatorAgreementIT {
     static void stopKueue() {
         MADE.forEach((namespace, api) -> TierNamespaces.delete(api, namespace, () -> { }));
         MADE.clear();
+        if (keda != null) {
+            keda.close();
+            keda = null;
+        }
         if (kueue != null) {
             kueue.close();
             kueue = null;
@@ -109,12 +158,17 @@ class ChartValidatorAgreementIT {
         String namespace = namespace(api, "agreement");
         Path work = Path.of("target");
         RayPortCheck ray = ray();
-        Validators validators = new Validators(api, namespace, ray, kueue != null);
+        Validators validators = new Validators(api, namespace, ray, kueue != null, keda != null, picker(session, namespace));
         AgreementRun.Result r = new AgreementRun(validators, AgreementRun.withoutRules(), namespace, work)
                 .run(SEED, COUNT, Duration.ofSeconds(SECONDS));
         if (kueue != null) {
             kueue.requireRunning();
         }
+        if (keda != null) {
+            keda.requireRunning();
+        }
+        System.out.println("chart/validator agreement, validators and the renderings each judged: " + judgedBy(validators, ray));
+        System.out.println("chart/validator agreement, coverage: " + r.coverage().summary() + "; not reached: " + r.coverage().notReached());
         System.out.println("chart/validator agreement: " + r.summary() + kueueSaid(kueue)
                 + (ray == null ? "; Ray's port check not run (no Ray in " + SettingsFromProperties.shared().rayDir() + ")" : "; Ray's verdicts by port " + ray.verdicts())
                 + (validators.unjudgedKinds().isEmpty() ? "" : "; kinds the cluster does not serve, not judged: " + validators.unjudgedKinds())
@@ -129,6 +183,16 @@ class ChartValidatorAgreementIT {
         assertThat(r.count("refused, and a validator refuses it too")).as("refusals the validators confirmed").isPositive();
         List<String> rendered = AgreementScenarios.surfaces().stream().filter(s -> r.count("rendered: surface " + s) > 0).toList();
         assertThat(rendered).as("surfaces that rendered at least once").hasSizeGreaterThanOrEqualTo(3);
+        if (keda != null) {
+            assertThat(validators.judgedBy()).as("renderings KEDA's webhook judged").containsKey(Validators.KEDA);
+        }
+        if (validators.judgesPicker()) {
+            assertThat(validators.picker().starts()).as("endpoint pickers started").isPositive();
+        }
+        if (r.tried() >= 1000) {
+            assertThat(r.coverage().ratio()).as("share of the values schema's keys set at least once in %d documents; not reached: %s",
+                    r.tried(), r.coverage().notReached()).isGreaterThanOrEqualTo(0.95);
+        }
     }
 
     /**
@@ -142,7 +206,7 @@ class ChartValidatorAgreementIT {
         KubeApi api = session.environment().api();
         String namespace = namespace(api, "agreement-corpus");
         RayPortCheck ray = ray();
-        Validators validators = new Validators(api, namespace, ray, kueue != null);
+        Validators validators = new Validators(api, namespace, ray, kueue != null, keda != null, picker(session, namespace));
         ChartRenderer unchecked = AgreementRun.withoutRules();
         List<String> confirmed = new ArrayList<>();
         List<String> unconfirmed = new ArrayList<>();
@@ -168,6 +232,14 @@ class ChartValidatorAgreementIT {
             String name = file.getFileName().toString();
             if (ray == null && message.contains("ray start")) {
                 notJudged.add(name + " (no Ray installed)");
+                continue;
+            }
+            if (!validators.judgesPicker() && message.contains("endpoint picker")) {
+                notJudged.add(name + " (the endpoint picker cannot run here)");
+                continue;
+            }
+            if (keda == null && message.contains("KEDA's admission webhook")) {
+                notJudged.add(name + " (KEDA's webhook not started: a cluster the harness did not start)");
                 continue;
             }
             RenderedManifest without;

@@ -46,6 +46,17 @@ final class Validators {
     private final RayPortCheck ray;
     private final boolean kueue;
     private final Set<String> serviceAccounts = ConcurrentHashMap.newKeySet();
+    private final boolean keda;
+    private final dev.nimchart.chart.routing.PickerStartCheck picker;
+    private final Map<String, Integer> judgedBy = new java.util.concurrent.ConcurrentSkipListMap<>();
+
+    /** The validators' names in the run's report. */
+    static final String API_SERVER = "the API server (strict server-side dry run, CRD schemas and CEL)";
+    static final String LWS = "the LeaderWorkerSet controller's webhooks";
+    static final String KUEUE = "Kueue's webhooks";
+    static final String KEDA = "KEDA's admission webhook (v2.18.0, keda-admission-webhooks)";
+    static final String PICKER = "the endpoint picker (GAIE v1.5.0 cmd/epp, started as its pod)";
+    static final String RAY = "Ray (ray start --head)";
     private final Set<String> unjudgedKinds = ConcurrentHashMap.newKeySet();
 
     /**
@@ -53,10 +64,55 @@ final class Validators {
      * @param kueue whether Kueue's webhooks are registered for the namespace's workloads
      */
     Validators(KubeApi api, String namespace, RayPortCheck ray, boolean kueue) {
+        this(api, namespace, ray, kueue, false, null);
+    }
+
+    /**
+     * @param keda whether KEDA's admission webhook is registered (its ScaledObject verdicts are then the API server's)
+     * @param picker the endpoint picker's start check, or null where the picker cannot run here
+     */
+    Validators(KubeApi api, String namespace, RayPortCheck ray, boolean kueue, boolean keda, dev.nimchart.chart.routing.PickerStartCheck picker) {
         this.api = api;
         this.namespace = namespace;
         this.ray = ray;
         this.kueue = kueue;
+        this.keda = keda;
+        this.picker = picker;
+    }
+
+    /** How many renderings each validator judged, by its name. */
+    Map<String, Integer> judgedBy() {
+        return Map.copyOf(judgedBy);
+    }
+
+    boolean judgesKeda() {
+        return keda;
+    }
+
+    boolean judgesPicker() {
+        return picker != null;
+    }
+
+    dev.nimchart.chart.routing.PickerStartCheck picker() {
+        return picker;
+    }
+
+    private void judged(String validator) {
+        judgedBy.merge(validator, 1, Integer::sum);
+    }
+
+    /** Which validator a refusal of the API server's request comes from: a webhook's name in its message, else the API server. */
+    static String refusedBy(String message) {
+        if (message.contains("vscaledobject.kb.io")) {
+            return KEDA;
+        }
+        if (message.contains("leaderworkerset.x-k8s.io") && message.contains("webhook")) {
+            return LWS;
+        }
+        if (message.contains("kueue")) {
+            return KUEUE;
+        }
+        return "the API server";
     }
 
     /**
@@ -90,6 +146,16 @@ final class Validators {
     /** Every refusal of the manifest's objects, their controllers' pods and their Ray groups; empty when all accept. */
     List<Rejection> judge(RenderedManifest manifest) {
         List<Rejection> out = new ArrayList<>();
+        judged(API_SERVER);
+        if (!manifest.ofKind("LeaderWorkerSet").isEmpty()) {
+            judged(LWS);
+        }
+        if (kueue && !AgreementScenarios.KUEUE_KEYS.stream().allMatch(notRun(manifest)::containsKey)) {
+            judged(KUEUE);
+        }
+        if (keda && !manifest.ofKind("ScaledObject").isEmpty()) {
+            judged(KEDA);
+        }
         // The pods name the release's ServiceAccount, which ServiceAccount admission looks up: it exists, as it would
         // once Helm created it (after its own dry run below has judged it).
         for (KubeObject sa : manifest.ofKind("ServiceAccount")) {
@@ -117,7 +183,7 @@ final class Validators {
             // A ServiceAccount of an earlier document, created here for real, is no fault of this one.
             boolean ours = r.code() == 409 && o.kind().equals("ServiceAccount") && serviceAccounts.contains(o.name());
             if (!r.ok() && !ours) {
-                out.add(new Rejection("the API server", o.kind() + "/" + o.name(), r.message()));
+                out.add(new Rejection(refusedBy(r.message()), o.kind() + "/" + o.name(), r.message()));
             }
             if (List.of("LeaderWorkerSet", "MPIJob").contains(o.kind())) {
                 for (EmbeddedPods t : EmbeddedPods.of(o)) {
@@ -145,9 +211,18 @@ final class Validators {
                     }
                 }
             }
-            if (ray != null && o.kind().equals("LeaderWorkerSet")) {
+            if (ray != null && o.kind().equals("LeaderWorkerSet") && headPort(o).isPresent()) {
+                judged(RAY);
                 headPort(o).flatMap(ray::refusal).ifPresent(refusal ->
-                        out.add(new Rejection("Ray (ray start --head)", o.kind() + "/" + o.name() + " leader", refusal)));
+                        out.add(new Rejection(RAY, o.kind() + "/" + o.name() + " leader", refusal)));
+            }
+        }
+        // The endpoint picker, started as its pod would start, where the API server accepted its objects (it reads them).
+        if (picker != null && out.isEmpty() && dev.nimchart.chart.routing.PickerStartCheck.hasPicker(manifest)) {
+            int before = picker.judged();
+            picker.refusal(manifest).ifPresent(refusal -> out.add(new Rejection(PICKER, "its Deployment's pod", refusal)));
+            if (picker.judged() > before) {
+                judged(PICKER);
             }
         }
         return out;

@@ -111,4 +111,34 @@ class InferenceGatewayTest {
             assertThat(m.ofKind(kind).stream().map(KubeObject::name)).as(e.name()).contains(String.valueOf(s.at("spec.scaleTargetRef.name")));
         }
     }
+
+    /**
+     * Leader election follows the picker's command line, whoever put the flag there: its Role may take Leases and its
+     * probes ask GAIE v1.5.0's leader-election health services ("liveness" answers on every replica, "readiness" on the
+     * leader: cmd/epp/runner/health.go), and without it the picker's single health answer.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource({
+            "replicas 1, 1, '', false",
+            "replicas 2 (the chart's flag), 2, '', true",
+            "replicas 1 with the user's flag, 1, --ha-enable-leader-election, true",
+            "replicas 1 with the user's flag set to true, 1, --ha-enable-leader-election=true, true",
+            "replicas 1 with the flag set to false, 1, --ha-enable-leader-election=false, false"})
+    void leaderElectionBringsItsLeasesAndItsProbeServices(String name, String replicas, String extraArg, boolean elected) {
+        Path file = dev.nimchart.chart.repository.Examples.all().filter(f -> f.getFileName().toString().equals("single-node-inference-gateway.yaml"))
+                .findFirst().orElseThrow();
+        Map<String, String> set = new java.util.HashMap<>(Map.of("inferencePool.epp.replicas", replicas));
+        if (!extraArg.isEmpty()) {
+            set.put("inferencePool.epp.extraArgs[0]", extraArg);
+        }
+        RenderedManifest m = ChartUnderTest.render(file, set);
+        KubeObject deployment = m.ofKind("Deployment").stream().filter(d -> "endpoint-picker".equals(d.labels().get("app.kubernetes.io/component")))
+                .findFirst().orElseThrow();
+        KubeObject epp = deployment.list("spec.template.spec.containers").get(0);
+        assertThat(List.of(epp.at("livenessProbe.grpc.service"), epp.at("readinessProbe.grpc.service"))).as(name)
+                .isEqualTo(elected ? List.of("liveness", "readiness") : List.of("inference-extension", "inference-extension"));
+        KubeObject role = m.find("Role", deployment.name()).orElseThrow();
+        assertThat(role.list("rules").stream().map(r -> String.valueOf(r.at("resources"))).toList()).as(name)
+                .matches(resources -> resources.contains("[leases]") == elected);
+    }
 }

@@ -181,11 +181,16 @@ class EndpointPickerIT {
         }
     }
 
+    /** GAIE v1.5.0's full picker ({@link #requirePickerHost(String)} with {@code epp}), for the tests that start it. */
+    public static Path requirePickerHost() {
+        return requirePickerHost("epp");
+    }
+
     /**
      * The picker binary ({@code ci/build-epp.sh} {@code epp} or {@code lwepp}), once the host can run the test: else a
      * failure with CI=true, a skip with the reason otherwise.
      */
-    static Path requirePickerHost(String pickerKind) {
+    public static Path requirePickerHost(String pickerKind) {
         String reason = null;
         Path epp = null;
         if (!"root".equals(System.getProperty("user.name"))) {

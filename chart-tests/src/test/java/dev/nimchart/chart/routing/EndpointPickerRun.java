@@ -48,6 +48,7 @@ final class EndpointPickerRun implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
     private Process picker;
     private int extProcPort;
+    private int healthPort;
     private boolean tls;
 
     /**
@@ -103,10 +104,15 @@ final class EndpointPickerRun implements AutoCloseable {
             URI server = URI.create(server(kubeConfigYaml));
             int apiPort = server.getPort() < 0 ? 443 : server.getPort();
             int grpcPort = port(container, "grpc-ext-proc", 9002);
+            // The port the kubelet's gRPC probes ask (the readiness probe's), forwarded too, for health().
+            Object probePort = container.at("readinessProbe.grpc.port");
+            int healthPort = probePort == null ? port(container, "grpc-health", 9003) : Integer.parseInt(String.valueOf(probePort));
             BufferedReader bridgeOut = run.spawn(List.of("python3", bridge.toString(), "/var/run/netns/" + name,
                     "ns:127.0.0.1:" + apiPort + ">host:" + server.getHost() + ":" + apiPort,
-                    "host:127.0.0.1:0>ns:127.0.0.1:" + grpcPort), Map.of(), run.dir.resolve("bridge.log"), true);
+                    "host:127.0.0.1:0>ns:127.0.0.1:" + grpcPort, "host:127.0.0.1:0>ns:127.0.0.1:" + healthPort),
+                    Map.of(), run.dir.resolve("bridge.log"), true);
             run.extProcPort = Integer.parseInt(awaitLine(bridgeOut, "listening 1 ", "the bridge's ext-proc listener").split(" ")[2]);
+            run.healthPort = Integer.parseInt(awaitLine(bridgeOut, "listening 2 ", "the bridge's health listener").split(" ")[2]);
             awaitLine(bridgeOut, "ready", "the bridge");
 
             String serviceAccount = String.valueOf(pickerPod.at("spec.serviceAccountName"));
@@ -167,6 +173,18 @@ final class EndpointPickerRun implements AutoCloseable {
 
     boolean tls() {
         return tls;
+    }
+
+    /**
+     * What the picker's gRPC health service answers for {@code service} on the port its readiness probe asks (a probe
+     * of the kubelet: plain text), such as {@code SERVING}; a closed port or an exited picker gives the call's failure.
+     */
+    String health(String service) {
+        return GrpcHealthClient.check(healthPort, service, Duration.ofSeconds(2));
+    }
+
+    boolean alive() {
+        return picker != null && picker.isAlive();
     }
 
     void requireAlive() {

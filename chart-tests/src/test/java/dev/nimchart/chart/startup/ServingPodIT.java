@@ -8,18 +8,22 @@ import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.render.TestHookRenderer;
 import dev.nimchart.startup.GpuCheck;
-import dev.nimchart.startup.PodGroupRun.Server;
 import dev.nimchart.startup.ServingPodRun;
 import dev.nimchart.startup.ServingPodRun.Report;
+import dev.nimchart.startup.StartupHost;
+import dev.nimchart.values.FileTrees;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The start-up tier's single-node pod, run as the kubelet and runc run it (the pod's user and fsGroup, a read-only
@@ -43,10 +47,11 @@ class ServingPodIT {
     @Test
     void theDefaultPodStartsWithEveryEngineCacheInItsHomeAndPassesItsProbesHelmTestAndAChatCompletion() throws Exception {
         Path file = Examples.named("single-node-minimal.yaml");
-        Report r = ServingPodRun.run(render(file, Map.of()), REPORT_DIR.resolve("minimal").toAbsolutePath(), Server.STANDIN,
+        Report r = ServingPodRun.run(render(file, Map.of()), REPORT_DIR.resolve("minimal").toAbsolutePath(),
                 Duration.ofMinutes(3));
         String home = String.valueOf(ChartUnderTest.values(file).get("home") instanceof Map<?, ?> h ? h.get("path") : null);
         System.out.println("[serving pod] single-node-minimal.yaml with the stand-in:\n" + r.text());
+        assertThat(r.routes()).as("the pod's network has no route out:%n%s", r.text()).isEmpty();
         assertThat(r.passed()).as("the default pod on the runtime:%n%s", r.text()).isTrue();
         assertThat(r.home()).as("HOME of the server process").isEqualTo(home);
         for (String cache : List.of("/.triton/cache", "/.cache/vllm", "/.cache/torch", "/.cache/flashinfer", "/.nv/ComputeCache",
@@ -64,7 +69,7 @@ class ServingPodIT {
     void withoutTheWritableHomeTheEngineExitsAtStartOnTheReadOnlyRoot() throws Exception {
         // The chart before home.path existed: the same pod without HOME, the engine cache variables and the home mount.
         Report r = ServingPodRun.run(withoutHome(render(Examples.named("single-node-minimal.yaml"), Map.of())),
-                REPORT_DIR.resolve("without-home").toAbsolutePath(), Server.STANDIN, Duration.ofMinutes(2));
+                REPORT_DIR.resolve("without-home").toAbsolutePath(), Duration.ofMinutes(2));
         assertThat(r.passed()).as("the old pod on the runtime:%n%s", r.text()).isFalse();
         assertThat(r.started()).as("started").isFalse();
         assertThat(r.home()).as("HOME from the image's passwd entry of uid 1000").isEqualTo("/home/ubuntu");
@@ -76,18 +81,61 @@ class ServingPodIT {
         Map<String, String> uid = Map.of("podSecurityContext.runAsUser", "1001", "podSecurityContext.runAsGroup", "1001",
                 "podSecurityContext.fsGroup", "1001");
         Report old = ServingPodRun.run(withoutHome(render(Examples.named("single-node-minimal.yaml"), uid)),
-                REPORT_DIR.resolve("uid-1001-without-home").toAbsolutePath(), Server.STANDIN, Duration.ofMinutes(2));
+                REPORT_DIR.resolve("uid-1001-without-home").toAbsolutePath(), Duration.ofMinutes(2));
         assertThat(old.home()).as("HOME of a uid the image's passwd does not know").isEqualTo("/");
         assertThat(old.log()).as("the old pod's log:%n%s", old.text()).contains("Read-only file system").contains("'/.triton");
     }
 
-    @Test
-    void theGpuCheckCommandRunsTheDeploymentExampleWithTheStandInAndPrintsItsFigures() {
-        Command c = gpuCheck("single-node-deployment-static-volume.yaml", "gpu-check-command");
-        String out = c.output();
-        assertThat(c.exit()).as("exit code; output:%n%s", out).isZero();
-        assertThat(out).contains("the start-up tier's stand-in (no GPU engine)").contains("time to Ready: ").contains("tokens/s")
-                .contains("helm test: passed").contains("/.triton/cache: ").contains("gpu-check: PASSED");
+    /**
+     * The GPU check's bundle as a GPU host without Java runs it: made by the command, carried to another directory, run
+     * by {@code DIR/run} with nothing but the system's PATH, the stand-in in the engine's place and its Python under
+     * /opt (a copy of the system's interpreter, mounted there in a mount namespace of the test's own), which the pod's
+     * sandbox covers with the pod's own /opt unless the executor binds it in as an image's files.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"single-node-minimal.yaml", "single-node-deployment-static-volume.yaml"})
+    void theGpuCheckBundleRunsOnAHostWithoutJavaWithItsPythonUnderOpt(String example) throws Exception {
+        Path made = REPORT_DIR.resolve("bundle-made-" + example).toAbsolutePath();
+        Command c = gpuCheckBundle(example, made);
+        assertThat(c.exit()).as("exit code; output:%n%s", c.output()).isZero();
+        assertThat(FileTrees.size(made)).as("the bundle's size").isLessThan(20L << 20);
+        try (var files = Files.walk(made)) {
+            assertThat(files.map(p -> p.getFileName().toString())).as("nothing of Java in the bundle")
+                    .noneMatch(n -> n.endsWith(".jar") || n.endsWith(".class"));
+        }
+        Path carried = REPORT_DIR.resolve("bundle-carried-" + example).toAbsolutePath();
+        FileTrees.delete(carried);
+        StartupHost.must(List.of("cp", "-a", made.toString(), carried.toString()));
+        Path venv = REPORT_DIR.resolve("opt-python").toAbsolutePath();
+        if (!Files.isExecutable(venv.resolve("bin/python3"))) {
+            StartupHost.must(List.of("/usr/bin/python3", "-m", "venv", "--without-pip", "--copies", venv.toString()));
+        }
+        // The host's /opt in this run: an empty tmpfs with the engine's Python at /opt/engine-python (the host's /opt untouched).
+        // The Deployment's run has a host without curl (its curl covered by /dev/null): helm test then runs on the bundle's own.
+        boolean noCurl = example.contains("deployment");
+        List<String> wrap = List.of("unshare", "--mount", "--propagation", "private", "bash", "-c",
+                "mount -t tmpfs -o mode=755 tmpfs /opt && mkdir /opt/engine-python && mount --bind \"$0\" /opt/engine-python"
+                        + (noCurl ? " && for c in /usr/bin/curl /usr/local/bin/curl; do if [[ -e $c ]]; then mount --bind /dev/null $c; fi; done" : "")
+                        + " && exec \"$@\"",
+                venv.toString());
+        Report r = ServingPodRun.execute(carried, List.of("--ready-timeout", "180"), Map.of("NIM_STANDIN_PYTHON", "/opt/engine-python/bin/python3"),
+                wrap);
+        System.out.println("[gpu-check bundle] " + example + ":\n" + r.text());
+        assertThat(r.passed()).as("the bundle's run:%n%s", r.text()).isTrue();
+        assertThat(r.mode()).as("no GPU here: the stand-in").isEqualTo("standin");
+        assertThat(r.gpu()).isEqualTo("no GPU: the stand-in");
+        assertThat(r.python()).as("the engine's Python, under /opt").isEqualTo("/opt/engine-python/bin/python3");
+        assertThat(r.log()).as("the server ran on the Python under /opt, inside the pod").contains("interpreter /opt/engine-python/bin/python3");
+        assertThat(r.timeToReady()).as("Ready").isNotNull();
+        assertThat(r.text()).contains("time to Ready: ").contains("tokens/s").contains("helm test: passed").contains("gpu-check: PASSED")
+                .contains("routes of the pod's network: none (no route out)");
+        assertThat(r.routes()).as("no route out of the pod's network").isEmpty();
+        assertThat(r.text()).as("helm test's curl").contains(noCurl ? "the bundle's standard-library curl: the host has none" : "the host's curl");
+        assertThat(r.helmTest() && r.chat()).as("helm test and chat completion").isTrue();
+        String home = r.home();
+        assertThat(r.written().keySet()).as("the engine caches in the home %s:%n%s", home, r.text()).contains(home + "/.triton/cache");
+        assertThat(r.written().keySet()).as("every directory the pod wrote is one of its writable mounts:%n%s", r.text())
+                .allMatch(d -> d.equals(home) || d.startsWith(home + "/") || d.equals("/tmp") || d.startsWith("/tmp/") || d.startsWith("/model-store"));
     }
 
     @Test
@@ -98,6 +146,14 @@ class ServingPodIT {
     }
 
     record Command(int exit, String output) {
+    }
+
+    /** The GPU check's command making the bundle of an example into {@code dir}. */
+    static Command gpuCheckBundle(String example, Path dir) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int exit = GpuCheck.run(new String[] {"--chart", ChartUnderTest.chartDir().toString(), "--values", Examples.named(example).toString(),
+                "--bundle", dir.toString()}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return new Command(exit, bytes.toString(StandardCharsets.UTF_8));
     }
 
     /** The GPU check's command (without --engine: the stand-in) on an example, its results under REPORT_DIR/results. */
