@@ -124,7 +124,6 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.eppImagePinned" . -}}                {{- /* the endpoint picker's image has a tag or a digest */ -}}
 {{- include "nim-llm.preflight.pickerImage" . -}}                   {{- /* a known GAIE picker image is the picker inferencePool.epp.picker names */ -}}
 {{- include "nim-llm.preflight.pickerConfig" . -}}                  {{- /* an EndpointPickerConfig only for a picker that reads one */ -}}
-{{- include "nim-llm.preflight.objectiveForPicker" . -}}            {{- /* an InferenceObjective only in the group the release's picker reads */ -}}
 {{- include "nim-llm.preflight.poolTargetPort" . -}}                {{- /* the pool's target port is the serving pods' API port */ -}}
 {{- include "nim-llm.preflight.poolSelectsServingPods" . -}}        {{- /* the pool selects exactly the serving pods, never workers */ -}}
 {{- include "nim-llm.preflight.httpRouteParents" . -}}              {{- /* an HTTPRoute has a parent Gateway */ -}}
@@ -135,6 +134,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.kedaDropsHpaMetrics" . -}}           {{- /* with KEDA, no HorizontalPodAutoscaler metrics silently dropped */ -}}
 {{- include "nim-llm.preflight.eppArgs" . -}}                       {{- /* the picker's flags: none it exits on, none repeated, the chart's ports and pool */ -}}
 {{- include "nim-llm.preflight.objectiveGroup" . -}}                {{- /* the InferenceObjective is in the group the picker reads */ -}}
+{{- include "nim-llm.preflight.objectiveForPicker" . -}}            {{- /* an InferenceObjective only in the group the release's picker reads */ -}}
 {{- /* Placement: DRA GPUs, ComputeDomains, topology, LWS policies, Kueue (_preflight_placement.tpl) */ -}}
 {{- include "nim-llm.preflight.placement" . -}}                     {{- /* every placement rule, one define each, in order */ -}}
 {{- /* Model sources, pre-fill, air gap, LoRA, CA bundle, health port (_preflight_modelsource.tpl) */ -}}

@@ -394,23 +394,23 @@ reads inference.networking.x-k8s.io/v1alpha2 only (pkg/epp/server/controller_con
 {{- $P := .Values.inferencePool -}}
 {{- if $P.enabled -}}
 {{- $gaie := contains "gateway-api-inference-extension" (toString $P.epp.image.repository) -}}
-{{- if and $gaie (ne (toString $P.epp.objectiveGroup) "inference.networking.x-k8s.io") -}}
+{{- $og := include "nim-llm.epp.objectiveGroup" . -}}
+{{- if and $gaie $og (ne $og "inference.networking.x-k8s.io") -}}
 {{- include "nim-llm.fail" (printf (print
   "inferencePool.epp.objectiveGroup is %q, but the endpoint picker image %s (GAIE v1.x) reads InferenceObjectives "
   "of inference.networking.x-k8s.io only: its Role would not let it read them (its watch of InferenceObjectives "
   "is forbidden), so no objective would ever be applied. Set inferencePool.epp.objectiveGroup: "
   "inference.networking.x-k8s.io, or use llm-d-router's picker image.")
-  (toString $P.epp.objectiveGroup) (toString $P.epp.image.repository)) -}}
+  $og (toString $P.epp.image.repository)) -}}
 {{- end -}}
-{{- if $P.objective.enabled -}}
-{{- $group := first (splitList "/" (toString $P.objective.apiVersion)) -}}
-{{- if ne $group (toString $P.epp.objectiveGroup) -}}
+{{- if and $P.objective.enabled $og -}}
+{{- $group := first (splitList "/" (include "nim-llm.objective.apiVersion" .)) -}}
+{{- if ne $group $og -}}
 {{- include "nim-llm.fail" (printf (print
   "inferencePool.objective.apiVersion is %s, but the endpoint picker reads InferenceObjectives of %s "
   "(inferencePool.epp.objectiveGroup): the objective would be created and never applied. Set "
   "inferencePool.objective.apiVersion to %s/v1alpha2, or inferencePool.epp.objectiveGroup to %s with a picker "
-  "image that reads that group.") (toString $P.objective.apiVersion) (toString $P.epp.objectiveGroup)
-  (toString $P.epp.objectiveGroup) $group) -}}
+  "image that reads that group.") (include "nim-llm.objective.apiVersion" .) $og $og $group) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
