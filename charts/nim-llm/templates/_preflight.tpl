@@ -110,6 +110,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.mpiJobKeys" . -}}                    {{- /* MPIJob mode refuses keys that only apply to LeaderWorkerSet */ -}}
 {{- include "nim-llm.preflight.mpiStartup" . -}}                    {{- /* mpi launch mode in a LeaderWorkerSet: no start-up that waits for itself */ -}}
 {{- include "nim-llm.preflight.subGroupSize" . -}}                  {{- /* multiNode.leaderWorkerSet.subGroupSize as the LWS webhook takes it (LeaderExcluded: divides workers - 1) */ -}}
+{{- include "nim-llm.preflight.lwsReplicasRange" . -}}              {{- /* a LeaderWorkerSet has at most 1000000 groups (LWS v0.10.0's CRD and webhook) */ -}}
 {{- end -}}
 {{- /* Services, Ingress, NetworkPolicy, multi-node networking (_preflight_networking.tpl) */ -}}
 {{- include "nim-llm.preflight.serviceName" . -}}                   {{- /* service.name is not the headless Service a controller creates */ -}}
@@ -131,6 +132,8 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- /* Inference Gateway routing and LLM-aware autoscaling (_preflight_routing.tpl) */ -}}
 {{- include "nim-llm.preflight.routingNeedsPool" . -}}              {{- /* an HTTPRoute or InferenceObjective needs inferencePool.enabled */ -}}
 {{- include "nim-llm.preflight.eppImagePinned" . -}}                {{- /* the endpoint picker's image has a tag or a digest */ -}}
+{{- include "nim-llm.preflight.pickerImage" . -}}                   {{- /* a known GAIE picker image is the picker inferencePool.epp.picker names */ -}}
+{{- include "nim-llm.preflight.pickerConfig" . -}}                  {{- /* an EndpointPickerConfig only for a picker that reads one */ -}}
 {{- include "nim-llm.preflight.poolTargetPort" . -}}                {{- /* the pool's target port is the serving pods' API port */ -}}
 {{- include "nim-llm.preflight.poolSelectsServingPods" . -}}        {{- /* the pool selects exactly the serving pods, never workers */ -}}
 {{- include "nim-llm.preflight.httpRouteParents" . -}}              {{- /* an HTTPRoute has a parent Gateway */ -}}
@@ -141,6 +144,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.kedaDropsHpaMetrics" . -}}           {{- /* with KEDA, no HorizontalPodAutoscaler metrics silently dropped */ -}}
 {{- include "nim-llm.preflight.eppArgs" . -}}                       {{- /* the picker's flags: none it exits on, none repeated, the chart's ports and pool */ -}}
 {{- include "nim-llm.preflight.objectiveGroup" . -}}                {{- /* the InferenceObjective is in the group the picker reads */ -}}
+{{- include "nim-llm.preflight.objectiveForPicker" . -}}            {{- /* an InferenceObjective only in the group the release's picker reads */ -}}
 {{- /* Placement: DRA GPUs, ComputeDomains, topology, LWS policies, Kueue (_preflight_placement.tpl) */ -}}
 {{- include "nim-llm.preflight.placement" . -}}                     {{- /* every placement rule, one define each, in order */ -}}
 {{- /* Model sources, pre-fill, air gap, LoRA, CA bundle, health port (_preflight_modelsource.tpl) */ -}}

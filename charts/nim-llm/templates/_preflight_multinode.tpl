@@ -279,6 +279,25 @@ with LeaderExcluded (the leader a subgroup of its own) size - 1 must be. */ -}}
 {{- end -}}
 {{- end -}}
 
+{{- /* A LeaderWorkerSet has at most 1000000 groups: LeaderWorkerSet v0.10.0 refuses more in its CRD schema (spec.replicas
+maximum 1000000) and its validating webhook (generalValidate: "replicas must be equal or less than 1000000"); the
+autoscaler's maxReplicas is the most replicas it would write through the scale subresource. */ -}}
+{{- define "nim-llm.preflight.lwsReplicasRange" -}}
+{{- $V := .Values -}}
+{{- if eq (include "nim-llm.mode" .) "leaderworkerset" -}}
+{{- $keys := list (list "replicaCount" $V.replicaCount) -}}
+{{- if $V.autoscaling.enabled -}}{{- $keys = append $keys (list "autoscaling.maxReplicas" $V.autoscaling.maxReplicas) -}}{{- end -}}
+{{- range $keys -}}
+{{- if gt (int64 (index . 1)) 1000000 -}}
+{{- include "nim-llm.fail" (printf (print "%s is %d, more groups than a LeaderWorkerSet (multiNode.leaderWorkerSet.enabled) may "
+  "have: LeaderWorkerSet v0.10.0 refuses spec.replicas above 1000000 (its CRD schema and its webhook). "
+  "Set %s to 1000000 or less.")
+  (index . 0) (int64 (index . 1)) (index . 0)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* Variables the chart derives for a pod's role (its port, its cache, its rank, its group's size and leader): an env
 entry with the same name replaces the derived one for every pod, so it must say exactly the same (a copied recipe that
 repeats a value is fine); a different value breaks start-up or serving (a literal rank on every pod, a port the probes
