@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.ChartNotes;
 import dev.nimchart.chart.repository.Example;
+import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.SecurityExceptions;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.PodTemplate;
@@ -278,8 +279,17 @@ class PodSecurityPolicyTest {
         }
     }
 
+    /** The examples that can run GAIE v1.5.0's full picker: not Dynamo mode (refused with a picker), not another picker. */
+    static java.util.stream.Stream<Path> fullPickerExamples() {
+        return Examples.routable().filter(f -> {
+            Object picker = ChartUnderTest.values(f).get("inferencePool") instanceof Map<?, ?> pool && pool.get("epp") instanceof Map<?, ?> epp
+                    ? epp.get("picker") : null;
+            return picker == null || "epp".equals(picker);
+        });
+    }
+
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource("fullPickerExamples")
     void theEndpointPickersRbacNamesItsLeaseAndItsClusterRoleOnlyReviewsCallers(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = ChartUnderTest.render(file, Map.of("inferencePool.enabled", "true", "inferencePool.epp.replicas", "2"));
