@@ -79,7 +79,7 @@ final class CiScripts implements BinarySource {
 
     @Override
     public Path networkPolicyEnforcer(Consumer<String> progress) {
-        return ScriptRun.printedPath(run("build-netpol-enforcer.sh", List.of("--print-dir"), progress), "ci/build-netpol-enforcer.sh --print-dir");
+        return ScriptRun.printedDirectory(run("build-netpol-enforcer.sh", List.of("--print-dir"), progress), "ci/build-netpol-enforcer.sh --print-dir");
     }
 
     private String run(String script, List<String> args, Consumer<String> progress) {
