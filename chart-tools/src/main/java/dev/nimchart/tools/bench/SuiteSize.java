@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  * {@code @ParameterizedTest}, {@code @TestFactory}, {@code @RepeatedTest}) and the values files most of them run on
  * (values-examples/ and its invalid/). The tests a run executes are about the methods times the files they take, so
  * either moving by more than {@link #TOLERANCE} moves the run's count and time; ci/benchmark.sh --verify records both
- * beside the tests the run executed ({@link VerifyRunReports}), and BenchmarkRecordTest holds the record to them.
+ * beside the tests the run executed ({@link VerifyRunReports}).
  */
 public record SuiteSize(int testMethods, int valuesFiles) {
 

@@ -31,7 +31,7 @@ final class VerifyRunReports {
         report.line(String.format("Tests in that run: %,d offline, %,d on a cluster.", offline, cluster));
         report.figure("verify-tests", "offline", offline, "count");
         report.figure("verify-tests", "cluster", cluster, "count");
-        // the suite those tests came from, counted from the files, so BenchmarkRecordTest can tell when it has moved
+        // the suite those tests came from, counted from the files, so a later run can tell when it has moved
         SuiteSize suite = SuiteSize.of(target.resolve("../..").normalize());
         report.line(String.format("The suite: %d test methods, %d values files.", suite.testMethods(), suite.valuesFiles()));
         report.figure("verify-tests", "test-methods", suite.testMethods(), "count");
