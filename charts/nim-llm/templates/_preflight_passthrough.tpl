@@ -52,12 +52,37 @@ be overcommitted: Kubernetes refuses a request of one without a limit equal to i
 (resources) has its own rule (gpuRequestEqualsLimit). */ -}}
 {{- define "nim-llm.preflight.extendedResourcesExact" -}}
 {{- $V := .Values -}}
-{{- include "nim-llm.preflight.extendedResourcesExactOf" (dict "key" "resources" "resources" $V.resources) -}}
-{{- include "nim-llm.preflight.extendedResourcesExactOf"
-  (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- $all := list (list "resources" $V.resources)
+  (list "multiNode.mpiJob.launcherResources" $V.multiNode.mpiJob.launcherResources)
+  (list "cachePrefill.resources" $V.cachePrefill.resources)
+  (list "testPod.resources" $V.testPod.resources)
+  (list "inferencePool.epp.resources" $V.inferencePool.epp.resources) -}}
 {{- range $i, $c := $V.initContainers.extraInit | default list -}}
-{{- include "nim-llm.preflight.extendedResourcesExactOf"
-  (dict "key" (printf "initContainers.extraInit[%d].resources" $i) "resources" $c.resources) -}}
+{{- $all = append $all (list (printf "initContainers.extraInit[%d].resources" $i) $c.resources) -}}
+{{- end -}}
+{{- range $each := $all -}}
+{{- include "nim-llm.preflight.extendedResourcesWholeOf" (dict "key" (index $each 0) "resources" (index $each 1)) -}}
+{{- include "nim-llm.preflight.extendedResourcesExactOf" (dict "key" (index $each 0) "resources" (index $each 1)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* An extended resource (nvidia.com/gpu, example.com/fpga: a name with a domain other than kubernetes.io) is counted
+in whole devices: the API server refuses a fraction ("must be an integer") in a request or a limit.
+Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.extendedResourcesWholeOf" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- range $side := list "limits" "requests" -}}
+{{- range $name, $value := get $res $side | default dict -}}
+{{- $extended := and (contains "/" $name) (not (regexMatch "^([^/]*\\.)?kubernetes\\.io/" $name)) (not (hasPrefix "requests." $name)) -}}
+{{- $number := include "nim-llm.quantityValue" $value | float64 -}}
+{{- if and $extended (ne (floor $number) $number) -}}
+{{- $message := print
+  "%s.%s.%s is %v, a fraction, but %s is an extended resource counted in whole devices and Kubernetes "
+  "refuses a fraction of one: set %s.%s.%s to a whole number such as %v." -}}
+{{- include "nim-llm.fail" (printf $message $key $side $name $value $name $key $side $name (max 1 (int (ceil $number)))) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 
