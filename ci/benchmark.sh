@@ -90,7 +90,7 @@ if $agreement; then
   # failsafe's ChartValidatorAgreementIT alone, in one fork; its summary line is the figure.
   echo "running the differential fuzz (ChartValidatorAgreementIT), log in $out/agreement.log" >&2
   mvn -B -f "$root/pom.xml" -pl chart-tests -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-    -Dit.test=ChartValidatorAgreementIT -Dnim.it.forks=1 "-Dnim.agreement.seconds=${NIM_AGREEMENT_SECONDS:-150}" \
+    -Dit.test=ChartValidatorAgreementIT -Dnim.it.forks=1 "-Dnim.agreement.seconds=${NIM_AGREEMENT_SECONDS:-150}" -Dnim.agreement.pickerStarts=40 \
     >"$out/agreement.log" 2>&1 || echo "the differential fuzz failed; see $out/agreement.log" >&2
   grep -E '^(chart/validator agreement|refusal corpus against the validators):' "$out/agreement.log" | tee "$out/agreement.txt" >&2 || true
 fi

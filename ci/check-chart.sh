@@ -139,23 +139,10 @@ values_csv=$(IFS=','; echo "${dirs[*]}")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/check-chart.XXXXXX")
 pom="$repo/chart-tests/pom.xml"
-launcher=${NIM_CHECK_CHART_LAUNCHER:-$repo/chart-tests/target/check-chart-launcher}
+# shellcheck source=ci/launcher.sh
+source "$repo/ci/launcher.sh" # $launcher, launcher_current, write_launcher, launcher_java
 command_args=(--chart "$chart" --values "$values_csv" --tiers "$tier_csv" --results "$work" --fuzz "$fuzz" --cwd "$PWD"
   --lint "$lint" --pod-security "$pod_security" --startup-files "$startup_files")
-
-# Whether the launcher a Maven run left is current: built after every input of the build changed, every classpath
-# entry still there.
-launcher_current() {
-  [[ -f "$launcher/stamp" && -f "$launcher/launch-classpath" ]] || return 1
-  local newer entry entries
-  newer=$(find "$repo/pom.xml" "$pom" "$repo/chart-tests/src/main" "$repo/ci/go.mod" "$repo/ci/fetch-crds.sh" "$repo/ci/crds" \
-    -newer "$launcher/stamp" -print -quit 2>/dev/null) || return 1
-  [[ -z "$newer" ]] || return 1
-  IFS=: read -r -a entries <"$launcher/launch-classpath"
-  for entry in "${entries[@]}"; do
-    [[ -e "$entry" ]] || return 1
-  done
-}
 
 # The library's command (dev.nimchart.CheckChart) through Maven, which builds it first when needed (compile, the CRDs),
 # and writes the launcher's classpath: every tier asked for runs in that one JVM.
@@ -166,51 +153,10 @@ through_maven() {
     -Dnim.check.startupFiles="$startup_files"
 }
 
-# The launcher, made of what the Maven run wrote: chart-tests' classes as a jar (a class-data archive takes classes from
-# jars only) that also registers UnpackedHelmLibrary as helm-java's native library, first on the classpath.
-write_launcher() {
-  local classes rest jar_tool services
-  IFS=: read -r classes rest <"$launcher/classpath"
-  [[ -d "$classes" ]] || return 1
-  jar_tool=$(dirname "$(readlink -f "$(command -v java)")")/jar
-  [[ -x "$jar_tool" ]] || jar_tool=jar
-  services="$launcher/services.$$"
-  mkdir -p "$services/META-INF/services"
-  echo dev.nimchart.render.UnpackedHelmLibrary >"$services/META-INF/services/com.marcnuri.helm.jni.NativeLibrary"
-  "$jar_tool" --create --file "$launcher/chart-tests.jar.$$" -C "$classes" . -C "$services" . || { rm -rf "$services"; return 1; }
-  rm -rf "$services"
-  mv "$launcher/chart-tests.jar.$$" "$launcher/chart-tests.jar"
-  printf '%s\n' "$launcher/chart-tests.jar:$rest" >"$launcher/launch-classpath.$$"
-  mv "$launcher/launch-classpath.$$" "$launcher/launch-classpath"
-  rm -f "$launcher/classes.jsa"
-}
-
-# The same command with java directly: the system properties and environment exec@check-chart gives it (MAVEN_OPTS'
-# -Dnim.* as Maven would take them, then this run's own), the working directory Maven gives it (chart-tests/), C1
-# only and the serial collector (a command of seconds: C2 and G1's threads cost more than they gain), and the
-# class-data archive the first direct run wrote at its exit.
+# The same command with java directly (ci/launcher.sh), with the system properties exec@check-chart gives it.
 directly() {
-  local opts=() maven_opts=() jsa_opts=() word jsa="$launcher/classes.jsa" dump=""
-  read -r -a maven_opts <<<"${MAVEN_OPTS:-}"
-  for word in "${maven_opts[@]}"; do
-    [[ "$word" == -Dnim.* ]] && opts+=("$word")
-  done
-  if [[ -f "$jsa" ]]; then
-    jsa_opts=(-XX:SharedArchiveFile="$jsa")
-  else
-    dump="$jsa.$$"
-    jsa_opts=(-XX:ArchiveClassesAtExit="$dump")
-  fi
-  (cd "$repo/chart-tests" && CI=true KUBECONFIG="$work/lookup-stub.kubeconfig" java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
-    -Xshare:auto '-Xlog:cds*=off' "${jsa_opts[@]}" -cp "$(cat "$launcher/launch-classpath")" \
-    "-Dnim.crds.dir=$repo/chart-tests/target/classes/dev/nimchart/checks/crds" "-Dnim.ci.dir=$repo/chart-tests/../ci" \
-    -Dnim.cluster=auto -Dnim.kubeconfig= -Dnim.cluster.writes=namespaced -Dnim.nodes.file= -Dnim.reconcile.timeout= \
-    "${opts[@]}" "${nim_props[@]}" "-Dnim.helm.library.dir=$launcher/helm" dev.nimchart.CheckChart "${command_args[@]}")
-  if [[ -n "$dump" && -s "$dump" ]]; then
-    mv "$dump" "$jsa"
-  else
-    rm -f "$dump"
-  fi
+  launcher_defaults=(-Dnim.cluster=auto -Dnim.kubeconfig= -Dnim.cluster.writes=namespaced -Dnim.nodes.file= -Dnim.reconcile.timeout=)
+  launcher_java "$work/lookup-stub.kubeconfig" "${nim_props[@]}" dev.nimchart.CheckChart "${command_args[@]}"
 }
 
 echo "chart $chart ($(sed -n 's/^name: *//p' "$chart/Chart.yaml" | head -1)); values: ${dirs[*]}; tiers: $tier_csv; work: $work"

@@ -4,7 +4,9 @@
 #
 #   ci/fetch-crds.sh [OUT_DIR]      (default: chart-tests/target/crds under the repo root)
 #
-# Module versions come from ci/go.mod (the single place of version truth). The
+# Module versions come from ci/go.mod (the single place of version truth; a
+# module pinned at a second version has a go.mod of its own under ci/, named in
+# the table below). The
 # modules are fetched through the Go module proxy with `go mod download`, which
 # downloads only each module's own zip (no transitive dependencies) and checks
 # it against the checksum database. Nothing is ever committed: the output
@@ -23,13 +25,14 @@ die() {
 # shellcheck source=lib/steps.sh
 source "${script_dir}/lib/steps.sh"
 
-# module path | file inside the module (one line per CRD file we need)
+# module path | file inside the module [| the go.mod under ci/ that pins it, when not ci/go.mod] (one line per CRD file)
 crd_files=(
   "sigs.k8s.io/lws|config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml"
   "github.com/kubeflow/mpi-operator|manifests/base/kubeflow.org_mpijobs.yaml"
   "github.com/prometheus-operator/prometheus-operator|example/prometheus-operator-crd-full/monitoring.coreos.com_servicemonitors.yaml"
   "sigs.k8s.io/gateway-api-inference-extension|config/crd/bases/inference.networking.k8s.io_inferencepools.yaml"
-  "sigs.k8s.io/gateway-api-inference-extension|config/crd/bases/inference.networking.x-k8s.io_inferenceobjectives.yaml"
+  # GAIE v1.6.0 has no InferenceObjective (it moved to llm-d-router): taken from v1.5.0, the full picker's release.
+  "sigs.k8s.io/gateway-api-inference-extension|config/crd/bases/inference.networking.x-k8s.io_inferenceobjectives.yaml|epp/go.mod"
   "sigs.k8s.io/gateway-api|config/crd/standard/gateway.networking.k8s.io_httproutes.yaml"
   "github.com/kedacore/keda/v2|config/crd/bases/keda.sh_scaledobjects.yaml"
 )
@@ -38,26 +41,29 @@ command -v go >/dev/null 2>&1 ||
   die "'go' is not on PATH. Install Go (see ci/go.mod for the version) to fetch the CRDs from the Go module proxy."
 [[ -f "${go_mod}" ]] || die "${go_mod} not found."
 
-# Versions from ci/go.mod, read with `go mod edit -json` (no network, no go.sum needed).
-go_mod_json="$(go mod edit -json "${go_mod}")" || die "cannot parse ${go_mod}"
+# Versions from ci/go.mod (or the go.mod an entry names), read with `go mod edit -json` (no network, no go.sum needed).
 version_of() {
-  # Prints the version of module $1 from the Require list of ci/go.mod.
+  # Prints the version of module $1 from the Require list of the go.mod file $2.
+  local json
+  json="$(go mod edit -json "$2")" || die "cannot parse $2"
   awk -v want="\"$1\"," '
     /^\t"Require": \[/ { inreq = 1; next }
     inreq && /^\t\]/ { inreq = 0 }
     inreq && $1 == "\"Path\":" { path = $2 }
     inreq && $1 == "\"Version\":" && path == want { v = $2; gsub(/[",]/, "", v); print v; exit }
-  ' <<<"${go_mod_json}"
+  ' <<<"${json}"
 }
 
 declare -A version=()
 queries=()
 for entry in "${crd_files[@]}"; do
-  mod="${entry%%|*}"
-  [[ -n "${version[${mod}]:-}" ]] && continue
-  v="$(version_of "${mod}")"
-  [[ -n "${v}" ]] || die "no 'require ${mod} <version>' line in ${go_mod}"
-  version["${mod}"]="${v}"
+  IFS='|' read -r mod _ pin <<<"${entry}"
+  pin_file="${script_dir}/${pin:-go.mod}"
+  [[ -f "${pin_file}" ]] || die "${pin_file} not found."
+  [[ -n "${version[${mod}|${pin_file}]:-}" ]] && continue
+  v="$(version_of "${mod}" "${pin_file}")"
+  [[ -n "${v}" ]] || die "no 'require ${mod} <version>' line in ${pin_file}"
+  version["${mod}|${pin_file}"]="${v}"
   queries+=("${mod}@${v}")
 done
 
@@ -78,9 +84,8 @@ done < <(awk '
 # Resolve every source file before copying anything, so a failure leaves no half-updated output.
 srcs=()
 for entry in "${crd_files[@]}"; do
-  mod="${entry%%|*}"
-  rel="${entry#*|}"
-  mv="${mod}@${version[${mod}]}"
+  IFS='|' read -r mod rel pin <<<"${entry}"
+  mv="${mod}@${version[${mod}|${script_dir}/${pin:-go.mod}]}"
   dir="${mod_dir[${mv}]:-}"
   [[ -n "${dir}" && -d "${dir}" ]] || die "go mod download reported no directory for ${mv}"
   [[ -f "${dir}/${rel}" ]] ||

@@ -15,8 +15,10 @@ go 1.26.0
 //   LeaderWorkerSet leaderworkerset.x-k8s.io/v1 -> config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml
 //   MPIJob kubeflow.org/v2beta1                 -> manifests/base/kubeflow.org_mpijobs.yaml
 //   ServiceMonitor monitoring.coreos.com/v1     -> example/prometheus-operator-crd-full/monitoring.coreos.com_servicemonitors.yaml
-//   InferencePool inference.networking.k8s.io/v1, InferenceObjective inference.networking.x-k8s.io/v1alpha2
-//                                               -> config/crd/bases/ of sigs.k8s.io/gateway-api-inference-extension
+//   InferencePool inference.networking.k8s.io/v1 -> config/crd/bases/ of sigs.k8s.io/gateway-api-inference-extension
+//                                               (v1.6.0; its lightweight endpoint picker cmd/lwepp: ci/build-epp.sh lwepp)
+//   InferenceObjective inference.networking.x-k8s.io/v1alpha2 -> the same directory of GAIE v1.5.0, pinned in
+//                                               ci/epp/go.mod with the full picker cmd/epp (v1.6.0 has neither)
 //   HTTPRoute gateway.networking.k8s.io/v1      -> config/crd/standard/gateway.networking.k8s.io_httproutes.yaml
 //   ScaledObject keda.sh/v1alpha1               -> config/crd/bases/keda.sh_scaledobjects.yaml
 //
@@ -35,7 +37,7 @@ require (
 	github.com/kubeflow/mpi-operator v0.8.0
 	github.com/prometheus-operator/prometheus-operator v0.85.0
 	sigs.k8s.io/gateway-api v1.4.0
-	sigs.k8s.io/gateway-api-inference-extension v1.5.0
+	sigs.k8s.io/gateway-api-inference-extension v1.6.0
 	sigs.k8s.io/kueue v0.15.0
 	sigs.k8s.io/kwok v0.8.0
 	sigs.k8s.io/lws v0.9.0

@@ -26,8 +26,11 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
 - name: NIM_CACHE_PATH
   value: {{ $V.model.nimCache | quote }}
 {{- /* The NGC key by model source and air-gap mode (_modelsource.tpl). */}}
+{{- /* Not on the MPIJob launcher: it runs mpirun and downloads nothing (every rank gets its own pod's environment). */}}
+{{- if ne $role "launcher" }}
 {{- with include "nim-llm.modelSource.ngcKeyEnv" $root }}
 {{ . }}
+{{- end }}
 {{- end }}
 - name: NIM_SERVER_PORT
   value: {{ $V.model.openaiPort | int64 | toString | quote }}
@@ -37,6 +40,10 @@ Usage: include "nim-llm.env" (dict "root" $ "role" "leader")
 multi-node examples set jsonLogging: false); an env entry NIM_JSONL_LOGGING still wins. */}}
 - name: NIM_JSONL_LOGGING
   value: {{ ternary "1" "0" (and $V.model.jsonLogging (not $V.multiNode.enabled)) | quote }}
+{{- /* NIM 3.0 Dynamo mode and the engine settings of model.engine (_engine.tpl). */}}
+{{- if ne $role "launcher" }}
+{{- include "nim-llm.engine.env" $root }}
+{{- end }}
 {{- /* HOME and the caches GPU engines write at start, in the writable home (home.path): a read-only root filesystem
 has no writable HOME otherwise (the runtime takes it from the image's passwd entry, else /). Each engine's own variable
 too, so none depends on how it finds its home: Triton (TRITON_HOME, TRITON_CACHE_DIR), vLLM's torch.compile artifacts
@@ -129,8 +136,19 @@ air-gapped one could not. */}}
 {{- if include "nim-llm.usesMPI" $root }}
 - name: NIM_MPI_SSH_PORT
   value: {{ $V.multiNode.sshPort | int64 | toString | quote }}
+{{- /* Least privilege: the pod that runs mpirun (LWS leader, MPIJob launcher) names the private key it dials with;
+a pod that runs sshd names the public key it accepts and the memory-backed directory its sshd_config (which carries
+this container's environment, secrets included) is written to. */}}
+{{- if has $role (list "leader" "launcher") }}
 - name: NIM_MPI_SSH_KEY
   value: {{ include "nim-llm.sshKeyPath" $root | quote }}
+{{- end }}
+{{- if include "nim-llm.runsSshd" (dict "root" $root "role" $role) }}
+- name: NIM_MPI_SSH_AUTHORIZED_KEYS
+  value: {{ include "nim-llm.sshAuthorizedKeysPath" $root | quote }}
+- name: NIM_MPI_SSHD_DIR
+  value: {{ include "nim-llm.sshdDir" $root | quote }}
+{{- end }}
 {{- if eq $role "launcher" }}
 - name: NIM_MPI_NUM_PROCESSES
   value: {{ mul $V.multiNode.workers $V.multiNode.gpusPerNode | int64 | toString | quote }}
@@ -149,4 +167,17 @@ air-gapped one could not. */}}
 {{/* Where the MPI SSH private key is mounted: our Secret for LeaderWorkerSet, mpi-operator's for MPIJob. */}}
 {{- define "nim-llm.sshKeyPath" -}}
 {{- if eq (include "nim-llm.mode" .) "mpijob" -}}/etc/nim-llm/ssh/id_rsa{{- else -}}/etc/nim-llm/ssh/private.key{{- end -}}
+{{- end -}}
+
+{{/* Where the MPI SSH public key (an authorized_keys line) is mounted: our Secret's public.key for LeaderWorkerSet
+workers (which get no private key), mpi-operator's authorized_keys for MPIJob workers (the operator mounts its whole
+key pair on every pod of the job; the chart cannot change that, and worker.sh reads only the public key). */}}
+{{- define "nim-llm.sshAuthorizedKeysPath" -}}
+{{- if eq (include "nim-llm.mode" .) "mpijob" -}}/etc/nim-llm/ssh/authorized_keys{{- else -}}/etc/nim-llm/ssh/public.key{{- end -}}
+{{- end -}}
+
+{{/* The memory-backed directory (emptyDir, medium Memory) of a worker's sshd: its host key, authorized keys and its
+sshd_config, whose SetEnv line carries the container's environment (NGC_API_KEY included) to the ranks: never on disk. */}}
+{{- define "nim-llm.sshdDir" -}}
+/opt/nim-llm/sshd
 {{- end -}}

@@ -139,3 +139,20 @@ empty image.tag means the chart's appVersion; with a digest an empty tag is left
 {{ include "nim-llm.selectorLabels" . }}
 nim-llm/service: inference
 {{- end -}}
+
+{{/* The OpenSSH public key (an authorized_keys line) of the chart's generated MPI SSH key, given as the base64 of its
+PEM. Sprig's genPrivateKey "ecdsa" makes a P-256 key in SEC1 form (x509.MarshalECPrivateKey, "EC PRIVATE KEY"): 121
+bytes of DER whose last 65 are the public point (0x04 || X || Y). The public key is that point in the wire format of
+RFC 5656 section 3.1: string "ecdsa-sha2-nistp256", string "nistp256", string Q, each with a 4-byte length. */}}
+{{- define "nim-llm.sshPublicKey" -}}
+{{- $pem := b64dec . -}}
+{{- $der := regexReplaceAll "-----[^-]+-----|\\s" $pem "" | b64dec -}}
+{{- if or (ne (len $der) 121) (not (hasPrefix "\x30\x77\x02\x01\x01\x04\x20" $der)) -}}
+{{- include "nim-llm.fail" (print
+  "the Secret <fullname>-ssh holds an MPI SSH key that is not a P-256 key in SEC1 form, so its public key cannot be "
+  "derived: delete it (the chart generates a new one), or set multiNode.existingSSHSecret to a Secret with "
+  "private.key and public.key.") -}}
+{{- end -}}
+{{- $blob := printf "\x00\x00\x00\x13ecdsa-sha2-nistp256\x00\x00\x00\x08nistp256\x00\x00\x00\x41%s" (substr 56 121 $der) -}}
+{{- printf "ecdsa-sha2-nistp256 %s nim-llm\n" (b64enc $blob) -}}
+{{- end -}}

@@ -224,8 +224,12 @@ k8s.v1.cni.cncf.io/networks: {{ join "," $nets | quote }}
   mountPath: /etc/nccl
   readOnly: true
 {{- else if eq $provider "gcp" -}}
+{{- /* The NIM container only loads the NCCL plugin and reads its tuner configs there: read-only, as AWS's libraries.
+The tcpxo-daemon's own mounts of it, /sys and /proc/sys stay writable as Google's reference mounts them
+(gpudirect-tcpxo/nccl-test-latest.yaml): no public source says the daemon runs with them read-only. */}}
 - name: nvidia-install-dir-host
   mountPath: /usr/local/nvidia/lib64
+  readOnly: true
 - name: aperture-devices
   mountPath: /dev/aperture_devices
 {{- else if eq $provider "oci" -}}

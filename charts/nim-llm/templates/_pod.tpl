@@ -256,13 +256,22 @@ ready.sh (worker 0 serves the API); an sshd readiness probe on LWS MPI workers; 
 {{- define "nim-llm.probes" -}}
 {{- $V := .root.Values -}}
 {{- $port := ternary "http-health" "http-openai" (gt (int $V.model.healthPort) 0) -}}
+{{- /* NIM 3.0 Dynamo mode bypasses NIM's server: the Dynamo frontend on DYN_HTTP_PORT (http-openai) answers the
+probes, at its own paths (model.dynamo.livenessPath, model.dynamo.readinessPath); model.healthPort is then the
+worker's system port (_engine.tpl). */ -}}
+{{- $dynamo := include "nim-llm.dynamo.single" .root -}}
+{{- if $dynamo -}}{{- $port = "http-openai" -}}{{- end -}}
 {{- if has .role (list "server" "leader") -}}
 {{- range $kind := list "startupProbe" "livenessProbe" "readinessProbe" -}}
 {{- $p := index $V $kind -}}
+{{- $path := $p.path -}}
+{{- if $dynamo -}}
+{{- $path = ternary $V.model.dynamo.livenessPath $V.model.dynamo.readinessPath (eq $kind "livenessProbe") -}}
+{{- end -}}
 {{- if $p.enabled }}
 {{ $kind }}:
   httpGet:
-    path: {{ $p.path | quote }}
+    path: {{ $path | quote }}
     port: {{ $port }}
   initialDelaySeconds: {{ $p.initialDelaySeconds | int64 }}
   periodSeconds: {{ $p.periodSeconds | int64 }}

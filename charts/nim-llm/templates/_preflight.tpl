@@ -17,11 +17,13 @@ one line each. Their bodies live in files by concern:
   _preflight_networking.tpl   Services, Ingress, NetworkPolicy, multi-node networking
   _preflight_live.tpl         upgrades against the release's live objects
   _preflight_ray.tpl          the Ray launch mode (NIM 2.x and 3.x)
+  _preflight_engine.tpl       NIM 3.0 Dynamo mode and the engine settings (model.dynamo, model.engine)
   _preflight_resources.tpl    memory, shared memory and disk
   _preflight_writable.tpl     where the NIM container can write (its home, the caches engines write at start)
   _preflight_routing.tpl      Inference Gateway routing and LLM-aware autoscaling
   _preflight_modelsource.tpl  model sources, cache pre-fill, air gap, LoRA, CA bundle, health port
   _preflight_runtime.tpl      the pod's runtime: ports in one network namespace, env the chart derives, proxies
+  _preflight_security.tpl     secrets in plain sight (proxy credentials, secrets expanded into arguments), host paths
   _numbers.tpl                number helpers (counts, sizes, quantities)
 A new rule: its define in the file of its concern, or in a new
 _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
@@ -58,8 +60,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.rolloutProgress" . -}}               {{- /* a Deployment's rollout can replace a pod (maxSurge, maxUnavailable not both 0) */ -}}
 {{- /* Kubernetes objects passed through into pods (_preflight_passthrough.tpl) */ -}}
 {{- include "nim-llm.preflight.gpuRequestEqualsLimit" . -}}         {{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
-{{- include "nim-llm.preflight.requestsWithinLimits" . -}}          {{- /* every request of resources, the MPI launcher and the test pod at most its limit */ -}}
-{{- include "nim-llm.preflight.extendedResourcesExact" . -}}        {{- /* hugepages and extended resources: a request has an equal limit */ -}}
+{{- include "nim-llm.preflight.resourcesOfEveryContainer" . -}}     {{- /* every resources key: requests within limits, extended resources whole and not overcommitted */ -}}
 {{- include "nim-llm.preflight.hugepagesWholePages" . -}}           {{- /* a hugepages quantity is a whole number of its pages */ -}}
 {{- /* Memory, shared memory and disk (_preflight_resources.tpl) */ -}}
 {{- include "nim-llm.preflight.shmWithinMemoryLimit" . -}}          {{- /* shm.sizeLimit below resources.limits.memory (its pages count against it) */ -}}
@@ -69,6 +70,9 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.rootUserUnderNonRoot" . -}}          {{- /* no container runs as user 0 under runAsNonRoot: true */ -}}
 {{- include "nim-llm.preflight.envOnePerName" . -}}                 {{- /* env holds one entry per variable */ -}}
 {{- include "nim-llm.preflight.plainSecrets" . -}}                  {{- /* no secret-like env variable (pod or init container) is a literal */ -}}
+{{- include "nim-llm.preflight.secretExpansions" . -}}             {{- /* no $(VAR) of a secret variable in a command or args (_preflight_security.tpl) */ -}}
+{{- include "nim-llm.preflight.proxyCredentials" . -}}             {{- /* proxy URLs carry no user:password@ (_preflight_security.tpl) */ -}}
+{{- include "nim-llm.preflight.hostPathSystem" . -}}               {{- /* no host path on the node's system directories (_preflight_security.tpl) */ -}}
 {{- include "nim-llm.preflight.envNotOwnedElsewhere" . -}}          {{- /* env does not replace PATH, LD_LIBRARY_PATH or the GPU list */ -}}
 {{- include "nim-llm.preflight.envValuesPassable" . -}}             {{- /* env values a process environment can carry (no NUL, under 128 KiB) */ -}}
 {{- include "nim-llm.preflight.extraVolumeNames" . -}}              {{- /* extraVolumes names are unique and not the chart's own */ -}}
@@ -79,6 +83,10 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- /* Where the NIM container writes (_preflight_writable.tpl) */ -}}
 {{- include "nim-llm.preflight.homePathFree" . -}}                  {{- /* home.path is a directory of its own (no image, system or chart directory) */ -}}
 {{- include "nim-llm.preflight.cachePathsWritable" . -}}            {{- /* env entries that move a cache (HOME, TRITON_CACHE_DIR, ...) name a writable directory */ -}}
+{{- /* NIM 3.0 Dynamo mode and engine settings (_preflight_engine.tpl); before the multi-node env rules */ -}}
+{{- include "nim-llm.preflight.engineEnvOwned" . -}}               {{- /* env sets no Dynamo selector or port, nor a variable model.engine sets */ -}}
+{{- include "nim-llm.preflight.dynamoMode" . -}}                   {{- /* Dynamo single-container only, on NIM 3.x, single-node, with the recipe's profile */ -}}
+{{- include "nim-llm.preflight.engineSettings" . -}}               {{- /* engine settings exist in the image's NIM version; args no other key owns */ -}}
 {{- /* Multi-node and start-up (_preflight_multinode.tpl) */ -}}
 {{- include "nim-llm.preflight.ray" . -}}                          {{- /* Ray launch mode (NIM 2.x and 3.x): its rules, in order (_preflight_ray.tpl) */ -}}
 {{- include "nim-llm.preflight.scriptEnv" . -}}                     {{- /* env entries the MPI start-up scripts read keep their meaning */ -}}
@@ -101,6 +109,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.mpiJobKeys" . -}}                    {{- /* MPIJob mode refuses keys that only apply to LeaderWorkerSet */ -}}
 {{- include "nim-llm.preflight.mpiStartup" . -}}                    {{- /* mpi launch mode in a LeaderWorkerSet: no start-up that waits for itself */ -}}
 {{- include "nim-llm.preflight.subGroupSize" . -}}                  {{- /* multiNode.leaderWorkerSet.subGroupSize as the LWS webhook takes it (LeaderExcluded: divides workers - 1) */ -}}
+{{- include "nim-llm.preflight.lwsReplicasRange" . -}}              {{- /* a LeaderWorkerSet has at most 1000000 groups (LWS v0.10.0's CRD and webhook) */ -}}
 {{- end -}}
 {{- /* Services, Ingress, NetworkPolicy, multi-node networking (_preflight_networking.tpl) */ -}}
 {{- include "nim-llm.preflight.serviceName" . -}}                   {{- /* service.name is not the headless Service a controller creates */ -}}
@@ -108,6 +117,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.ingressHosts" . -}}                  {{- /* an enabled Ingress has hosts */ -}}
 {{- include "nim-llm.preflight.ingressTlsHosts" . -}}               {{- /* every Ingress TLS host is a rule host, in lower case */ -}}
 {{- include "nim-llm.preflight.networkPolicyPeers" . -}}            {{- /* a networkPolicy.ingressFrom peer is an ipBlock or selectors, not both */ -}}
+{{- include "nim-llm.preflight.networkPolicyGroups" . -}}           {{- /* at most 1000 multi-node groups, one NetworkPolicy each */ -}}
 {{- include "nim-llm.preflight.serviceLabels" . -}}                 {{- /* service.labels does not redefine the chart's labels */ -}}
 {{- include "nim-llm.preflight.efaHostPath" . -}}                   {{- /* the EFA library directory is not a path the NIM container mounts */ -}}
 {{- include "nim-llm.preflight.oneNetworkProvider" . -}}            {{- /* one multinodeNetworking provider at most */ -}}
@@ -121,6 +131,8 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- /* Inference Gateway routing and LLM-aware autoscaling (_preflight_routing.tpl) */ -}}
 {{- include "nim-llm.preflight.routingNeedsPool" . -}}              {{- /* an HTTPRoute or InferenceObjective needs inferencePool.enabled */ -}}
 {{- include "nim-llm.preflight.eppImagePinned" . -}}                {{- /* the endpoint picker's image has a tag or a digest */ -}}
+{{- include "nim-llm.preflight.pickerImage" . -}}                   {{- /* a known GAIE picker image is the picker inferencePool.epp.picker names */ -}}
+{{- include "nim-llm.preflight.pickerConfig" . -}}                  {{- /* an EndpointPickerConfig only for a picker that reads one */ -}}
 {{- include "nim-llm.preflight.poolTargetPort" . -}}                {{- /* the pool's target port is the serving pods' API port */ -}}
 {{- include "nim-llm.preflight.poolSelectsServingPods" . -}}        {{- /* the pool selects exactly the serving pods, never workers */ -}}
 {{- include "nim-llm.preflight.httpRouteParents" . -}}              {{- /* an HTTPRoute has a parent Gateway */ -}}
@@ -131,6 +143,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.kedaDropsHpaMetrics" . -}}           {{- /* with KEDA, no HorizontalPodAutoscaler metrics silently dropped */ -}}
 {{- include "nim-llm.preflight.eppArgs" . -}}                       {{- /* the picker's flags: none it exits on, none repeated, the chart's ports and pool */ -}}
 {{- include "nim-llm.preflight.objectiveGroup" . -}}                {{- /* the InferenceObjective is in the group the picker reads */ -}}
+{{- include "nim-llm.preflight.objectiveForPicker" . -}}            {{- /* an InferenceObjective only in the group the release's picker reads */ -}}
 {{- /* Placement: DRA GPUs, ComputeDomains, topology, LWS policies, Kueue (_preflight_placement.tpl) */ -}}
 {{- include "nim-llm.preflight.placement" . -}}                     {{- /* every placement rule, one define each, in order */ -}}
 {{- /* Model sources, pre-fill, air gap, LoRA, CA bundle, health port (_preflight_modelsource.tpl) */ -}}
@@ -155,5 +168,5 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.liveClaims" . -}}                    {{- /* a live shared cache claim keeps its class, access modes and size, and stays in use */ -}}
 {{- include "nim-llm.preflight.liveDeploymentSelector" . -}}        {{- /* a live Deployment's selector stays */ -}}
 {{- include "nim-llm.preflight.liveSubGroups" . -}}                 {{- /* a live LeaderWorkerSet's subgroups stay */ -}}
-{{- include "nim-llm.preflight.liveSshSecretHasKey" . -}}           {{- /* an existing SSH Secret holds private.key */ -}}
+{{- include "nim-llm.preflight.liveSshSecretHasKey" . -}}           {{- /* an existing SSH Secret holds private.key and public.key */ -}}
 {{- end -}}

@@ -270,12 +270,14 @@ the group waiting to start. Checked when the Secret can be read (install and upg
 {{- $name := .Values.multiNode.existingSSHSecret -}}
 {{- if and $name (include "nim-llm.usesMPI" .) (eq (include "nim-llm.mode" .) "leaderworkerset") -}}
 {{- $secret := lookup "v1" "Secret" .Release.Namespace $name -}}
-{{- if and $secret (not (hasKey ($secret.data | default dict) "private.key")) -}}
+{{- $data := $secret.data | default dict -}}
+{{- if and $secret (not (and (hasKey $data "private.key") (hasKey $data "public.key"))) -}}
 {{- $message := print
-  "multiNode.existingSSHSecret is %s, but that Secret holds no key private.key (it has: %s), which every pod of "
-  "the group mounts as its SSH key: add the private key under private.key (kubectl create secret generic %s "
-  "--from-file=private.key=<key file>), or leave multiNode.existingSSHSecret empty for a generated key." -}}
-{{- include "nim-llm.fail" (printf $message $name (join ", " (keys ($secret.data | default dict) | sortAlpha) | default "none") $name) -}}
+  "multiNode.existingSSHSecret is %s, but that Secret does not hold both private.key and public.key (it has: %s): "
+  "the leader mounts the private key, each worker only the public key (least privilege). Add both "
+  "(ssh-keygen -y -f <key file> > public.key; kubectl create secret generic %s --from-file=private.key=<key file> "
+  "--from-file=public.key), or leave multiNode.existingSSHSecret empty for a generated key." -}}
+{{- include "nim-llm.fail" (printf $message $name (join ", " (keys $data | sortAlpha) | default "none") $name) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

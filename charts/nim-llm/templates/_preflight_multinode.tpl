@@ -12,7 +12,8 @@ is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agr
 {{- $scriptCounts := dict "CLUSTER_START_TIMEOUT" "multiNode.clusterStartTimeout" "NIM_NUM_COMPUTE_NODES"
   "multiNode.workers" "NIM_GPUS_PER_NODE" "multiNode.gpusPerNode" "NIM_MPI_NUM_PROCESSES"
   "multiNode.workers and multiNode.gpusPerNode" -}}
-{{- $scriptFixed := dict "NIM_MPI_SSH_PORT" "multiNode.sshPort" "NIM_MPI_SSH_KEY" "multiNode.existingSSHSecret" -}}
+{{- $scriptFixed := dict "NIM_MPI_SSH_PORT" "multiNode.sshPort" "NIM_MPI_SSH_KEY" "multiNode.existingSSHSecret"
+  "NIM_MPI_SSH_AUTHORIZED_KEYS" "multiNode.existingSSHSecret" -}}
 {{- range $i, $e := $V.env | default list -}}
 {{- if hasKey $scriptFixed $e.name -}}
 {{- $message := print
@@ -274,6 +275,25 @@ with LeaderExcluded (the leader a subgroup of its own) size - 1 must be. */ -}}
   "multiNode.leaderWorkerSet.subGroupSize is %d, which the LeaderWorkerSet controller's webhook refuses: %s. "
   "Set multiNode.leaderWorkerSet.subGroupSize to one of %s, or 0 for no subgroups." -}}
 {{- include "nim-llm.fail" (printf $message $size $rule (join ", " $divisors)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A LeaderWorkerSet has at most 1000000 groups: LeaderWorkerSet v0.10.0 refuses more in its CRD schema (spec.replicas
+maximum 1000000) and its validating webhook (generalValidate: "replicas must be equal or less than 1000000"); the
+autoscaler's maxReplicas is the most replicas it would write through the scale subresource. */ -}}
+{{- define "nim-llm.preflight.lwsReplicasRange" -}}
+{{- $V := .Values -}}
+{{- if eq (include "nim-llm.mode" .) "leaderworkerset" -}}
+{{- $keys := list (list "replicaCount" $V.replicaCount) -}}
+{{- if $V.autoscaling.enabled -}}{{- $keys = append $keys (list "autoscaling.maxReplicas" $V.autoscaling.maxReplicas) -}}{{- end -}}
+{{- range $keys -}}
+{{- if gt (int64 (index . 1)) 1000000 -}}
+{{- include "nim-llm.fail" (printf (print "%s is %d, more groups than a LeaderWorkerSet (multiNode.leaderWorkerSet.enabled) may "
+  "have: LeaderWorkerSet v0.10.0 refuses spec.replicas above 1000000 (its CRD schema and its webhook). "
+  "Set %s to 1000000 or less.")
+  (index . 0) (int64 (index . 1)) (index . 0)) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -229,3 +229,25 @@ Network objects; both are Kubernetes object names. */ -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{- /* One NetworkPolicy per multi-node group (a selector cannot say "my own group"): as many as the groups there may be
+(autoscaling.maxReplicas or replicaCount, plus a rolling update's surge). Past 1000 the release would hold thousands of
+policies (and Helm takes minutes to render them): refuse, naming both ways out. */ -}}
+{{- define "nim-llm.preflight.networkPolicyGroups" -}}
+{{- $V := .Values -}}
+{{- if $V.networkPolicy.enabled -}}
+{{- $mode := include "nim-llm.mode" . -}}
+{{- $groups := 0 -}}
+{{- if eq $mode "leaderworkerset" -}}{{- $groups = include "nim-llm.lwsGroupSlots" . | int -}}
+{{- else if eq $mode "mpijob" -}}{{- $groups = int $V.replicaCount -}}
+{{- end -}}
+{{- if gt $groups 1000 -}}
+{{- $key := ternary "autoscaling.maxReplicas" "replicaCount" (and $V.autoscaling.enabled (eq $mode "leaderworkerset")) -}}
+{{- $message := print
+  "networkPolicy.enabled renders one NetworkPolicy per multi-node group (a group's Ray, sshd and NCCL ports open to "
+  "its own pods only), and %s allows %d groups (a rolling update's surge included): lower %s so that at most 1000 "
+  "groups exist, or set networkPolicy.enabled: false and isolate the groups with policies of your own." -}}
+{{- include "nim-llm.fail" (printf $message $key $groups $key) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

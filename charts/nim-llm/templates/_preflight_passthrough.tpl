@@ -19,15 +19,6 @@ Index and order: _preflight.tpl.
 {{- end -}}
 {{- end -}}
 
-{{- /* every request of resources and of the MPI launcher at most its limit */ -}}
-{{- define "nim-llm.preflight.requestsWithinLimits" -}}
-{{- $V := .Values -}}
-{{- include "nim-llm.preflight.requestsWithinLimitsOf" (dict "key" "resources" "resources" $V.resources) -}}
-{{- include "nim-llm.preflight.requestsWithinLimitsOf"
-  (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
-{{- include "nim-llm.preflight.requestsWithinLimitsOf" (dict "key" "testPod.resources" "resources" $V.testPod.resources) -}}
-{{- end -}}
-
 {{- /* Every request at most its limit (Kubernetes refuses a request above its limit, after the release has begun).
 Usage: (dict "key" "resources" "resources" map) */ -}}
 {{- define "nim-llm.preflight.requestsWithinLimitsOf" -}}
@@ -47,21 +38,54 @@ Usage: (dict "key" "resources" "resources" map) */ -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* Hugepages and extended resources (a name with a domain other than kubernetes.io, such as example.com/fpga) cannot
-be overcommitted: Kubernetes refuses a request of one without a limit equal to it. nvidia.com/gpu of the GPU pods
-(resources) has its own rule (gpuRequestEqualsLimit). */ -}}
-{{- define "nim-llm.preflight.extendedResourcesExact" -}}
+{{- /* The resources of every container the chart renders, each held to the API server's resource rules: every request
+at most its limit, extended resources in whole devices, hugepages and extended resources not overcommitted. */ -}}
+{{- define "nim-llm.preflight.resourcesOfEveryContainer" -}}
 {{- $V := .Values -}}
-{{- include "nim-llm.preflight.extendedResourcesExactOf" (dict "key" "resources" "resources" $V.resources) -}}
-{{- include "nim-llm.preflight.extendedResourcesExactOf"
-  (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- $all := list (list "resources" $V.resources)
+  (list "multiNode.mpiJob.launcherResources" $V.multiNode.mpiJob.launcherResources)
+  (list "testPod.resources" $V.testPod.resources) -}}
+{{- if $V.cachePrefill.enabled -}}
+{{- $all = append $all (list "cachePrefill.resources" $V.cachePrefill.resources) -}}
+{{- end -}}
+{{- if include "nim-llm.epp.enabled" . -}}
+{{- $all = append $all (list "inferencePool.epp.resources" $V.inferencePool.epp.resources) -}}
+{{- end -}}
 {{- range $i, $c := $V.initContainers.extraInit | default list -}}
-{{- include "nim-llm.preflight.extendedResourcesExactOf"
-  (dict "key" (printf "initContainers.extraInit[%d].resources" $i) "resources" $c.resources) -}}
+{{- $all = append $all (list (printf "initContainers.extraInit[%d].resources" $i) $c.resources) -}}
+{{- end -}}
+{{- range $each := $all -}}
+{{- $args := dict "key" (index $each 0) "resources" (index $each 1) -}}
+{{- include "nim-llm.preflight.requestsWithinLimitsOf" $args -}}
+{{- include "nim-llm.preflight.extendedResourcesWholeOf" $args -}}
+{{- include "nim-llm.preflight.extendedResourcesExactOf" $args -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- /* An extended resource (nvidia.com/gpu, example.com/fpga: a name with a domain other than kubernetes.io) is counted
+in whole devices: the API server refuses a fraction ("must be an integer") in a request or a limit.
+Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.extendedResourcesWholeOf" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- range $side := list "limits" "requests" -}}
+{{- range $name, $value := get $res $side | default dict -}}
+{{- $extended := and (contains "/" $name) (not (regexMatch "^([^/]*\\.)?kubernetes\\.io/" $name)) (not (hasPrefix "requests." $name)) -}}
+{{- $number := include "nim-llm.quantityValue" $value | float64 -}}
+{{- if and $extended (ne (floor $number) $number) -}}
+{{- $message := print
+  "%s.%s.%s is %v, a fraction, but %s is an extended resource counted in whole devices and Kubernetes "
+  "refuses a fraction of one: set %s.%s.%s to a whole number such as %v." -}}
+{{- include "nim-llm.fail" (printf $message $key $side $name $value $name $key $side $name (max 1 (int (ceil $number)))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Hugepages and extended resources (a name with a domain other than kubernetes.io, such as example.com/fpga) cannot
+be overcommitted: Kubernetes refuses a request of one without a limit equal to it. nvidia.com/gpu of the GPU pods
+(resources) has its own rule (gpuRequestEqualsLimit).
+Usage: (dict "key" "resources" "resources" map) */ -}}
 {{- define "nim-llm.preflight.extendedResourcesExactOf" -}}
 {{- $key := .key -}}
 {{- $res := .resources | default dict -}}
@@ -146,15 +170,12 @@ pod's): the kubelet refuses to start it (CreateContainerConfigError), after the 
 {{- end -}}
 {{- end -}}
 
-{{- /* A secret in a literal env value is readable by anyone who can read the pod. A name is secret-like when one of its
-words (split at "_", any case) is KEY after API, ACCESS or PRIVATE, or TOKEN, SECRET, PASSWORD, PASSWD, PASS,
-CREDENTIAL(S): AWS_SECRET_ACCESS_KEY, hf_token, REDIS_PASS, GITHUB_TOKEN_READONLY. Usage: (dict "key" "env" "env" list) */ -}}
+{{- /* A secret in a literal env value is readable by anyone who can read the pod. What is secret-like:
+"nim-llm.secretLikeName" (_preflight_security.tpl). Usage: (dict "key" "env" "env" list) */ -}}
 {{- define "nim-llm.preflight.plainSecretsIn" -}}
 {{- $key := .key -}}
 {{- range $i, $e := .env | default list -}}
-{{- if and (kindIs "map" $e) (hasKey $e "value") (regexMatch (print
-      "(?i)(^|_)((API|ACCESS|PRIVATE)_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?)(_|$)|^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$")
-    (toString $e.name)) -}}
+{{- if and (kindIs "map" $e) (hasKey $e "value") (include "nim-llm.secretLikeName" $e.name) -}}
 {{- $message := print
   "%s[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret "
   "and use %s[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or "

@@ -18,8 +18,80 @@ autoscaling.keda). One define per rule, each called with one line from "nim-llm.
 {{/* The endpoint picker's image is pinned: a moving image would change the picker under a running release. */}}
 {{- define "nim-llm.preflight.eppImagePinned" -}}
 {{- $image := .Values.inferencePool.epp.image -}}
-{{- if and .Values.inferencePool.enabled (not (toString ($image.tag | default ""))) (not (toString ($image.digest | default ""))) -}}
+{{- if and (include "nim-llm.epp.enabled" .) (not (toString ($image.tag | default ""))) (not (toString ($image.digest | default ""))) -}}
 {{- include "nim-llm.fail" (printf "inferencePool.epp.image has neither a tag nor a digest (repository %s): the endpoint picker would run whatever the registry's default tag points to at each pod start. Set inferencePool.epp.image.tag (such as v1.5.0) or inferencePool.epp.image.digest (sha256:...)." $image.repository) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* GAIE's own picker images are the picker inferencePool.epp.picker names: the arguments, config and RBAC follow the
+picker, and each picker exits on the other's flags (lwepp knows no --config-file). Only GAIE's published repositories
+are recognised; a mirror of them is not checked. */}}
+{{- define "nim-llm.preflight.pickerImage" -}}
+{{- $E := .Values.inferencePool.epp -}}
+{{- if include "nim-llm.epp.enabled" . -}}
+{{- $pickers := include "nim-llm.epp.pickers" . | fromYaml -}}
+{{- range $name, $p := $pickers -}}
+{{- if and $p.repository (eq (toString $E.image.repository) $p.repository) (ne $name $E.picker) -}}
+{{- $want := (index $pickers $E.picker).repository -}}
+{{- $fix := "set inferencePool.epp.image.repository to llm-d-router's image" -}}
+{{- if $want -}}
+{{- $fix = printf "set inferencePool.epp.image.repository: %s and its tag (such as %s)"
+  $want (ternary "v1.6.0" "v1.5.0" (eq $E.picker "lwepp")) -}}
+{{- end -}}
+{{- include "nim-llm.fail" (printf (print "inferencePool.epp.image.repository is %s, the image of GAIE's %s picker, "
+  "but inferencePool.epp.picker is %s: the chart would give that image the arguments, config and permissions of %s, "
+  "and a picker exits on a flag it does not know. Set inferencePool.epp.picker: %s, or %s.")
+  $p.repository $name $E.picker $E.picker $name $fix) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* An EndpointPickerConfig only for a picker that reads one: GAIE v1.6.0's lightweight picker has no config file. */}}
+{{- define "nim-llm.preflight.pickerConfig" -}}
+{{- $E := .Values.inferencePool.epp -}}
+{{- if and (include "nim-llm.epp.enabled" .) $E.config (not (include "nim-llm.epp.readsConfig" .)) -}}
+{{- include "nim-llm.fail" (printf (print "inferencePool.epp.config is set but inferencePool.epp.picker is %s, "
+  "which reads no EndpointPickerConfig (GAIE v1.6.0's lightweight picker picks round robin and has no --config-file): "
+  "the config would change nothing. Remove inferencePool.epp.config, or set inferencePool.epp.picker: epp "
+  "(GAIE v1.5.0) or llm-d-router.") $E.picker) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* An InferenceObjective is rendered only for a picker of the release that reads it, in the API group it reads:
+GAIE v1.5.0's picker (epp) reads inference.networking.x-k8s.io, llm-d-router reads llm-d.ai, GAIE v1.6.0's
+lightweight picker (lwepp) reads none. inferencePool.epp.objectiveGroup (RBAC) likewise names the picker's group. */}}
+{{- define "nim-llm.preflight.objectiveForPicker" -}}
+{{- $P := .Values.inferencePool -}}
+{{- if $P.enabled -}}
+{{- $reads := (include "nim-llm.epp.picker" . | fromYaml).objectiveGroup -}}
+{{- $readers := print "inferencePool.epp.picker: epp (GAIE v1.5.0, reads inference.networking.x-k8s.io) "
+  "or llm-d-router (reads llm-d.ai)" -}}
+{{- if and $P.objective.enabled (not $P.epp.enabled) -}}
+{{- include "nim-llm.fail" (printf (print "inferencePool.objective.enabled is true but inferencePool.epp.enabled is false: "
+  "no endpoint picker of this release reads the InferenceObjective, so its priority would change nothing. "
+  "Set inferencePool.objective.enabled: false, or inferencePool.epp.enabled: true with %s.") $readers) -}}
+{{- else if and $P.objective.enabled (not $reads) -}}
+{{- include "nim-llm.fail" (printf (print "inferencePool.objective.enabled is true but inferencePool.epp.picker is %s, "
+  "which reads no InferenceObjective (GAIE v1.6.0's lightweight picker picks round robin): its priority would change "
+  "nothing. Set inferencePool.objective.enabled: false, or %s.") $P.epp.picker $readers) -}}
+{{- else if and $P.objective.enabled $P.objective.apiVersion (ne (first (splitList "/" $P.objective.apiVersion)) $reads) -}}
+{{- include "nim-llm.fail" (printf (print "inferencePool.objective.apiVersion is %s but inferencePool.epp.picker is %s, "
+  "which reads InferenceObjectives of %s only: the picker would never see this one. "
+  "Set inferencePool.objective.apiVersion: %s/v1alpha2 or leave it empty (the picker's group), or set %s.")
+  $P.objective.apiVersion $P.epp.picker $reads $reads $readers) -}}
+{{- end -}}
+{{- if and $P.epp.enabled $P.epp.objectiveGroup (ne $P.epp.objectiveGroup $reads) -}}
+{{- $fix := "Leave it empty" -}}
+{{- $what := "no InferenceObjective" -}}
+{{- if $reads -}}
+{{- $fix = printf "Set it to %s or leave it empty (the picker's group)" $reads -}}
+{{- $what = printf "InferenceObjectives of %s" $reads -}}
+{{- end -}}
+{{- include "nim-llm.fail" (printf (print "inferencePool.epp.objectiveGroup is %s but inferencePool.epp.picker is %s, "
+  "which reads %s: the chart's Role would let the picker read objectives it never reads. %s, or set %s.")
+  $P.epp.objectiveGroup $P.epp.picker $what $fix $readers) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 
@@ -84,7 +156,7 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- $used = append $used (list "autoscaling.keda.prometheus.metricName" (include "nim-llm.defaultMetricName" (list $ $V.autoscaling.keda.prometheus.metricName))) -}}
 {{- end -}}
 {{- end -}}
-{{- if and $V.inferencePool.enabled (not $V.inferencePool.epp.config) -}}
+{{- if and (include "nim-llm.epp.enabled" .) (include "nim-llm.epp.readsConfig" .) (not $V.inferencePool.epp.config) -}}
 {{- range $k := list "queuedRequests" "runningRequests" "kvCacheUsage" -}}
 {{- $used = append $used (list (printf "inferencePool.epp.engineMetrics.%s" $k) (include "nim-llm.defaultMetricName" (list $ (index $V.inferencePool.epp.engineMetrics $k)))) -}}
 {{- end -}}
@@ -322,23 +394,23 @@ reads inference.networking.x-k8s.io/v1alpha2 only (pkg/epp/server/controller_con
 {{- $P := .Values.inferencePool -}}
 {{- if $P.enabled -}}
 {{- $gaie := contains "gateway-api-inference-extension" (toString $P.epp.image.repository) -}}
-{{- if and $gaie (ne (toString $P.epp.objectiveGroup) "inference.networking.x-k8s.io") -}}
+{{- $og := include "nim-llm.epp.objectiveGroup" . -}}
+{{- if and $gaie $og (ne $og "inference.networking.x-k8s.io") -}}
 {{- include "nim-llm.fail" (printf (print
   "inferencePool.epp.objectiveGroup is %q, but the endpoint picker image %s (GAIE v1.x) reads InferenceObjectives "
   "of inference.networking.x-k8s.io only: its Role would not let it read them (its watch of InferenceObjectives "
   "is forbidden), so no objective would ever be applied. Set inferencePool.epp.objectiveGroup: "
   "inference.networking.x-k8s.io, or use llm-d-router's picker image.")
-  (toString $P.epp.objectiveGroup) (toString $P.epp.image.repository)) -}}
+  $og (toString $P.epp.image.repository)) -}}
 {{- end -}}
-{{- if $P.objective.enabled -}}
-{{- $group := first (splitList "/" (toString $P.objective.apiVersion)) -}}
-{{- if ne $group (toString $P.epp.objectiveGroup) -}}
+{{- if and $P.objective.enabled $og -}}
+{{- $group := first (splitList "/" (include "nim-llm.objective.apiVersion" .)) -}}
+{{- if ne $group $og -}}
 {{- include "nim-llm.fail" (printf (print
   "inferencePool.objective.apiVersion is %s, but the endpoint picker reads InferenceObjectives of %s "
   "(inferencePool.epp.objectiveGroup): the objective would be created and never applied. Set "
   "inferencePool.objective.apiVersion to %s/v1alpha2, or inferencePool.epp.objectiveGroup to %s with a picker "
-  "image that reads that group.") (toString $P.objective.apiVersion) (toString $P.epp.objectiveGroup)
-  (toString $P.epp.objectiveGroup) $group) -}}
+  "image that reads that group.") (include "nim-llm.objective.apiVersion" .) $og $og $group) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -10,13 +10,13 @@ look): a null deletes the chart's defaults of the whole block, and every templat
 {{- range $path := list "image" "model" "resources" "resources.requests" "shm" "startupProbe" "livenessProbe" "readinessProbe" "statefulSet"
   "strategy" "strategy.rollingUpdate" "podDisruptionBudget" "persistence"
   "persistence.stsPersistentVolumeClaimRetentionPolicy" "hostPath" "nfs" "initContainers" "serviceAccount" "service"
-  "ingress" "networkPolicy" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet"
+  "ingress" "networkPolicy" "networkPolicy.endpointPicker" "autoscaling" "metrics" "metrics.serviceMonitor" "multiNode" "multiNode.leaderWorkerSet"
   "multiNode.mpiJob" "multiNode.optimized" "multinodeNetworking" "multinodeNetworking.aws" "multinodeNetworking.azure"
   "multinodeNetworking.gcp" "multinodeNetworking.oci" "testPod" "testPod.resources" "emptyDir" "tmp" "home" "multiNode.ray"
   "multiNode.ray.workerStartupProbe" "dra" "kueue" "multiNode.computeDomain" "multiNode.topology"
   "autoscaling.keda" "autoscaling.keda.prometheus" "inferencePool" "inferencePool.epp" "inferencePool.epp.image"
   "inferencePool.epp.engineMetrics" "inferencePool.httpRoute" "inferencePool.objective"
-  "modelSource" "cachePrefill" "cachePrefill.resources" "airGap" "lora" "proxy" "proxy.caBundle" -}}
+  "modelSource" "cachePrefill" "cachePrefill.resources" "airGap" "lora" "proxy" "proxy.caBundle" "model.dynamo" "model.engine" -}}
 {{- $node := $V -}}
 {{- range $key := splitList "." $path -}}
 {{- if kindIs "map" $node -}}{{- $node = get $node $key -}}{{- end -}}

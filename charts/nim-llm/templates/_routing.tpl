@@ -19,6 +19,80 @@ app.kubernetes.io/instance: {{ .Release.Name | quote }}
 app.kubernetes.io/component: endpoint-picker
 {{- end -}}
 
+{{/* The Lease of the endpoint picker's leader election (several replicas), as the picker names it from its pool
+(gateway-api-inference-extension pkg/epp/server/controller_manager.go, v1.5.0). */}}
+{{- define "nim-llm.epp.leaseName" -}}
+{{- printf "epp-%s-%s.gateway-api-inference-extension.sigs.k8s.io" .Release.Namespace (include "nim-llm.fullname" .) -}}
+{{- end -}}
+
+{{/* Name of the ClusterRole (and its binding) that lets the endpoint picker authenticate and authorize its metrics
+callers (TokenReview, SubjectAccessReview): cluster-wide objects, so the namespace is part of the name. */}}
+{{- define "nim-llm.epp.metricsAuthName" -}}
+{{- printf "%s-%s-epp-metrics-auth" .Release.Namespace (include "nim-llm.fullname" .) -}}
+{{- end -}}
+
+{{/* Whether the release runs an endpoint picker of its own ("true" or ""): inferencePool.enabled and
+inferencePool.epp.enabled. Without one the InferencePool has no endpointPickerRef (optional since GAIE v1.6.0, for a
+gateway that balances the pool itself) and no picker object is rendered. */}}
+{{- define "nim-llm.epp.enabled" -}}
+{{- if and .Values.inferencePool.enabled .Values.inferencePool.epp.enabled -}}true{{- end -}}
+{{- end -}}
+
+{{/* What each endpoint picker the chart knows reads (inferencePool.epp.picker), from their sources:
+  epp           GAIE v1.5.0 cmd/epp: an EndpointPickerConfig file, the pods' metrics, InferenceObjectives of
+                inference.networking.x-k8s.io (pkg/epp/server/options.go, config/charts/epplib); leader election.
+  lwepp         GAIE v1.6.0 cmd/lwepp: round robin over the pool's Ready pods; no config file, no metrics, no objectives,
+                no leader election (pkg/lwepp/server/options.go, handlers/server.go).
+  llm-d-router  llm-d-router (GAIE's full picker since May 2026): as epp, with InferenceObjectives of llm-d.ai; not run
+                here (its module is not served by the Go module proxy).
+objectiveGroup is "" for a picker that reads no InferenceObjective. */}}
+{{- define "nim-llm.epp.pickers" -}}
+epp:
+  objectiveGroup: inference.networking.x-k8s.io
+  config: true
+  leaderElection: true
+  repository: registry.k8s.io/gateway-api-inference-extension/epp
+lwepp:
+  objectiveGroup: ""
+  config: false
+  leaderElection: false
+  repository: registry.k8s.io/gateway-api-inference-extension/lwepp
+llm-d-router:
+  objectiveGroup: llm-d.ai
+  config: true
+  leaderElection: true
+  repository: ""
+{{- end -}}
+
+{{/* The entry of "nim-llm.epp.pickers" for inferencePool.epp.picker (a dict). */}}
+{{- define "nim-llm.epp.picker" -}}
+{{- toYaml (index (include "nim-llm.epp.pickers" . | fromYaml) (.Values.inferencePool.epp.picker | default "epp")) -}}
+{{- end -}}
+
+{{/* The API group whose InferenceObjectives the picker reads (RBAC, and the objective's apiVersion):
+inferencePool.epp.objectiveGroup, else the picker's own; "" for a picker that reads none. */}}
+{{- define "nim-llm.epp.objectiveGroup" -}}
+{{- .Values.inferencePool.epp.objectiveGroup | default (include "nim-llm.epp.picker" . | fromYaml).objectiveGroup -}}
+{{- end -}}
+
+{{/* The InferenceObjective's apiVersion: inferencePool.objective.apiVersion, else <the picker's group>/v1alpha2. */}}
+{{- define "nim-llm.objective.apiVersion" -}}
+{{- .Values.inferencePool.objective.apiVersion | default (printf "%s/v1alpha2" (include "nim-llm.epp.objectiveGroup" .)) -}}
+{{- end -}}
+
+{{/* Whether the picker reads the chart's EndpointPickerConfig (the ConfigMap, its volume, the --config-file argument)
+and scrapes the serving pods' metrics ("true" or ""). */}}
+{{- define "nim-llm.epp.readsConfig" -}}
+{{- if (include "nim-llm.epp.picker" . | fromYaml).config -}}true{{- end -}}
+{{- end -}}
+
+{{/* Whether the chart's arguments turn leader election on ("true" or ""): more than one replica of a picker that has it
+(what the picker then does is "nim-llm.epp.leaderElection", read from its arguments). GAIE
+v1.6.0's lightweight picker has none: each replica answers on its own (round robin needs no leader). */}}
+{{- define "nim-llm.epp.pickerLeaderElection" -}}
+{{- if and (gt (int .Values.inferencePool.epp.replicas) 1) (include "nim-llm.epp.picker" . | fromYaml).leaderElection -}}true{{- end -}}
+{{- end -}}
+
 {{/* The endpoint picker's image: <repository>:<tag>, <repository>@<digest> or both. */}}
 {{- define "nim-llm.epp.image" -}}
 {{- $image := .Values.inferencePool.epp.image -}}
@@ -140,19 +214,27 @@ schedulingProfiles:
 {{- end -}}
 
 {{/* The endpoint picker's arguments (list): inferencePool.epp.args when set, else the pool it serves, its config,
-its ports and NIM's metrics path, then inferencePool.epp.extraArgs. Metrics are served without the picker's
-TokenReview check (that needs a ClusterRole), and tracing is off (it would export to an OTLP collector on localhost). */}}
+its ports and NIM's metrics path, then inferencePool.epp.extraArgs. Metrics callers are authenticated and authorized
+(TokenReview, SubjectAccessReview: epp-clusterrole.yaml) unless inferencePool.epp.metricsAuth is false, and tracing is
+off (it would export to an OTLP collector on localhost). GAIE v1.6.0's lightweight picker (lwepp) takes only the pool,
+the ports and zap's flags: it has no config file, metrics-auth, tracing or leader-election flag, and exits on a flag it
+does not know. */}}
 {{- define "nim-llm.epp.args" -}}
 {{- $epp := .Values.inferencePool.epp -}}
 {{- $args := list -}}
 {{- if $epp.args -}}
 {{- $args = $epp.args -}}
 {{- else -}}
-{{- $args = list "--pool-name" (include "nim-llm.fullname" .) "--pool-namespace" .Release.Namespace
-  "--pool-group" $epp.poolGroup "--config-file" (include "nim-llm.epp.configFile" .)
-  "--grpc-port" "9002" "--grpc-health-port" "9003" "--metrics-port" "9090"
-  "--metrics-endpoint-auth=false" "--tracing=false" "--zap-encoder" "json" -}}
-{{- if gt (int $epp.replicas) 1 -}}
+{{- $args = list "--pool-name" (include "nim-llm.fullname" .) "--pool-namespace" .Release.Namespace "--pool-group" $epp.poolGroup -}}
+{{- if include "nim-llm.epp.readsConfig" . -}}
+{{- $args = concat $args (list "--config-file" (include "nim-llm.epp.configFile" .)) -}}
+{{- end -}}
+{{- $args = concat $args (list "--grpc-port" "9002" "--grpc-health-port" "9003" "--metrics-port" "9090") -}}
+{{- if include "nim-llm.epp.readsConfig" . -}}
+{{- $args = concat $args (list (printf "--metrics-endpoint-auth=%t" (and $epp.metricsAuth true)) "--tracing=false") -}}
+{{- end -}}
+{{- $args = concat $args (list "--zap-encoder" "json") -}}
+{{- if include "nim-llm.epp.pickerLeaderElection" . -}}
 {{- $args = append $args "--ha-enable-leader-election" -}}
 {{- end -}}
 {{- end -}}

@@ -17,7 +17,7 @@ Volumes and mounts of every pod, by role.
 
 {{/* Names of every pod volume the chart itself may define (list); extraVolumes must not reuse them. */}}
 {{- define "nim-llm.chartVolumeNames" -}}
-{{- toYaml (list "model-store" "dshm" "tmp" "home" "mpi-scripts" "ssh-key" "efa-ofi" "nccl-topology" "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband" "ca-bundle" "lora-adapters") -}}
+{{- toYaml (list "model-store" "dshm" "tmp" "home" "mpi-scripts" "ssh-key" "sshd" "efa-ofi" "nccl-topology" "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband" "ca-bundle" "lora-adapters") -}}
 {{- end -}}
 
 {{/* The model cache volume source (absent for per-pod StatefulSet claims). */}}
@@ -66,8 +66,14 @@ emptyDir:
 {{- $vols = append $vols (dict "name" "mpi-scripts" "configMap" (dict "name" (printf "%s-mpi" (include "nim-llm.fullname" $root)) "defaultMode" 365)) -}}
 {{- end -}}
 {{- if include "nim-llm.usesMPI" $root -}}
+{{- /* LeaderWorkerSet: the leader (mpirun) gets the private key only, a worker (sshd) the public key only. */ -}}
 {{- if eq (include "nim-llm.mode" $root) "leaderworkerset" -}}
-{{- $vols = append $vols (dict "name" "ssh-key" "secret" (dict "secretName" (include "nim-llm.sshSecretName" $root) "defaultMode" 288 "items" (list (dict "key" "private.key" "path" "private.key")))) -}}
+{{- $item := ternary "private.key" "public.key" (eq $role "leader") -}}
+{{- $vols = append $vols (dict "name" "ssh-key" "secret" (dict "secretName" (include "nim-llm.sshSecretName" $root) "defaultMode" 288 "items" (list (dict "key" $item "path" $item)))) -}}
+{{- end -}}
+{{- /* A worker's sshd files, its sshd_config with the container's environment among them, in memory only. */ -}}
+{{- if include "nim-llm.runsSshd" (dict "root" $root "role" $role) -}}
+{{- $vols = append $vols (dict "name" "sshd" "emptyDir" (dict "medium" "Memory" "sizeLimit" "16Mi")) -}}
 {{- end -}}
 {{- end -}}
 {{- if ne $role "launcher" -}}
@@ -98,6 +104,9 @@ emptyDir:
 {{- if include "nim-llm.usesMPI" $root -}}
 {{- if eq (include "nim-llm.mode" $root) "leaderworkerset" -}}
 {{- $mounts = append $mounts (dict "name" "ssh-key" "mountPath" "/etc/nim-llm/ssh" "readOnly" true) -}}
+{{- end -}}
+{{- if include "nim-llm.runsSshd" (dict "root" $root "role" $role) -}}
+{{- $mounts = append $mounts (dict "name" "sshd" "mountPath" (include "nim-llm.sshdDir" $root)) -}}
 {{- end -}}
 {{- end -}}
 {{- if ne $role "launcher" -}}

@@ -97,6 +97,11 @@ public final class BinaryAssets implements BinarySource {
     }
 
     @Override
+    public Path networkPolicyEnforcer(Consumer<String> progress) {
+        return rest.networkPolicyEnforcer(progress);
+    }
+
+    @Override
     public void modelProxyTools(Consumer<String> progress) {
         rest.modelProxyTools(progress);
     }
@@ -163,6 +168,11 @@ public final class BinaryAssets implements BinarySource {
                 builder.ray(dir, progress);
                 return null;
             });
+        }
+
+        @Override
+        public Path networkPolicyEnforcer(Consumer<String> progress) {
+            return call(() -> builder.networkPolicyEnforcer(progress));
         }
 
         @Override

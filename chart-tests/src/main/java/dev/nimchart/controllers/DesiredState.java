@@ -60,6 +60,10 @@ public final class DesiredState {
             } else if (!NamespaceState.ready(pod)) {
                 missing.add("pod " + pod.name() + " is not Ready");
             }
+            String stale = staleRevision(state, pod);
+            if (stale != null) {
+                missing.add("pod " + pod.name() + " " + stale);
+            }
         }
         for (KubeObject claim : state.all("PersistentVolumeClaim")) {
             if (!"Bound".equals(claim.at("status.phase"))) {
@@ -103,6 +107,45 @@ public final class DesiredState {
             }
         }
         return missing;
+    }
+
+    /**
+     * Why a pod is not of its workload's current revision, or null: a StatefulSet's pod must carry its
+     * {@code status.updateRevision} ({@code controller-revision-hash}), a Deployment's pod must belong to the ReplicaSet of
+     * the Deployment's revision ({@code deployment.kubernetes.io/revision} on both). Judged where the snapshot holds the
+     * owner; a pod of a workload not yet in the snapshot is newer than it and leaves it not done by its count or status.
+     * The workloads' status alone says "done" for a rollout that finished after an old pod was listed.
+     */
+    static String staleRevision(NamespaceState state, KubeObject pod) {
+        KubeObject owner = NamespaceState.controller(pod).orElse(null);
+        if (owner == null || !state.reads(String.valueOf(owner.at("kind")))) {
+            return null;
+        }
+        String kind = owner.at("kind").toString();
+        java.util.Optional<KubeObject> workload = state.named(kind, String.valueOf(owner.at("name")));
+        if (workload.isEmpty()) {
+            return null;
+        }
+        if (kind.equals("StatefulSet")) {
+            Object current = workload.get().at("status.updateRevision");
+            Object own = pod.labels().get("controller-revision-hash");
+            return current == null || current.equals(own) ? null
+                    : "is of revision " + own + ", StatefulSet/" + workload.get().name() + "'s current one is " + current;
+        }
+        if (kind.equals("ReplicaSet")) {
+            KubeObject replicaSet = workload.get();
+            java.util.Optional<KubeObject> deployment = NamespaceState.controller(replicaSet).filter(o -> "Deployment".equals(o.at("kind")))
+                    .flatMap(o -> state.named("Deployment", String.valueOf(o.at("name"))));
+            if (deployment.isEmpty()) {
+                return null;
+            }
+            Object current = deployment.get().annotations().get("deployment.kubernetes.io/revision");
+            Object own = replicaSet.annotations().get("deployment.kubernetes.io/revision");
+            return current == null || current.equals(own) ? null
+                    : "is of ReplicaSet/" + replicaSet.name() + " (revision " + own + "), Deployment/" + deployment.get().name()
+                    + " is at revision " + current;
+        }
+        return null;
     }
 
     /** Why a workload's status does not yet report its desired state, or null. */
@@ -183,6 +226,30 @@ public final class DesiredState {
     public static NamespaceState awaitNoPods(KubeApi api, String namespace, Duration timeout, Runnable alive) {
         return poll(api, namespace, timeout, alive, state -> state.pods().stream().allMatch(state::hook) ? List.of() : List.of("pods left"),
                 (state, missing) -> "pods left in " + namespace + " " + timeout.toSeconds() + " s after uninstall:\n" + describe(state));
+    }
+
+    /**
+     * Waits until an uninstalled release has left nothing behind once the garbage collector settled: no pod (but a Helm
+     * hook's), no workload of the release (an LWS's StatefulSet goes after its pods) and no claim but the kept ones (a
+     * claim in use waits for its pods: pvc-protection). On timeout fails naming what is left.
+     */
+    public static NamespaceState awaitUninstalled(KubeApi api, String namespace, Duration timeout, Runnable alive,
+            java.util.Set<String> keptClaims) {
+        return poll(api, namespace, timeout, alive, state -> {
+            List<String> left = new java.util.ArrayList<>();
+            if (!state.pods().stream().allMatch(state::hook)) {
+                left.add("pods left");
+            }
+            if (!state.releaseWorkloads().isEmpty()) {
+                left.add("workloads left after uninstall: " + state.releaseWorkloads());
+            }
+            List<String> claims = state.all("PersistentVolumeClaim").stream().filter(c -> !c.labels().containsKey(ClusterPreconditions.LABEL))
+                    .map(KubeObject::name).sorted().toList();
+            if (!new java.util.TreeSet<>(claims).equals(new java.util.TreeSet<>(keptClaims))) {
+                left.add("claims left after uninstall " + claims + ", expected only the kept ones " + new java.util.TreeSet<>(keptClaims));
+            }
+            return left;
+        }, (state, left) -> String.join("; ", left) + " (" + timeout.toSeconds() + " s after uninstall):\n" + describe(state));
     }
 
     /**

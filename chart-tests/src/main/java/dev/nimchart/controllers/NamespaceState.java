@@ -14,17 +14,18 @@ import java.util.Optional;
  */
 public final class NamespaceState {
 
-    /** Collections read for every snapshot: kind -> API path under the namespace. */
+    /**
+     * Collections read for every snapshot, in this order: kind -> API path under the namespace. A snapshot is a list
+     * per kind, read one after another, not one point in time, so the order decides what a mix of old and new can
+     * look like. The workloads and ReplicaSets come first and the pods after them: a workload whose status reports its
+     * current spec done was done before its pods were read, so the pods read are the rolled-out ones. With the pods
+     * first, a Deployment's status could report a rollout that finished after its old pod was read, and a snapshot then
+     * held the old pod as "reached" (ControllerLifecycleIT's single-node upgrade, under load). Events come last, so a
+     * snapshot holds every Warning of what it shows.
+     */
     private static final Map<String, String> KINDS = new LinkedHashMap<>();
 
     static {
-        KINDS.put("Pod", "/api/v1/namespaces/%s/pods");
-        KINDS.put("Service", "/api/v1/namespaces/%s/services");
-        KINDS.put("EndpointSlice", "/apis/discovery.k8s.io/v1/namespaces/%s/endpointslices");
-        KINDS.put("PersistentVolumeClaim", "/api/v1/namespaces/%s/persistentvolumeclaims");
-        KINDS.put("ConfigMap", "/api/v1/namespaces/%s/configmaps");
-        KINDS.put("Secret", "/api/v1/namespaces/%s/secrets");
-        KINDS.put("Event", "/api/v1/namespaces/%s/events");
         KINDS.put("StatefulSet", "/apis/apps/v1/namespaces/%s/statefulsets");
         KINDS.put("Deployment", "/apis/apps/v1/namespaces/%s/deployments");
         KINDS.put("LeaderWorkerSet", "/apis/leaderworkerset.x-k8s.io/v1/namespaces/%s/leaderworkersets");
@@ -33,11 +34,18 @@ public final class NamespaceState {
         KINDS.put("CronJob", "/apis/batch/v1/namespaces/%s/cronjobs");
         KINDS.put("DaemonSet", "/apis/apps/v1/namespaces/%s/daemonsets");
         KINDS.put("ReplicaSet", "/apis/apps/v1/namespaces/%s/replicasets");
+        KINDS.put("Pod", "/api/v1/namespaces/%s/pods");
+        KINDS.put("PersistentVolumeClaim", "/api/v1/namespaces/%s/persistentvolumeclaims");
+        KINDS.put("Service", "/api/v1/namespaces/%s/services");
+        KINDS.put("EndpointSlice", "/apis/discovery.k8s.io/v1/namespaces/%s/endpointslices");
+        KINDS.put("ConfigMap", "/api/v1/namespaces/%s/configmaps");
+        KINDS.put("Secret", "/api/v1/namespaces/%s/secrets");
         KINDS.put("PodDisruptionBudget", "/apis/policy/v1/namespaces/%s/poddisruptionbudgets");
         KINDS.put("HorizontalPodAutoscaler", "/apis/autoscaling/v2/namespaces/%s/horizontalpodautoscalers");
         KINDS.put("NetworkPolicy", "/apis/networking.k8s.io/v1/namespaces/%s/networkpolicies");
         KINDS.put("ServiceMonitor", "/apis/monitoring.coreos.com/v1/namespaces/%s/servicemonitors");
         KINDS.put("ResourceClaim", "/apis/resource.k8s.io/v1/namespaces/%s/resourceclaims");
+        KINDS.put("Event", "/api/v1/namespaces/%s/events");
     }
 
     /** The kinds of workload a release can make; a Job counts only when no other object controls it (an MPIJob's launcher, a CronJob's run). */

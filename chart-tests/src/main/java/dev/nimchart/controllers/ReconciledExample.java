@@ -30,13 +30,24 @@ public final class ReconciledExample {
     private ReconciledExample() {
     }
 
+    /** What the command writes, one whole line or the whole picture at a time, so progress never cuts into the picture. */
+    private static final Object OUTPUT = new Object();
+
     public static void main(String[] args) {
+        long started = System.nanoTime();
+        Consumer<String> progress = line -> {
+            synchronized (OUTPUT) {
+                System.err.printf("[%5.1fs] %s%n", (System.nanoTime() - started) / 1e9, line);
+                System.err.flush();
+            }
+        };
         Settings settings = SettingsFromProperties.shared(); // a command line of this repository (ci/show-example.sh)
         Path file = Path.of(args.length > 0 && !args[0].isBlank() ? args[0] : settings.examplesDir().resolve(DEFAULT_EXAMPLE).toString());
         if (!Files.isRegularFile(file)) {
             System.err.println("no such values file: " + file.toAbsolutePath());
             System.exit(2);
         }
+        progress.accept("rendering " + file.getFileName() + " (a file the chart refuses is refused before anything starts)");
         RenderedManifest rendered;
         try {
             rendered = ChartUnderTest.renderIn(NAMESPACE, file);
@@ -45,8 +56,6 @@ public final class ReconciledExample {
             System.exit(1);
             return;
         }
-        long started = System.nanoTime();
-        Consumer<String> progress = line -> System.err.printf("[%5.1fs] %s%n", (System.nanoTime() - started) / 1e9, line);
         int exit;
         try (ControllerEnvironment env = ControllerEnvironment.start(settings, settings.workDir().resolve("show-example"), progress)) {
             exit = show(env, file, rendered, progress);
@@ -78,14 +87,17 @@ public final class ReconciledExample {
         List<KubeObject> released = env.api().objectsIn(NAMESPACE).stream()
                 .filter(o -> release.equals(o.labels().get("app.kubernetes.io/instance")))
                 .filter(o -> o.list("metadata.ownerReferences").isEmpty() && !o.kind().equals("Endpoints")).toList();
-        System.out.println();
-        System.out.println("nim-llm release \"" + release + "\" from " + file + ", namespace " + NAMESPACE);
-        System.out.println();
-        System.out.println("What the release asks for (" + released.size() + " objects, as the API server stored them):");
-        System.out.print(ManifestSummary.describe(RenderedManifest.of(released)).indent(2));
-        System.out.println();
-        System.out.println("What the controllers made of it (" + env.nodes().size() + " fake GPU nodes, kwok; no container runs):");
-        System.out.print(ReconciledSummary.describe(state).indent(2));
+        StringBuilder picture = new StringBuilder("\n");
+        picture.append("nim-llm release \"").append(release).append("\" from ").append(file).append(", namespace ").append(NAMESPACE)
+                .append("\n\n");
+        picture.append("What the release asks for (").append(released.size()).append(" objects, as the API server stored them):\n");
+        picture.append(ManifestSummary.describe(RenderedManifest.of(released)).indent(2)).append('\n');
+        picture.append("What the controllers made of it (").append(env.nodes().size()).append(" fake GPU nodes, kwok; no container runs):\n");
+        picture.append(ReconciledSummary.describe(state).indent(2));
+        synchronized (OUTPUT) {
+            System.out.print(picture);
+            System.out.flush();
+        }
         return 0;
     }
 }

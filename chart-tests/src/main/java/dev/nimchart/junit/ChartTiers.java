@@ -6,7 +6,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Hands a test (a {@code @TestFactory} of the library's door) the {@link TierSessions} of this JUnit run, kept in its
- * root store: {@code ChartCheck.on(tiers).controllerTests()} then shares one environment per tier with every class of
+ * launcher session's store: {@code ChartCheck.on(tiers).controllerTests()} then shares one environment per tier with every class of
  * the run, and JUnit closes them when it ends. Nothing starts until a test needs it.
  */
 public final class ChartTiers implements ParameterResolver {

@@ -11,10 +11,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * A tier's environment, how it starts and stops, and its JUnit 5 adapter: handed to tests as a parameter of type
  * {@code S} (with {@code @ExtendWith(ClusterTier.class)} or {@code @ExtendWith(ControllerTier.class)}) and to the
- * library's door through {@link TierSessions}. In JUnit the started environment is kept in the root
+ * library's door through {@link TierSessions}. In JUnit the started environment is kept in the launcher session's
  * {@link ExtensionContext.Store} ({@link #started(ExtensionContext)}): started on first use by whichever test asks
- * first, shared by every test class of the run (one environment per tier per test JVM), and closed by JUnit when the
- * run ends. Outside JUnit its owner ({@link OwnedTierSessions}, which a {@code ChartCheck} or the command line holds)
+ * first, shared by every test class of the session (one environment per tier per test JVM), and closed by JUnit when
+ * the session ends. Outside JUnit its owner ({@link OwnedTierSessions}, which a {@code ChartCheck} or the command line holds)
  * starts and closes it. When it cannot start, the tier fails with CI=true and is skipped, with the reason printed,
  * otherwise ({@link Started#sessionOrAbort()}): a tier is never skipped silently.
  */
@@ -48,7 +48,7 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
     /**
      * The settings the tier starts with: those given (by {@code ChartCheck.settings}), else those of this JVM's system
      * properties, read once ({@link SettingsFromProperties#shared()}); the one place the adapters take them from. In
-     * JUnit's root store the first to start the run's session decides.
+     * JUnit's launcher-session store the first to start the run's session decides.
      */
     protected Settings settings() {
         return settings != null ? settings : SettingsFromProperties.shared();
@@ -81,12 +81,19 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
     }
 
     /**
-     * The environment of this JUnit run (starting it on first use), kept in the root store, which closes it when the
-     * run ends; or why there is none.
+     * The environment of this JUnit launcher session (starting it on first use), kept in the session's store, which
+     * closes it when the session ends; or why there is none. Not the root context's store: Maven's Surefire and Failsafe
+     * with {@code forkCount > 1} (and any launcher that runs one class per execution request) give every test class a
+     * root context of its own, and each class then started and stopped its own environment. The launcher session
+     * ({@code ExtensionContext.StoreScope.LAUNCHER_SESSION}, JUnit 5.13) spans a forked JVM's classes. Each start is
+     * recorded ({@link TierStarts}), so a run can show it started at most one per tier per JVM.
      */
     @SuppressWarnings("unchecked")
     public Started<S> started(ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(getClass(), k -> startNow(), Started.class);
+        return context.getStore(ExtensionContext.StoreScope.LAUNCHER_SESSION, NAMESPACE).getOrComputeIfAbsent(getClass(), k -> {
+            TierStarts.record(settings().workDir(), name, context.getTestClass().map(Class::getName).orElse(context.getUniqueId()));
+            return startNow();
+        }, Started.class);
     }
 
     /** Fails (CI=true) or skips the whole test class, with the reason, when the tier is unavailable. */
@@ -106,7 +113,7 @@ public abstract class SharedTier<S> implements BeforeAllCallback, ParameterResol
     }
 
     /**
-     * The started environment, or why there is none: what its owner holds and closes (JUnit's root store closes it as
+     * The started environment, or why there is none: what its owner holds and closes (the launcher session's store closes it as
      * an {@link AutoCloseable} value).
      */
     public static final class Started<S> implements AutoCloseable {

@@ -40,4 +40,14 @@ public interface BinarySource {
 
     /** Installs what the start-up tier's model proxy needs of the machine (tinyproxy, openssl) when missing. */
     void modelProxyTools(Consumer<String> progress);
+
+    /**
+     * The directory of the NetworkPolicy enforcer the start-up tier runs on its pod network (its
+     * {@code kube-network-policies} and the {@code crds/} it needs), with what it needs of the machine (socat, nft)
+     * installed. None by default: a builder that has one says so.
+     */
+    default Path networkPolicyEnforcer(Consumer<String> progress) {
+        throw new ToolUnavailableException("no NetworkPolicy enforcer: this binary source builds none (this repository's"
+                + " ci/build-netpol-enforcer.sh does)");
+    }
 }

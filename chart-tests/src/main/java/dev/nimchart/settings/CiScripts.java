@@ -77,6 +77,11 @@ final class CiScripts implements BinarySource {
         run("install-model-proxy.sh", List.of(), progress);
     }
 
+    @Override
+    public Path networkPolicyEnforcer(Consumer<String> progress) {
+        return ScriptRun.printedDirectory(run("build-netpol-enforcer.sh", List.of("--print-dir"), progress), "ci/build-netpol-enforcer.sh --print-dir");
+    }
+
     private String run(String script, List<String> args, Consumer<String> progress) {
         return ScriptRun.run(ciDir.resolve(script), args, progress);
     }

@@ -73,6 +73,13 @@ public final class ScriptRun {
                 .orElseThrow(() -> new IllegalStateException(what + " printed no path:\n" + output));
     }
 
+    /** The last line of a script's output that names an existing directory (a script that prints where it built). */
+    public static Path printedDirectory(String output, String what) {
+        return output.lines().map(String::strip).filter(l -> !l.isEmpty()).map(Path::of).filter(Files::isDirectory)
+                .reduce((a, b) -> b)
+                .orElseThrow(() -> new IllegalStateException(what + " printed no directory:\n" + output));
+    }
+
     private static void forEachLine(InputStream in, Consumer<String> action) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {

@@ -94,6 +94,7 @@ public final class PodGroupRun implements AutoCloseable {
     private final List<Process> holders = new ArrayList<>();
     private String extraHosts = "";
     private boolean initContainers;
+    private AutoCloseable onPodNetwork;
     private Path executor;
     /** False for {@link #prepare}: the pods' plans are written, nothing is started and no network namespace is made. */
     private boolean launch = true;
@@ -127,7 +128,18 @@ public final class PodGroupRun implements AutoCloseable {
      */
     public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
             Path rayDir) {
-        return start(state, pods, workDir, overrides, server, rayDir, true);
+        return start(state, pods, workDir, overrides, server, rayDir, podNetwork -> () -> { });
+    }
+
+    /**
+     * As {@link #start(NamespaceState, List, Path, Map, Server, Path)}, with {@code onPodNetwork} run on the pods' network
+     * (the name of the network namespace that holds their bridge, {@link #podNetwork()}) once it exists and before any
+     * pod starts, as a node's network plugin is there before its pods (a NetworkPolicy enforcer:
+     * {@link NetworkPolicyEnforcer}); what it returns is closed on {@link #close()}, after the pods' processes end.
+     */
+    public static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
+            Path rayDir, java.util.function.Function<String, AutoCloseable> onPodNetwork) {
+        return start(state, pods, workDir, overrides, server, rayDir, true, onPodNetwork);
     }
 
     /**
@@ -137,7 +149,7 @@ public final class PodGroupRun implements AutoCloseable {
      * namespace of its own (ServingPodRun, the GPU check's bundle). The returned runs have no process and no netns.
      */
     public static List<PodRun> prepare(NamespaceState state, List<KubeObject> pods, Path workDir, boolean initContainers) {
-        try (PodGroupRun run = start(state, List.of(), workDir, Map.of(), Server.STANDIN, null, false)) {
+        try (PodGroupRun run = start(state, List.of(), workDir, Map.of(), Server.STANDIN, null, false, podNetwork -> () -> { })) {
             run.runInitContainers(initContainers);
             pods.forEach(run::add);
             return List.copyOf(run.pods());
@@ -145,7 +157,7 @@ public final class PodGroupRun implements AutoCloseable {
     }
 
     private static PodGroupRun start(NamespaceState state, List<KubeObject> pods, Path workDir, Map<String, String> overrides, Server server,
-            Path rayDir, boolean launch) {
+            Path rayDir, boolean launch, java.util.function.Function<String, AutoCloseable> onPodNetwork) {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir);
         run.launch = launch;
@@ -171,6 +183,7 @@ public final class PodGroupRun implements AutoCloseable {
                 run.namespaces.add(run.fabric);
                 StartupHost.must(List.of("ip", "-n", run.fabric, "link", "add", "br0", "type", "bridge"));
                 StartupHost.must(List.of("ip", "-n", run.fabric, "link", "set", "br0", "up"));
+                run.onPodNetwork = onPodNetwork.apply(run.fabric);
             }
             run.hosts = hostsFile(state);
             for (KubeObject pod : pods) {
@@ -196,6 +209,16 @@ public final class PodGroupRun implements AutoCloseable {
 
     public List<PodRun> pods() {
         return runs;
+    }
+
+    /** What runs on the pods' network (given to {@code start}), when it is of this type. */
+    public <T> java.util.Optional<T> onPodNetwork(Class<T> type) {
+        return type.isInstance(onPodNetwork) ? java.util.Optional.of(type.cast(onPodNetwork)) : java.util.Optional.empty();
+    }
+
+    /** The network namespace that holds the pods' bridge (their node's network, as a network plugin sees it). */
+    public String podNetwork() {
+        return fabric;
     }
 
     public PodRun pod(String name) {
@@ -991,10 +1014,22 @@ public final class PodGroupRun implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        RuntimeException stopping = null;
+        if (onPodNetwork != null) {
+            try {
+                onPodNetwork.close();
+            } catch (Exception e) {
+                stopping = new IllegalStateException("stopping what ran on the pod network " + fabric + ": " + e.getMessage(), e);
+            }
+            onPodNetwork = null;
+        }
         for (int i = namespaces.size() - 1; i >= 0; i--) {
             StartupHost.run(List.of("ip", "netns", "delete", namespaces.get(i)), 30);
         }
         namespaces.clear();
+        if (stopping != null) {
+            throw stopping;
+        }
     }
 
     private static long number(Object first, Object second, long fallback) {

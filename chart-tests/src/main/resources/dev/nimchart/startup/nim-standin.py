@@ -8,7 +8,13 @@
 # STANDIN_HOLD_READY=1 it also answers 503 until the test writes <NIM_CACHE_PATH>/.nim-standin/release, so a test can
 # look at the pods while every rank runs and the server listens but is not ready yet. Once ready, /v1/models lists the
 # served model and the LoRA adapters of NIM_PEFT_SOURCE as NIM lists them (each adapter with the base as its parent).
-import json, os, socket, sys, time, urllib.request
+# With NIM_DYNAMO_SINGLE=1 (NIM 3.0's Dynamo single-container mode) it starts as NIM's entrypoint does: it logs
+# "Starting Dynamo worker: python -m dynamo.vllm", serves the Dynamo frontend's API on DYN_HTTP_PORT (/live, /health
+# listing the worker endpoints it discovered, dyn://...) and the worker's system server on NIM_HEALTH_PORT (9090 when
+# unset); with STANDIN_DYNAMO_ABSENT=1 it plays an image without the Dynamo package, which falls back to plain vLLM:
+# it logs "Launching vLLM: vllm serve" and serves vLLM's API (/health with an empty body, no /live) on the same port.
+# NIM_PASSTHROUGH_ARGS is split as a shell would (shlex) and logged as a JSON list.
+import json, os, shlex, socket, sys, time, urllib.request
 
 # The stand-in image's own modules (engine_caches.py, nim_api.py): beside this script, or in the image's /opt/nim/standin.
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)), "/opt/nim/standin"]
@@ -25,6 +31,18 @@ else:
     size = int(env.get("NIM_NUM_COMPUTE_NODES") or 1)
     serving = env.get("NIM_LEADER_ROLE", "1" if rank == 0 else "0") == "1"
 port = int(env.get("NIM_SERVER_PORT") or 8000)
+dynamo = env.get("NIM_DYNAMO_SINGLE") == "1"
+flavour = "nim"
+if dynamo:
+    port = int(env.get("DYN_HTTP_PORT") or 8000)
+    if env.get("STANDIN_DYNAMO_ABSENT") == "1":
+        flavour = "vllm"
+        print("Launching vLLM: vllm serve", flush=True)
+    else:
+        flavour = "dynamo"
+        print("Starting Dynamo worker: python -m dynamo.vllm", flush=True)
+if env.get("NIM_PASSTHROUGH_ARGS") is not None:
+    print("nim-standin: engine arguments %s" % json.dumps(shlex.split(env["NIM_PASSTHROUGH_ARGS"])), flush=True)
 # A group's ranks share one directory (several groups may share the cache): the LeaderWorkerSet leader address of the
 # group, else the MPI job's PMIx namespace.
 group = env.get("LWS_LEADER_ADDRESS") or env.get("PMIX_NAMESPACE") or env.get("OMPI_MCA_ess_base_jobid") or "group"
@@ -87,6 +105,6 @@ def generate(prompt, max_tokens):
     return " ".join(words), len(words)
 
 
-nim_api.serve(port, ready, lambda: {"joined": joined(), "size": size}, generate, "nim-standin")
+nim_api.serve(port, ready, lambda: {"joined": joined(), "size": size}, generate, "nim-standin", flavour)
 while True:
     time.sleep(3600)

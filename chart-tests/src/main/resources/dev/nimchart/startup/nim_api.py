@@ -39,10 +39,16 @@ def models(env=os.environ):
     return {"object": "list", "data": data}
 
 
-def serve(port, ready, status, generate, owner):
+def serve(port, ready, status, generate, owner, flavour="nim"):
     """Serves the API on port in a background thread. ready() -> bool; status() -> dict for the health answers;
     generate(prompt, max_tokens) -> (text, completion tokens); owner names the server in completion ids. With
-    NIM_HEALTH_PORT set to another port, /v1/health/* move there (NIM 2.x): the API port answers them 404."""
+    NIM_HEALTH_PORT set to another port, /v1/health/* move there (NIM 2.x): the API port answers them 404.
+    flavour "dynamo": the Dynamo frontend of NIM 3.0's Dynamo mode, which bypasses NIM's server: /live and /health
+    (Dynamo's health-check reference; /health lists the discovered worker endpoints, 503 before any), no /v1/health/*,
+    and the worker's system server (/live, /health) on NIM_HEALTH_PORT, 9090 when unset (NIM 3.0 troubleshooting).
+    flavour "vllm": plain vLLM, as Dynamo mode falls back to without the Dynamo package: /health (200, no body)."""
+    if flavour != "nim":
+        return serve_engine(port, ready, status, generate, owner, flavour)
     health_port = int(os.environ.get("NIM_HEALTH_PORT") or port)
 
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -99,4 +105,79 @@ def serve(port, ready, status, generate, owner):
     if health_port != port:
         health = http.server.ThreadingHTTPServer(("0.0.0.0", health_port), Handler)
         threading.Thread(target=health.serve_forever, daemon=True).start()
+    return server
+
+
+def serve_engine(port, ready, status, generate, owner, flavour):
+    """The Dynamo frontend (and its worker's system server) or plain vLLM on port: see serve."""
+    endpoints = ["dyn://dynamo.backend.generate"]
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def reply(self, code, payload):
+            body = b"" if payload is None else json.dumps(payload).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            if flavour == "dynamo" and self.path == "/live":
+                self.reply(200, {"message": "Service is live", "status": "live"})
+            elif flavour == "dynamo" and self.path == "/health":
+                if ready():
+                    self.reply(200, {"status": "healthy", "endpoints": endpoints, "instances": [{"endpoint": "generate"}]})
+                else:
+                    self.reply(503, {"status": "unhealthy", "message": "No endpoints available", "endpoints": [], "instances": []})
+            elif flavour == "vllm" and self.path == "/health":
+                self.reply(200 if ready() else 503, None)
+            elif self.path == "/v1/models" and ready():
+                self.reply(200, models())
+            else:
+                self.reply(404 if ready() else 503, {"error": "not served"})
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                request = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError:
+                self.reply(400, {"error": "not JSON"})
+                return
+            if self.path != "/v1/chat/completions" or not ready():
+                self.reply(404 if ready() else 503, {"error": "not served"})
+                return
+            model = request.get("model")
+            if model not in [m["id"] for m in models()["data"]]:
+                self.reply(404, {"error": {"message": "The model %r does not exist." % model, "type": "NotFoundError"}})
+                return
+            prompt = " ".join(str(m.get("content", "")) for m in request.get("messages", []))
+            text, tokens = generate(prompt, max(1, min(int(request.get("max_tokens") or 16), 256)))
+            self.reply(200, {"id": "chatcmpl-" + owner, "object": "chat.completion", "created": int(time.time()), "model": model,
+                             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length"}],
+                             "usage": {"prompt_tokens": len(prompt.encode()), "completion_tokens": tokens,
+                                       "total_tokens": len(prompt.encode()) + tokens}})
+
+        def log_message(self, *args):
+            pass
+
+    class System(http.server.BaseHTTPRequestHandler):
+        """The Dynamo worker's system server: /live, /health."""
+        def do_GET(self):
+            code = 200 if self.path == "/live" or (self.path == "/health" and ready()) else (503 if self.path == "/health" else 404)
+            body = json.dumps({"status": "ready" if code == 200 else "notready"}).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("0.0.0.0", port), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    if flavour == "dynamo":
+        system_port = int(os.environ.get("NIM_HEALTH_PORT") or 9090)
+        system = http.server.ThreadingHTTPServer(("0.0.0.0", system_port), System)
+        threading.Thread(target=system.serve_forever, daemon=True).start()
     return server

@@ -34,7 +34,7 @@ class OnlyTheBuilderReadsPropertiesTest {
     private static final Pattern MACHINE_PATH = Pattern.compile("user\\.home|\\.cache/nim-llm-chart|\"\\.cache\"|/usr/local/lib/nim-llm-chart|Path\\.of\\(\"ci\"");
     private static final Pattern CI_SCRIPT = Pattern.compile(
             "\"(ci/)?(build-control-plane|build-controllers|build-tools|install-python-tools|fetch-crds|install-startup-tools|install-ray"
-                    + "|install-model-proxy|install-node-tools|build-epp)\\.sh\"|resolve\\(\"ci/");
+                    + "|install-model-proxy|install-node-tools|build-epp|build-netpol-enforcer)\\.sh\"|resolve\\(\"ci/");
     /** The command lines and JUnit entry points that take this JVM's settings from the builder; no tier does. */
     private static final Set<String> BUILDER_CALLERS = Set.of(BUILDER, "CheckChart.java", "ChartCheck.java", "junit/SharedTier.java",
             "render/ChartUnderTest.java", "render/UnpackedHelmLibrary.java", "render/LookupStub.java", "values/ExampleValuesFiles.java",

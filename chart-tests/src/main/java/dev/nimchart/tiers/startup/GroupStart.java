@@ -62,7 +62,19 @@ final class GroupStart {
     /** The Ray installation the pods' {@code ray} and {@code nim-serve-ray} run (the settings' {@code rayDir}). */
     private final Path rayDir;
 
+    /**
+     * What runs on the pods' network before they start (a NetworkPolicy enforcer, {@link StartupChecks}); nothing by
+     * default.
+     */
+    private final java.util.function.Function<String, AutoCloseable> onPodNetwork;
+
     GroupStart(String name, NamespaceState state, Path runDir, Path timings, Duration limit, Path rayDir) {
+        this(name, state, runDir, timings, limit, rayDir, podNetwork -> () -> { });
+    }
+
+    GroupStart(String name, NamespaceState state, Path runDir, Path timings, Duration limit, Path rayDir,
+            java.util.function.Function<String, AutoCloseable> onPodNetwork) {
+        this.onPodNetwork = onPodNetwork;
         this.rayDir = rayDir;
         this.name = name;
         this.state = state;
@@ -114,7 +126,8 @@ final class GroupStart {
         List<KubeObject> others = pods.stream().filter(p -> !ownedByJob(p)).toList();
         List<KubeObject> serving = serving(pods);
         long started = System.nanoTime();
-        try (PodGroupRun run = PodGroupRun.start(state, others, runDir, Map.of(HOLD_READY, "1"), rayDir)) {
+        try (PodGroupRun run = PodGroupRun.start(state, others, runDir, Map.of(HOLD_READY, "1"), PodGroupRun.Server.STANDIN, rayDir,
+                onPodNetwork)) {
             List<PodRun> servers = serving.stream().map(p -> run.pod(p.name())).toList();
             String servingNames = serving.stream().map(KubeObject::name).toList().toString();
             if (!jobPods.isEmpty()) {
@@ -160,7 +173,7 @@ final class GroupStart {
         List<KubeObject> heads = pods.stream().filter(GroupStart::rayHead).toList();
         List<KubeObject> workers = pods.stream().filter(p -> !heads.contains(p)).toList();
         long started = System.nanoTime();
-        try (PodGroupRun run = PodGroupRun.start(state, workers, runDir, Map.of(), rayDir)) {
+        try (PodGroupRun run = PodGroupRun.start(state, workers, runDir, Map.of(), PodGroupRun.Server.STANDIN, rayDir, onPodNetwork)) {
             // Workers first: no head to join yet, so `ray status` in each worker fails, as the kubelet runs it.
             for (PodRun w : run.pods()) {
                 require(!run.probePasses(w, "startupProbe"), "%s: the startup probe of %s before its head runs; log:%n%s", name,

@@ -7,6 +7,7 @@ import dev.nimchart.junit.TierNotStartedException;
 import dev.nimchart.junit.TierSessions;
 import dev.nimchart.progress.Progress;
 import dev.nimchart.settings.Settings;
+import dev.nimchart.settings.ToolUnavailableException;
 
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ControllerEnvironment;
@@ -16,6 +17,8 @@ import dev.nimchart.controllers.Release;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.junit.TierNamespaces;
 import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.cluster.BinaryAssets;
+import dev.nimchart.startup.NetworkPolicyEnforcer;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.StartupHost;
 import java.nio.file.Path;
@@ -45,6 +48,7 @@ public final class StartupChecks implements TierCheck {
     private ControllerEnvironment env;
 
     private final Settings settings;
+    private boolean enforceAlways;
 
     public StartupChecks(Path chartDir, TierSessions sessions, ChartRules rules, Duration timeout, Path workDir, Settings settings,
             Progress progress) {
@@ -95,27 +99,70 @@ public final class StartupChecks implements TierCheck {
         return rules.startsUp(valuesFile);
     }
 
-    @Override
-    public void install(Path valuesFile) {
-        start();
-        mustStart(valuesFile);
+    /**
+     * Runs the NetworkPolicy enforcer on the pods' network of every start from now on, also for a release that renders no
+     * NetworkPolicy (by default it runs only where the release renders one): so that a check can show a connection
+     * the policies would refuse going through without them, with the same enforcer running.
+     */
+    public StartupChecks enforcingNetworkPoliciesAlways() {
+        enforceAlways = true;
+        return this;
     }
 
-    private void mustStart(Path file) {
+    @Override
+    public void install(Path valuesFile) {
+        install(valuesFile, List.of());
+    }
+
+    /** As {@link #install(Path)}, with more values files after it (as {@code helm install -f FILE -f MORE...}). */
+    public void install(Path valuesFile, List<Path> moreValues) {
+        start();
+        mustStart(valuesFile, moreValues);
+    }
+
+    private void mustStart(Path file, List<Path> moreValues) {
         KubeApi api = env.api();
         String release = rules.releaseName(file);
         String namespace = TierNamespaces.create(api, "startup-" + release, rules.podSecurityLevel(file, Tier.STARTUP));
         try {
-            InstalledRelease installed = session.install(Release.of(chartDir, release, namespace, List.of(file)));
+            List<Path> values = new java.util.ArrayList<>(List.of(file));
+            values.addAll(moreValues);
+            InstalledRelease installed = session.install(Release.of(chartDir, release, namespace, values));
             RenderedManifest rendered = installed.rendered();
             NamespaceState state = installed.awaitReady(r -> rules.expectedPods(file, r), timeout);
             ChartRules.Reconciled reconciled = new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning);
-            new GroupStart(file.getFileName().toString(), state, workDir.resolve(release).toAbsolutePath(), workDir,
-                    rules.startupTimeout(file).orElse(timeout), settings.rayDir()).run(rules, reconciled);
+            Path runDir = workDir.resolve(release).toAbsolutePath();
+            new GroupStart(file.getFileName().toString(), state, runDir, workDir, rules.startupTimeout(file).orElse(timeout), settings.rayDir(),
+                    podNetwork(rendered, runDir)).run(rules, reconciled);
             installed.uninstall();
         } finally {
             TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
+    }
+
+    /**
+     * What runs on the pods' network before they start: where the release renders a NetworkPolicy (or
+     * {@link #enforcingNetworkPoliciesAlways()}), a real enforcer ({@link NetworkPolicyEnforcer}: kube-network-policies,
+     * from the settings' binary source) reading this environment's API server, so that the pods start, join and serve
+     * with their policies enforced; otherwise nothing.
+     */
+    private java.util.function.Function<String, AutoCloseable> podNetwork(RenderedManifest rendered, Path runDir) {
+        if (!enforceAlways && rendered.ofKind("NetworkPolicy").isEmpty()) {
+            return podNetwork -> () -> { };
+        }
+        Path enforcer;
+        try {
+            enforcer = BinaryAssets.of(settings).networkPolicyEnforcer(progress::line);
+        } catch (ToolUnavailableException e) {
+            if (enforceAlways || settings.ci()) {
+                throw e;
+            }
+            // A binary source without an enforcer (a downstream team's own), outside CI: the pods start as before, and
+            // the run says so.
+            progress.line("NetworkPolicies NOT enforced for " + runDir.getFileName() + ": " + e.getMessage());
+            return podNetwork -> () -> { };
+        }
+        return podNetwork -> NetworkPolicyEnforcer.start(enforcer, env.kubeConfigYaml(), podNetwork, runDir.getParent().resolve(runDir.getFileName() + "-enforcer"));
     }
 
     /**

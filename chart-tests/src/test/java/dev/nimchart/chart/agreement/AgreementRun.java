@@ -84,7 +84,12 @@ final class AgreementRun {
         return new ChartRenderer(copy);
     }
 
-    Result run(long seed, int maxDocuments, Duration budget) {
+    /**
+     * Judges documents until {@code maxDocuments} were tried or the budget is spent, whichever comes first, but never
+     * before {@code minRendered} documents rendered and were judged (a slow validator, such as a picker's first start,
+     * must not leave a run with nothing judged).
+     */
+    Result run(long seed, int maxDocuments, Duration budget, int minRendered) {
         reset(dir);
         ValuesFuzzer fuzzer = new ValuesFuzzer(ChartUnderTest.chartDir(), seed, new AgreementScenarios());
         List<Finding> escapes = new ArrayList<>();
@@ -93,7 +98,7 @@ final class AgreementRun {
         long start = System.nanoTime();
         int tried = 0;
         dev.nimchart.fuzz.SchemaCoverage coverage = new dev.nimchart.fuzz.SchemaCoverage(dev.nimchart.values.ValuesSchema.load(ChartUnderTest.chartDir()));
-        for (int i = 0; i < maxDocuments && System.nanoTime() - start < budget.toNanos(); i++) {
+        for (int i = 0; i < maxDocuments && (System.nanoTime() - start < budget.toNanos() || tally.getOrDefault("rendered", 0) < minRendered); i++) {
             FuzzDocument doc = fuzzer.document(i);
             tried++;
             if (doc.nearValid()) {
@@ -168,6 +173,10 @@ final class AgreementRun {
                     // over it, as requiredTopology over preferredTopology): no validator sees it, so none can bear the
                     // refusal out or contradict it.
                     count("refused, its value reaches no object, not judged: " + named.get(0));
+                    continue;
+                }
+                if (validators.pickerBeyondBudget(nearest.manifest)) {
+                    count("refused, the endpoint picker would judge it but its starts were spent, not judged: " + named.get(0));
                     continue;
                 }
                 if (named.stream().allMatch(validators.notRun(nearest.manifest)::containsKey)) {

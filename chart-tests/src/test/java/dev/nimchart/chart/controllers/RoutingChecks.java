@@ -50,17 +50,22 @@ final class RoutingChecks {
                 soft.assertThat(pod.list("spec.containers").stream().flatMap(c -> c.list("ports").stream()).map(p -> String.valueOf(p.at("containerPort"))))
                         .as("%s: %s declares the pool's target port %s", name, pod.name(), port).contains(String.valueOf(port));
             }
-            String picker = String.valueOf(pool.at("spec.endpointPickerRef.name"));
-            Set<String> endpoints = new TreeSet<>();
-            Set<String> ports = new TreeSet<>();
-            for (KubeObject slice : r.state().endpointSlicesOf(picker)) {
-                slice.list("endpoints").stream().filter(ep -> !Boolean.FALSE.equals(ep.at("conditions.ready")))
-                        .forEach(ep -> endpoints.add(String.valueOf(ep.at("targetRef.name"))));
-                slice.list("ports").forEach(p -> ports.add(p.at("name") + "/" + p.at("port") + "/" + p.at("appProtocol")));
+            if (pool.at("spec.endpointPickerRef") == null) {
+                // No picker of the release (inferencePool.epp.enabled: false; the ref is optional since GAIE v1.6.0).
+                soft.assertThat(Reconciled.names(r.endpointPickers())).as("%s: endpoint picker pods of a pool without one", name).isEmpty();
+            } else {
+                String picker = String.valueOf(pool.at("spec.endpointPickerRef.name"));
+                Set<String> endpoints = new TreeSet<>();
+                Set<String> ports = new TreeSet<>();
+                for (KubeObject slice : r.state().endpointSlicesOf(picker)) {
+                    slice.list("endpoints").stream().filter(ep -> !Boolean.FALSE.equals(ep.at("conditions.ready")))
+                            .forEach(ep -> endpoints.add(String.valueOf(ep.at("targetRef.name"))));
+                    slice.list("ports").forEach(p -> ports.add(p.at("name") + "/" + p.at("port") + "/" + p.at("appProtocol")));
+                }
+                soft.assertThat(endpoints).as("%s: ready endpoints of the endpoint picker Service %s", name, picker)
+                        .isEqualTo(new TreeSet<>(Reconciled.names(r.endpointPickers()))).isNotEmpty();
+                soft.assertThat(ports).as("%s: ports of %s", name, picker).contains("grpc-ext-proc/" + pool.at("spec.endpointPickerRef.port.number") + "/null");
             }
-            soft.assertThat(endpoints).as("%s: ready endpoints of the endpoint picker Service %s", name, picker)
-                    .isEqualTo(new TreeSet<>(Reconciled.names(r.endpointPickers()))).isNotEmpty();
-            soft.assertThat(ports).as("%s: ports of %s", name, picker).contains("grpc-ext-proc/" + pool.at("spec.endpointPickerRef.port.number") + "/null");
             for (KubeObject route : list(api, "/apis/gateway.networking.k8s.io/v1/namespaces/" + ns + "/httproutes")) {
                 soft.assertThat(route.list("spec.rules").stream().flatMap(rule -> rule.list("backendRefs").stream())
                         .map(b -> b.at("group") + "/" + b.at("kind") + "/" + b.at("name")).toList())

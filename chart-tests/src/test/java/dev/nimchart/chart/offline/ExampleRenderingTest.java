@@ -101,10 +101,13 @@ class ExampleRenderingTest {
                     assertThat(nim.at(probe)).as("%s: %s %s disabled", e.name(), t, probe).isNull();
                     continue;
                 }
-                assertThat(nim.at(probe + ".httpGet.path")).as("%s: %s %s path", e.name(), t, probe)
-                        .isEqualTo(e.text(probe + ".path"));
+                // NIM 3.0 Dynamo mode: the Dynamo frontend on http-openai answers at its own paths (model.dynamo.*Path).
+                boolean dynamo = "single".equals(e.text("model.dynamo.mode"));
+                String path = !dynamo ? e.text(probe + ".path")
+                        : e.text(probe.equals("livenessProbe") ? "model.dynamo.livenessPath" : "model.dynamo.readinessPath");
+                assertThat(nim.at(probe + ".httpGet.path")).as("%s: %s %s path", e.name(), t, probe).isEqualTo(path);
                 assertThat(nim.at(probe + ".httpGet.port")).as("%s: %s %s port (model.healthPort moves health to http-health)", e.name(), t, probe)
-                        .isEqualTo(e.integer("model.healthPort") > 0 ? "http-health" : "http-openai");
+                        .isEqualTo(e.integer("model.healthPort") > 0 && !dynamo ? "http-health" : "http-openai");
                 for (String field : List.of("initialDelaySeconds", "periodSeconds", "timeoutSeconds", "successThreshold",
                         "failureThreshold")) {
                     assertThat(nim.at(probe + "." + field)).as("%s: %s %s.%s", e.name(), t, probe, field)
@@ -353,8 +356,9 @@ class ExampleRenderingTest {
         }
         for (PodTemplate t : e.templates) {
             KubeObject ngcKey = PodTemplate.env(t.nim()).get("NGC_API_KEY");
-            if (e.flag("airGap.enabled")) {
-                assertThat(ngcKey).as("%s: air-gap mode gives the NIM containers no key (docs/model-sources.md)", e.name()).isNull();
+            if (e.flag("airGap.enabled") || t.role().equals("launcher")) {
+                assertThat(ngcKey).as("%s: %s: air-gap mode gives the NIM containers no key (docs/model-sources.md), and the MPI "
+                        + "launcher downloads nothing (docs/security.md)", e.name(), t).isNull();
                 continue;
             }
             assertThat(ngcKey.at("valueFrom.secretKeyRef.name")).as(e.name()).isEqualTo(e.text("model.ngcAPISecret"));

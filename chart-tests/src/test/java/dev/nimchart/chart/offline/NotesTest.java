@@ -19,6 +19,15 @@ class NotesTest {
     }
 
     @Test
+    void inDynamoModeTheNotesCheckTheFrontendsHealthAndTellHowToSeeTheFallback() {
+        String notes = notes("single-node-dynamo-nim3.yaml", Map.of());
+        assertThat(notes).contains("curl http://localhost:8000/health").doesNotContain("/v1/health/ready")
+                .contains("Starting Dynamo worker: python -m dynamo.vllm").contains("then the Dynamo frontend for a registered worker");
+        assertThat(notes("single-node-engine-settings-speculative.yaml", Map.of())).contains("asks /v1/models for llama-70b")
+                .doesNotContain("Dynamo");
+    }
+
+    @Test
     void notesNameTheClusterPrerequisiteOfTheChosenProvider() {
         assertThat(notes("multi-node-aws-efa-p5.yaml", Map.of())).contains("EFA device plugin").contains("32 vpc.amazonaws.com/efa");
         assertThat(notes("multi-node-azure-infiniband-ndv5.yaml", Map.of())).contains("RDMA shared device plugin")
@@ -39,8 +48,9 @@ class NotesTest {
 
     @Test
     void notesNeverShowTheNgcKey() {
-        assertThat(notes("single-node-production-features.yaml", Map.of())).doesNotContain("nvapi-example-not-a-real-key")
-                .doesNotContain("create secret generic");
+        assertThat(notes("single-node-production-features.yaml", Map.of("model.ngcAPIKey", "nvapi-example-not-a-real-key")))
+                .doesNotContain("nvapi-example-not-a-real-key").doesNotContain("create secret generic")
+                .contains("Helm keeps it in its release records");
     }
 
     private static String notes(String example, Map<String, String> set) {

@@ -126,7 +126,9 @@ public class SecureDefaultsTest {
             });
         }
         for (PodTemplate t : e.templates) {
-            if (e.flag("airGap.enabled")) {
+            if (t.role().equals("launcher")) {
+                assertThat(PodTemplate.env(t.nim())).as("%s: %s runs mpirun and downloads nothing", e.name(), t).doesNotContainKey("NGC_API_KEY");
+            } else if (e.flag("airGap.enabled")) {
                 assertThat(PodTemplate.env(t.nim())).as("%s: %s in air-gap mode (docs/model-sources.md)", e.name(), t).doesNotContainKey("NGC_API_KEY");
             } else {
                 assertThat(PodTemplate.env(t.nim())).as("%s: %s", e.name(), t).containsKey("NGC_API_KEY");
@@ -179,6 +181,12 @@ public class SecureDefaultsTest {
             x.capabilities().forEach(capability -> assertThat(security).contains(capability));
         }
         assertThat(security).contains("`" + SecurityExceptions.TOKEN_OPT_IN + "`").contains("SecurityExceptions");
+        for (SecurityExceptions.WritableHostMount m : SecurityExceptions.WRITABLE_HOST_MOUNTS) {
+            assertThat(security).as("docs/security.md lists the writable host mount %s", m).contains(m.reason())
+                    .contains("`" + (m.path() == null ? "hostPath.path" : m.path()) + "`");
+        }
+        SecurityExceptions.TAG_ONLY_IMAGES.forEach((container, reason) -> assertThat(security)
+                .as("docs/security.md says why %s's image is tag-only", container).contains(reason));
     }
 
     /** One container (init containers included) of a pod template of an example. */

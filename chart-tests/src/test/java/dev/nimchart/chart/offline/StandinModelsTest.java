@@ -68,14 +68,85 @@ class StandinModelsTest {
         }
     }
 
+    @Test
+    void inDynamoModeTheWorkerSaysItStartedOnDynamoAndHelmTestPassesWhileTheVllmFallbackFailsIt() throws Exception {
+        Example e = Example.of(Examples.named("single-node-dynamo-nim3.yaml"));
+        KubeObject test = DynamoModeTest.render("single-node-dynamo-nim3.yaml", Map.of()).ofKind("Pod").stream()
+                .filter(p -> p.name().endsWith("-test")).findFirst().orElseThrow().list("spec.containers").get(0);
+        for (boolean withDynamo : List.of(true, false)) {
+            // The worker's system port off 9090 (this machine's other tests), and the image's own model (a model-specific
+            // NIM image serves the model built into it; the start-up tier writes it into the image's files).
+            Map<String, String> extra = new java.util.HashMap<>(Map.of("NIM_HEALTH_PORT", Integer.toString(freePort()),
+                    "NIM_SERVED_MODEL_NAME", e.text("model.name")));
+            if (!withDynamo) {
+                extra.put("STANDIN_DYNAMO_ABSENT", "1");
+            }
+            Process standin = start(e, Files.createDirectories(dir.resolve("cache-" + withDynamo)), extra);
+            try {
+                assertThat(models()).extracting(m -> m.get("id")).containsExactly(e.text("model.name"));
+                String log = Files.readString(dir.resolve("standin.log"));
+                ProcessBuilder pb = new ProcessBuilder(command(test)).redirectErrorStream(true);
+                pb.environment().clear();
+                pb.environment().put("PATH", "/usr/bin:/bin");
+                for (KubeObject v : test.list("env")) {
+                    pb.environment().put((String) v.at("name"), v.at("value").toString());
+                }
+                pb.environment().put("NIM_SERVICE", "127.0.0.1");
+                pb.environment().put("NIM_SERVICE_PORT", Integer.toString(port));
+                Process helmTest = pb.start();
+                assertThat(helmTest.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                String out = new String(helmTest.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                if (withDynamo) {
+                    assertThat(log).contains("Starting Dynamo worker: python -m dynamo.vllm").doesNotContain("Launching vLLM");
+                    assertThat(helmTest.exitValue()).as("helm test on a worker registered with Dynamo: %s", out).isZero();
+                } else {
+                    assertThat(log).contains("Launching vLLM: vllm serve").doesNotContain("Starting Dynamo worker");
+                    assertThat(helmTest.exitValue()).as("helm test on the fallback to plain vLLM: %s", out).isNotZero();
+                }
+            } finally {
+                standin.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void theEngineArgumentsReachTheEngineWhole() throws Exception {
+        Example e = Example.of(Examples.named("single-node-engine-settings-speculative.yaml"));
+        Process standin = start(e, Files.createDirectories(dir.resolve("cache")));
+        try {
+            assertThat(models()).extracting(m -> m.get("id")).as("NIM_SERVED_MODEL_NAME").containsExactly("llama-70b");
+            assertThat(Files.readString(dir.resolve("standin.log"))).contains("nim-standin: engine arguments "
+                    + "[\"--max-num-seqs\", \"384\", \"--compilation-config\", \"{\\\"cudagraph_capture_sizes\\\": [1, 2, 4, 8]}\"]");
+        } finally {
+            standin.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static List<String> command(KubeObject container) {
+        List<String> command = new java.util.ArrayList<>();
+        ((List<?>) container.at("command")).forEach(c -> command.add(c.toString()));
+        ((List<?>) container.at("args")).forEach(c -> command.add(c.toString()));
+        return command;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
     private int port;
 
     private Process start(Example e, Path cache) throws IOException {
+        return start(e, cache, Map.of());
+    }
+
+    private Process start(Example e, Path cache, Map<String, String> extra) throws IOException {
         Path script = dir.resolve("nim-standin.py");
         // The stand-in and its modules (engine cache paths, NIM's API), side by side as the start-up tier's image has them.
         for (String file : List.of("nim-standin.py", "engine_caches.py", "nim_api.py")) {
             try (InputStream in = getClass().getResourceAsStream("/dev/nimchart/startup/" + file)) {
-                Files.copy(in, dir.resolve(file));
+                Files.copy(in, dir.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
         }
         try (ServerSocket s = new ServerSocket(0)) {
@@ -92,6 +163,10 @@ class StandinModelsTest {
             }
         }
         env.put("NIM_SERVER_PORT", Integer.toString(port));
+        if (env.containsKey("DYN_HTTP_PORT")) {
+            env.put("DYN_HTTP_PORT", Integer.toString(port));
+        }
+        env.putAll(extra);
         assertThat(env.get("NIM_CACHE_PATH")).isEqualTo(cache.toString());
         return pb.start();
     }

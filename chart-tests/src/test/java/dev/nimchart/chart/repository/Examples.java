@@ -38,6 +38,15 @@ public final class Examples {
         return multiNode().filter(f -> !Example.launchMode(values(f)).equals("ray"));
     }
 
+    /**
+     * The examples an InferencePool can be added to: all but NIM 3.0's Dynamo mode, where the chart refuses the endpoint
+     * picker (it reads NIM's metrics, which Dynamo's frontend does not document serving; refusal file
+     * dynamo-with-inference-pool.yaml).
+     */
+    public static Stream<Path> routable() {
+        return all().filter(f -> !"single".equals(String.valueOf(values(f).at("model.dynamo.mode"))));
+    }
+
     static Stream<Path> withNetworking() {
         return all().filter(f -> Example.networkingProvider(values(f)) != null);
     }

@@ -2,6 +2,7 @@ package dev.nimchart.chart.repository;
 
 import dev.nimchart.chart.offline.SecureDefaultsTest;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -33,6 +34,38 @@ public final class SecurityExceptions {
             new Exception("nim", "oci", Set.of("IPC_LOCK"), false, false, "RDMA over SR-IOV registers (locks) memory"),
             new Exception("tcpxo-daemon", "gcp", Set.of("NET_ADMIN", "NET_BIND_SERVICE"), true, true,
                     "the GPUDirect-TCPXO receive-datapath manager configures the GPU NICs (its entrypoint changes a file of its image)"));
+
+    /**
+     * A host path a container mounts writable (every other host mount of the chart is read-only).
+     *
+     * @param container the container name
+     * @param when      the values key whose {@code true} (a networking provider, {@code multinodeNetworking.<p>},
+     *                  or {@code hostPath.enabled}, the model cache) under which the chart mounts it
+     * @param path      the host path
+     * @param reason    why it stays writable, as docs/security.md says it
+     */
+    public record WritableHostMount(String container, String when, String path, String reason) {
+    }
+
+    public static final List<WritableHostMount> WRITABLE_HOST_MOUNTS = List.of(
+            new WritableHostMount("nim", "hostPath.enabled", null, "the model cache on the node: NIM downloads into it"),
+            new WritableHostMount("nim", "multinodeNetworking.oci", "/dev/infiniband",
+                    "the RDMA device nodes, which NCCL opens for reading and writing"),
+            new WritableHostMount("nim", "multinodeNetworking.gcp", "/dev/aperture_devices",
+                    "the GPUDirect-TCPXO device nodes, which NCCL opens for reading and writing"),
+            new WritableHostMount("tcpxo-daemon", "multinodeNetworking.gcp", "/home/kubernetes/bin/nvidia/lib64",
+                    "as Google's reference mounts it; no public source says the daemon runs with it read-only"),
+            new WritableHostMount("tcpxo-daemon", "multinodeNetworking.gcp", "/sys",
+                    "the daemon configures the GPU NICs through the host's sysfs"),
+            new WritableHostMount("tcpxo-daemon", "multinodeNetworking.gcp", "/proc/sys",
+                    "the daemon sets the host's network sysctls"));
+
+    /**
+     * Images the chart chooses itself that it leaves tag-only (every other is pinned by digest, the tag kept for
+     * readability), by container name, with the reason docs/security.md gives.
+     */
+    public static final Map<String, String> TAG_ONLY_IMAGES = Map.of("epp",
+            "no public source available to this project states its digest");
 
     /** The values key whose {@code true} lets the pods mount a service account token (the only other exception). */
     public static final String TOKEN_OPT_IN = "serviceAccount.automountServiceAccountToken";

@@ -41,8 +41,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The real endpoint picker (GAIE v1.5.0's {@code cmd/epp}, built from its Go module by {@code ci/build-epp.sh} on first
- * use) choosing among a release's pods, with this test as the gateway: on the controller tier, the LeaderWorkerSet
+ * The real endpoint pickers choosing among a release's pods, each built from its Go module by {@code ci/build-epp.sh}
+ * on first use: GAIE v1.5.0's full picker ({@code cmd/epp}, scoring pods by their metrics) and GAIE v1.6.0's
+ * lightweight reference picker ({@code cmd/lwepp}, round robin over the pool's Ready pods, chosen by
+ * {@code inferencePool.epp.picker: lwepp}), with this test as the gateway: on the controller tier, the LeaderWorkerSet
  * example behind an InferencePool (two groups of a leader and a worker) and, in the same namespace, a single-node
  * release with its own pool as a decoy. The picker of the first release runs with its pod's own arguments, environment,
  * ConfigMap and ServiceAccount token against the tier's API server ({@link EndpointPickerRun}); every pod of both
@@ -67,21 +69,29 @@ class EndpointPickerIT {
     static final Duration PICK_TIMEOUT = Duration.ofSeconds(10);
     static final int PICKS = 30;
 
+    /** GAIE v1.6.0's lightweight picker, as the lwepp example sets it (values-examples/single-node-lwepp-gateway.yaml). */
+    static final Map<String, String> LWEPP = Map.of("inferencePool.epp.picker", "lwepp",
+            "inferencePool.epp.image.repository", "registry.k8s.io/gateway-api-inference-extension/lwepp", "inferencePool.epp.image.tag", "v1.6.0");
+
     /**
-     * The NIM generations a pool is shown for: the example's NIM 1.x tag with NIM's own metric names, and the same
-     * release on a NIM 2.x tag, whose stand-ins export vLLM's names (the picker's config follows the tag).
+     * The pickers and NIM generations a pool is shown for: GAIE v1.5.0's full picker on the example's NIM 1.x tag with
+     * NIM's own metric names, and on a NIM 2.x tag, whose stand-ins export vLLM's names (the picker's config follows the
+     * tag); GAIE v1.6.0's lightweight picker on the example's tag (it reads no metrics).
      */
     static Stream<Arguments> generations() {
-        return Stream.of(Arguments.of("NIM 1.x (the example's tag)", Map.of(), EndpointPickerRun.ExportedNames.NIM_1),
-                Arguments.of("NIM 2.x (image.tag 2.0.13, vLLM's names)", Map.of("image.tag", "2.0.13"), EndpointPickerRun.ExportedNames.VLLM));
+        return Stream.of(Arguments.of("GAIE v1.5.0 epp, NIM 1.x (the example's tag)", Map.of(), EndpointPickerRun.ExportedNames.NIM_1, "epp"),
+                Arguments.of("GAIE v1.5.0 epp, NIM 2.x (image.tag 2.0.13, vLLM's names)", Map.of("image.tag", "2.0.13"),
+                        EndpointPickerRun.ExportedNames.VLLM, "epp"),
+                Arguments.of("GAIE v1.6.0 lwepp, NIM 1.x (the example's tag)", LWEPP, EndpointPickerRun.ExportedNames.NIM_1, "lwepp"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("generations")
-    void theRealPickerSendsEachRequestToAFreeReadyServingPodOfItsOwnRelease(String generation, Map<String, String> tag,
-            EndpointPickerRun.ExportedNames names, ControllerSession session) throws Exception {
+    void theRealPickerSendsEachRequestToAReadyServingPodOfItsOwnRelease(String generation, Map<String, String> tag,
+            EndpointPickerRun.ExportedNames names, String pickerKind, ControllerSession session) throws Exception {
         ControllerEnvironment env = OwnEnvironment.required(session, "the tier's own pod addresses (198.18.0.0/17)");
-        Path epp = requirePickerHost();
+        boolean scoresMetrics = pickerKind.equals("epp");
+        Path epp = requirePickerHost(pickerKind);
         KubeApi api = env.api();
         Path pooledFile = Examples.named(POOLED);
         String namespace = TierNamespaces.create(api, "endpoint-picker", PodSecurityExceptions.level(Example.of(pooledFile)));
@@ -121,7 +131,7 @@ class EndpointPickerIT {
 
                 // 1. Everything idle (workers and the decoy's pod too): only the pool's Ready leaders are chosen, both of them.
                 List<ExtProcClient.Decision> idle = picks(run, client, model, Integer.getInteger("nim.epp.requests", 100));
-                if (names == EndpointPickerRun.ExportedNames.NIM_1) {
+                if (names == EndpointPickerRun.ExportedNames.NIM_1 && scoresMetrics) {
                     writeLatencies(idle); // ci/benchmark.sh --epp: one generation's figures
                 }
                 Map<String, Integer> idleCounts = count(idle);
@@ -132,18 +142,31 @@ class EndpointPickerIT {
                 assertThat(idleCounts.keySet()).as("endpoints chosen while all are idle (leaders %s)", named(leaderEndpoints, podByIp))
                         .isEqualTo(leaderEndpoints);
 
-                // 2. Leader a's KV cache is full: b gets every request.
-                setAndAwaitScrapes(run, podByIp.keySet(), Map.of(a, new double[] {0, 4, 1.0}));
-                assertThat(count(picks(run, client, model, PICKS))).as("picks with %s's KV cache full", podByIp.get(a))
-                        .isEqualTo(Map.of(b + ":" + targetPort, PICKS));
+                if (scoresMetrics) {
+                    // 2. Leader a's KV cache is full: b gets every request.
+                    setAndAwaitScrapes(run, podByIp.keySet(), Map.of(a, new double[] {0, 4, 1.0}));
+                    assertThat(count(picks(run, client, model, PICKS))).as("picks with %s's KV cache full", podByIp.get(a))
+                            .isEqualTo(Map.of(b + ":" + targetPort, PICKS));
 
-                // 3. Leader b has a long queue, a is free again: a gets every request.
-                setAndAwaitScrapes(run, podByIp.keySet(), Map.of(b, new double[] {40, 16, 0.5}));
-                assertThat(count(picks(run, client, model, PICKS))).as("picks with %s's queue long", podByIp.get(b))
-                        .isEqualTo(Map.of(a + ":" + targetPort, PICKS));
+                    // 3. Leader b has a long queue, a is free again: a gets every request.
+                    setAndAwaitScrapes(run, podByIp.keySet(), Map.of(b, new double[] {40, 16, 0.5}));
+                    assertThat(count(picks(run, client, model, PICKS))).as("picks with %s's queue long", podByIp.get(b))
+                            .isEqualTo(Map.of(a + ":" + targetPort, PICKS));
 
-                // 4. Both idle, then leader a stops being Ready (its readiness probe failing, as the kubelet reports it).
-                setAndAwaitScrapes(run, podByIp.keySet(), Map.of());
+                    // 4. Both idle, then leader a stops being Ready (its readiness probe failing, as the kubelet reports it).
+                    setAndAwaitScrapes(run, podByIp.keySet(), Map.of());
+                } else {
+                    // 2. The lightweight picker reads no metrics (docs/routing-and-autoscaling.md): with leader a's KV cache
+                    // full and a long queue it still sends requests to both leaders, and it never scraped any pod.
+                    run.metrics(a, 40, 16, 1.0);
+                    assertThat(count(picks(run, client, model, PICKS)).keySet()).as("picks with %s's KV cache full and queue long (%s)",
+                            podByIp.get(a), generation).isEqualTo(leaderEndpoints);
+                    run.metrics(a, 0, 0, 0);
+                    for (String ip : podByIp.keySet()) {
+                        assertThat(run.scrapes(ip)).as("times %s scraped %s", generation, podByIp.get(ip)).isZero();
+                    }
+                    // 3. Leader a stops being Ready (its readiness probe failing, as the kubelet reports it).
+                }
                 notReady(api, namespace, leaders.get(0).name());
                 awaitNoPicksOf(run, client, model, a + ":" + targetPort);
                 assertThat(count(picks(run, client, model, PICKS))).as("picks with %s not Ready", podByIp.get(a))
@@ -158,8 +181,16 @@ class EndpointPickerIT {
         }
     }
 
-    /** The picker binary, once the host can run the test: else a failure with CI=true, a skip with the reason otherwise. */
+    /** GAIE v1.5.0's full picker ({@link #requirePickerHost(String)} with {@code epp}), for the tests that start it. */
     public static Path requirePickerHost() {
+        return requirePickerHost("epp");
+    }
+
+    /**
+     * The picker binary ({@code ci/build-epp.sh} {@code epp} or {@code lwepp}), once the host can run the test: else a
+     * failure with CI=true, a skip with the reason otherwise.
+     */
+    public static Path requirePickerHost(String pickerKind) {
         String reason = null;
         Path epp = null;
         if (!"root".equals(System.getProperty("user.name"))) {
@@ -179,7 +210,7 @@ class EndpointPickerIT {
         }
         if (reason == null) {
             try {
-                epp = Path.of(CiScript.run("build-epp.sh", List.of("--print-path"), line -> System.out.println("[build-epp] " + line))
+                epp = Path.of(CiScript.run("build-epp.sh", List.of("--print-path", pickerKind), line -> System.out.println("[build-epp] " + line))
                         .lines().reduce((x, y) -> y).orElse(""));
             } catch (ClusterUnavailableException e) {
                 reason = e.getMessage();

@@ -26,16 +26,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The real endpoint picker (GAIE's {@code cmd/epp}, built by {@code ci/build-epp.sh}) run as its pod would run it, with
- * the pod's own container arguments and environment (as the kubelet expands it, on the live pod the controllers made),
- * its ConfigMap's files where its volume mounts put them (a path in an argument under a mount is rewritten to the
- * directory holding that mount's files), and the API credentials of its ServiceAccount (a token from the TokenRequest
- * API, so the chart's Role is what it can read), in a network namespace of its own. In that namespace every given
- * serving pod's IP (198.18.0.0/17, set by kwok on the pod) is an address of the loopback device, where a stand-in of
- * NIM's server answers {@code /v1/metrics} on the pool's target port with what the test writes ({@link #metrics}).
- * The namespace has no route anywhere: a bridge process (netns_bridge.py) listens on the API server's port inside it
- * and forwards to the API server on this machine's loopback, and listens on this machine's loopback for the test's
- * ext-proc calls and forwards them to the picker's gRPC port inside. Everything is removed by name and PID on close.
+ * A real endpoint picker (GAIE's {@code cmd/epp} or {@code cmd/lwepp}, built by {@code ci/build-epp.sh}) run as its pod
+ * would run it, with the pod's own container arguments and environment (as the kubelet expands it, on the live pod the
+ * controllers made), its ConfigMap's files where its volume mounts put them (a path in an argument under a mount is
+ * rewritten to the directory holding that mount's files), and the API credentials of its ServiceAccount (a token from
+ * the TokenRequest API, so the chart's Role is what it can read), in a network namespace of its own. In that namespace
+ * every given serving pod's IP (198.18.0.0/17, set by kwok on the pod) is an address of the loopback device, where a
+ * stand-in of NIM's server answers {@code /v1/metrics} on the pool's target port with what the test writes ({@link
+ * #metrics}). The namespace has no route anywhere: a bridge process (netns_bridge.py) listens on the API server's port
+ * inside it and forwards to the API server on this machine's loopback, and listens on this machine's loopback for the
+ * test's ext-proc calls and forwards them to the picker's gRPC port inside. Everything is removed by name and PID on
+ * close.
  */
 final class EndpointPickerRun implements AutoCloseable {
 

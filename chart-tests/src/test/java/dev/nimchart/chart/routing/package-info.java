@@ -1,5 +1,5 @@
 /**
- * Inference Gateway routing: the real endpoint picker choosing among a release's pods, the test playing the
- * gateway.
+ * Inference Gateway routing: the real endpoint pickers (GAIE's full and lightweight ones) choosing among a release's
+ * pods, the test playing the gateway.
  */
 package dev.nimchart.chart.routing;

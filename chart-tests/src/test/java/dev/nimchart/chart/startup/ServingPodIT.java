@@ -66,6 +66,35 @@ class ServingPodIT {
     }
 
     @Test
+    void theDynamoExampleStartsItsWorkerOnDynamoAndPassesItsProbesHelmTestAndAChatCompletion() throws Exception {
+        Report r = ServingPodRun.run(render(Examples.named("single-node-dynamo-nim3.yaml"), Map.of()),
+                REPORT_DIR.resolve("dynamo").toAbsolutePath(), Duration.ofMinutes(3));
+        System.out.println("[serving pod] single-node-dynamo-nim3.yaml with the stand-in:\n" + r.text());
+        assertThat(r.passed()).as("the Dynamo single-container pod on the runtime:%n%s", r.text()).isTrue();
+        assertThat(r.log()).as("the worker's log").contains("Starting Dynamo worker: python -m dynamo.vllm");
+    }
+
+    @Test
+    void theEngineSettingsExampleServesItsServedModelNameAndItsEngineGetsEveryArgumentWhole() throws Exception {
+        Report r = ServingPodRun.run(render(Examples.named("single-node-engine-settings-speculative.yaml"), Map.of()),
+                REPORT_DIR.resolve("engine-settings").toAbsolutePath(), Duration.ofMinutes(3));
+        assertThat(r.passed()).as("the engine settings example on the runtime:%n%s", r.text()).isTrue();
+        assertThat(r.log()).as("the engine's arguments, as split from NIM_PASSTHROUGH_ARGS").contains("nim-standin: engine arguments "
+                + "[\"--max-num-seqs\", \"384\", \"--compilation-config\", \"{\\\"cudagraph_capture_sizes\\\": [1, 2, 4, 8]}\"]");
+    }
+
+    @Test
+    void aDynamoWorkerThatFellBackToPlainVllmFailsHelmTest() throws Exception {
+        // An image without the Dynamo package (the stand-in's STANDIN_DYNAMO_ABSENT=1): the worker falls back to plain vLLM.
+        RenderedManifest m = render(Examples.named("single-node-dynamo-nim3.yaml"), Map.of());
+        withEnv(m, "STANDIN_DYNAMO_ABSENT", "1");
+        Report r = ServingPodRun.run(m, REPORT_DIR.resolve("dynamo-fallback").toAbsolutePath(), Duration.ofMinutes(3));
+        assertThat(r.log()).as("the worker's log").contains("Launching vLLM: vllm serve").doesNotContain("Starting Dynamo worker");
+        assertThat(r.passed()).as("the fallback on the runtime:%n%s", r.text()).isFalse();
+        assertThat(r.helmTest()).as("helm test on the fallback:%n%s", r.text()).isFalse();
+    }
+
+    @Test
     void withoutTheWritableHomeTheEngineExitsAtStartOnTheReadOnlyRoot() throws Exception {
         // The chart before home.path existed: the same pod without HOME, the engine cache variables and the home mount.
         Report r = ServingPodRun.run(withoutHome(render(Examples.named("single-node-minimal.yaml"), Map.of())),
@@ -166,6 +195,18 @@ class ServingPodIT {
 
     static RenderedManifest render(Path file, Map<String, String> sets) {
         return TestHookRenderer.of(ChartUnderTest.chartDir()).render("serving", "serving-pod", List.of(file.toAbsolutePath()), sets);
+    }
+
+    /** The manifest with one more variable in the serving workload's NIM container. */
+    @SuppressWarnings("unchecked")
+    static void withEnv(RenderedManifest m, String name, String value) {
+        for (KubeObject workload : m.ofKind("StatefulSet")) {
+            for (Map<String, Object> c : (List<Map<String, Object>>) workload.at("spec.template.spec.containers")) {
+                if ("nim".equals(c.get("name"))) {
+                    ((List<Object>) c.get("env")).add(new java.util.LinkedHashMap<>(Map.of("name", name, "value", value)));
+                }
+            }
+        }
     }
 
     /** The manifest with the serving workload's pod as the chart rendered it before home.path: no home mount, no cache variables. */

@@ -9,7 +9,9 @@ import java.util.stream.Stream;
 
 /**
  * What the warm {@code mvn -B verify} of ci/benchmark.sh --verify ran, from the JUnit XML reports it left: the number
- * of tests of the offline tier (Surefire) and of the cluster tiers (Failsafe), and each cluster test class's time.
+ * of tests of the offline tier (Surefire) and of the cluster tiers (Failsafe), each cluster test class's time, and the
+ * size of the suite they came from ({@link SuiteSize}). Every figure of the run goes into the sections verify-tests and
+ * verify-class, which a later run replaces whole: a class deleted since goes with its row.
  */
 final class VerifyRunReports {
 
@@ -29,6 +31,11 @@ final class VerifyRunReports {
         report.line(String.format("Tests in that run: %,d offline, %,d on a cluster.", offline, cluster));
         report.figure("verify-tests", "offline", offline, "count");
         report.figure("verify-tests", "cluster", cluster, "count");
+        // the suite those tests came from, counted from the files, so a later run can tell when it has moved
+        SuiteSize suite = SuiteSize.of(target.resolve("../..").normalize());
+        report.line(String.format("The suite: %d test methods, %d values files.", suite.testMethods(), suite.valuesFiles()));
+        report.figure("verify-tests", "test-methods", suite.testMethods(), "count");
+        report.figure("verify-tests", "values-files", suite.valuesFiles(), "count");
     }
 
     /** Tests of every suite report in a directory; with perClass, each suite's time becomes a figure. */
@@ -50,7 +57,8 @@ final class VerifyRunReports {
                 // Its <testcase> elements, not the suite's tests attribute: Surefire writes a @Nested class's cases
                 // into its outer class's report with tests="0" (CrdSchemaValidatorTest's 31; Maven's total counts them).
                 tests += (int) TESTCASE.matcher(text).results().count();
-                if (perClass) {
+                // the cluster classes (*IT); not Failsafe's tier-sharing check, which runs after them
+                if (perClass && name.endsWith("IT")) {
                     report.figure("verify-class", name.substring(name.lastIndexOf('.') + 1), seconds, "s");
                 }
             }

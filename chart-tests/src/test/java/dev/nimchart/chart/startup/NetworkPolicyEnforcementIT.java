@@ -1,0 +1,304 @@
+package dev.nimchart.chart.startup;
+
+import static dev.nimchart.chart.startup.PodNetworkProbe.Outcome.CONNECTED;
+import static dev.nimchart.chart.startup.PodNetworkProbe.Outcome.TIMED_OUT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nimchart.chart.controllers.ReconciledExampleIT;
+import dev.nimchart.chart.repository.Example;
+import dev.nimchart.chart.repository.Examples;
+import dev.nimchart.chart.repository.NimLlmRules;
+import dev.nimchart.chart.repository.RepositoryChart;
+import dev.nimchart.chart.startup.PodNetworkProbe.Outcome;
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.junit.ChartTiers;
+import dev.nimchart.junit.ControllerTier;
+import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.junit.TierSessions;
+import dev.nimchart.objects.KubeObject;
+import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.startup.NetworkPolicyEnforcer;
+import dev.nimchart.startup.PodGroupRun;
+import dev.nimchart.startup.PodGroupRun.PodRun;
+import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.Tier;
+import dev.nimchart.tiers.startup.StartupChecks;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The chart's NetworkPolicies enforced for real on the start-up tier's pod network by SIG Network's kube-network-policies
+ * ({@link NetworkPolicyEnforcer}; the tier runs it wherever a release renders a NetworkPolicy, so {@link StartupIT} and
+ * {@link RayStartupIT} start, join and serve those examples with their policies enforced). Here, with the group running
+ * under the enforcer, connections are opened from three kinds of pod (real Pod objects, so the enforcer knows them by
+ * namespace and labels, each dialling from a network namespace of its own with the address the cluster gave it):
+ * <ul>
+ *   <li>a <b>stranger</b>: a pod of another namespace, and a pod of the release's namespace without the group's labels;</li>
+ *   <li>a <b>declared client</b>: a pod of a namespace {@code networkPolicy.ingressFrom} names;</li>
+ *   <li>the group's <b>own pods</b>, and a pod of another group of the same release.</li>
+ * </ul>
+ * With the policies on, a stranger's connection to the group's control ports (Ray's GCS, sshd) is dropped (it times out:
+ * the port listens, the group's own pods connect to it), and so is one from another group; the declared client reaches
+ * the API port, and the stranger does too where {@code ingressFrom} is empty. With the policies off
+ * ({@code networkPolicy.enabled: false}) and the same enforcer running, the stranger connects: the check fails where the
+ * isolation is missing.
+ */
+@ExtendWith({ControllerTier.class, ChartTiers.class})
+class NetworkPolicyEnforcementIT {
+
+    static final Path REPORT_DIR = StartupIT.REPORT_DIR.resolve("netpol");
+    /** LeaderWorkerSet groups started by mpirun over SSH, two replicas, API clients from the api-gateway and monitoring namespaces. */
+    static final String MPI_EXAMPLE = "multi-node-nemotron-340b-3-node.yaml";
+    /** One LeaderWorkerSet group forming a Ray cluster, no ingressFrom (the API port open to every pod). */
+    static final String RAY_EXAMPLE = "multi-node-ray-nim3-4-node-group.yaml";
+    /** A connection the enforcer allows may need its watch to have caught up with a new pod first. */
+    private static final Duration SETTLE = Duration.ofSeconds(60);
+
+    @Test
+    void aStrangerCannotOpenSshdOrTheApiWhileTheGroupsOwnPodsAndTheDeclaredClientsCan(TierSessions tiers) {
+        StartupIT.requireStartupHost();
+        start(tiers, MPI_EXAMPLE, List.of(), false, started -> {
+            Dialers d = dialers(started, "api-gateway");
+            int ssh = Example.of(Examples.named(MPI_EXAMPLE)).integer("multiNode.sshPort");
+            List<PodRun> leaders = leaders(started);
+            assertThat(leaders).as("two groups").hasSize(2);
+            PodRun leader = leaders.get(0);
+            PodRun worker = workerOf(started.run(), leader);
+            PodRun otherLeader = leaders.get(1);
+            List<String> failures = new ArrayList<>();
+            expect(failures, "the group's leader to its worker's sshd", leader.netns(), worker, ssh, CONNECTED);
+            expect(failures, "a stranger (another namespace) to a worker's sshd", d.stranger, worker, ssh, TIMED_OUT);
+            expect(failures, "a pod of the release's namespace without group labels to a worker's sshd", d.neighbour, worker, ssh, TIMED_OUT);
+            expect(failures, "the declared client (namespace api-gateway) to a worker's sshd", d.client, worker, ssh, TIMED_OUT);
+            expect(failures, "another group's leader to this group's worker's sshd", otherLeader.netns(), worker, ssh, TIMED_OUT);
+            expect(failures, "the declared client (namespace api-gateway) to the leader's API port", d.client, leader, serverPort(leader), CONNECTED);
+            expect(failures, "a stranger (another namespace) to the leader's API port", d.stranger, leader, serverPort(leader), TIMED_OUT);
+            assertJudged(failures, started, d, worker, ssh);
+            assertThat(failures).as("%s with its NetworkPolicies enforced; enforcer log %s", MPI_EXAMPLE, enforcer(started).log()).isEmpty();
+        });
+    }
+
+    @Test
+    void aStrangerCannotOpenTheRayGcsWhileTheGroupsOwnPodsCan(TierSessions tiers) {
+        StartupIT.requireStartupHost();
+        start(tiers, RAY_EXAMPLE, List.of(), false, started -> {
+            Dialers d = dialers(started, null);
+            PodRun head = started.run().pod(started.servingPods().get(0).name());
+            int gcs = rayPort(head.pod());
+            PodRun worker = workerOf(started.run(), head);
+            List<String> failures = new ArrayList<>();
+            expect(failures, "a worker of the group to the Ray GCS", worker.netns(), head, gcs, CONNECTED);
+            expect(failures, "a stranger (another namespace) to the Ray GCS", d.stranger, head, gcs, TIMED_OUT);
+            expect(failures, "a pod of the release's namespace without group labels to the Ray GCS", d.neighbour, head, gcs, TIMED_OUT);
+            expect(failures, "a stranger to the API port (ingressFrom is empty: open to every pod)", d.stranger, head, serverPort(head), CONNECTED);
+            assertJudged(failures, started, d, head, gcs);
+            assertThat(failures).as("%s with its NetworkPolicies enforced; enforcer log %s", RAY_EXAMPLE, enforcer(started).log()).isEmpty();
+        });
+    }
+
+    /** The same two groups with {@code networkPolicy.enabled: false} and the same enforcer running: the stranger gets in. */
+    @Test
+    void withThePoliciesOffTheStrangerOpensSshdAndTheRayGcs(TierSessions tiers) {
+        StartupIT.requireStartupHost();
+        Path off = policiesOff();
+        start(tiers, MPI_EXAMPLE, List.of(off), true, started -> {
+            assertThat(started.reconciled().rendered().ofKind("NetworkPolicy")).as("no NetworkPolicy rendered").isEmpty();
+            Dialers d = dialers(started, null);
+            PodRun worker = workerOf(started.run(), leaders(started).get(0));
+            int ssh = Example.of(Examples.named(MPI_EXAMPLE)).integer("multiNode.sshPort");
+            List<String> failures = new ArrayList<>();
+            expect(failures, "a stranger (another namespace) to a worker's sshd, no policy", d.stranger, worker, ssh, CONNECTED);
+            assertJudged(failures, started, d, worker, ssh);
+            assertThat(failures).as("%s without NetworkPolicies; enforcer log %s", MPI_EXAMPLE, enforcer(started).log()).isEmpty();
+        });
+        start(tiers, RAY_EXAMPLE, List.of(off), true, started -> {
+            Dialers d = dialers(started, null);
+            PodRun head = started.run().pod(started.servingPods().get(0).name());
+            List<String> failures = new ArrayList<>();
+            expect(failures, "a stranger (another namespace) to the Ray GCS, no policy", d.stranger, head, rayPort(head.pod()), CONNECTED);
+            assertJudged(failures, started, d, head, rayPort(head.pod()));
+            assertThat(failures).as("%s without NetworkPolicies; enforcer log %s", RAY_EXAMPLE, enforcer(started).log()).isEmpty();
+        });
+    }
+
+    /** The network namespaces the check dials from, each holding the address of a real pod of the cluster. */
+    record Dialers(String stranger, String strangerPod, String neighbour, String neighbourPod, String client) {
+    }
+
+    /**
+     * A stranger in a namespace of its own, a pod without labels in the release's namespace and, where {@code clientNamespace}
+     * is given, a client in that namespace: created in the cluster, each attached to the pod network with its address.
+     */
+    private static Dialers dialers(ChartRules.Started started, String clientNamespace) {
+        KubeApi api = started.reconciled().api();
+        String release = started.reconciled().namespace();
+        String strangers = TierNamespaces.create(api, release + "-strangers", "restricted");
+        String stranger = PodNetworkProbe.podWithAddress(api, strangers, "stranger", Map.of("app", "stranger"), SETTLE);
+        String neighbour = PodNetworkProbe.podWithAddress(api, release, "neighbour", Map.of("app", "neighbour"), SETTLE);
+        String client = null;
+        if (clientNamespace != null) {
+            PodNetworkProbe.namespace(api, clientNamespace);
+            client = started.run().attachNamespace("c", PodNetworkProbe.podWithAddress(api, clientNamespace, "client-" + release,
+                    Map.of("app", "gateway"), SETTLE) + "/17");
+        }
+        return new Dialers(started.run().attachNamespace("s", stranger + "/17"), strangers + "/stranger",
+                started.run().attachNamespace("n", neighbour + "/17"), release + "/neighbour", client);
+    }
+
+    /** One connection whose outcome must be {@code expected}; a failure is added, naming who dialled whom and what happened. */
+    private static void expect(List<String> failures, String what, String fromNetns, PodRun to, int port, Outcome expected) {
+        Outcome got = expected == CONNECTED ? PodNetworkProbe.connectExpecting(fromNetns, to.ip(), port, CONNECTED, SETTLE)
+                : PodNetworkProbe.connect(fromNetns, to.ip(), port);
+        if (got != expected) {
+            failures.add(String.format("%s (%s %s:%d): %s, expected %s", what, to.pod().name(), to.ip(), port, got, expected));
+        }
+    }
+
+    /**
+     * The enforcer judged the stranger's connections itself (its log names the stranger's pod as their source). Under
+     * load its pod watch may learn the stranger after the first dial (the log then names no source pod): the stranger
+     * dials {@code to}:{@code port} again, once a second, until the log names it or {@link #SETTLE} is spent.
+     */
+    private static void assertJudged(List<String> failures, ChartRules.Started started, Dialers d, PodRun to, int port) {
+        long deadline = System.nanoTime() + SETTLE.toNanos();
+        while (!enforcer(started).logText().contains("srcPod=\"" + d.strangerPod + "\"") && System.nanoTime() < deadline) {
+            PodNetworkProbe.connect(d.stranger, to.ip(), port);
+            dev.nimchart.cluster.LocalProcess.sleep(1000);
+        }
+        if (!enforcer(started).logText().contains("srcPod=\"" + d.strangerPod + "\"")) {
+            failures.add("the enforcer's log names no connection from " + d.strangerPod + " (" + enforcer(started).log() + ")");
+        }
+        enforcer(started).requireAlive();
+    }
+
+    private static NetworkPolicyEnforcer enforcer(ChartRules.Started started) {
+        return started.run().onPodNetwork(NetworkPolicyEnforcer.class)
+                .orElseThrow(() -> new AssertionError("no NetworkPolicy enforcer runs on the pod network"));
+    }
+
+    /**
+     * Installs the example (with {@code more} values files) on the controller tier, starts its pods through the start-up
+     * tier with the enforcer on their network, and runs {@code check} while they run, after nim-llm's own start-up rules.
+     */
+    private static void start(TierSessions tiers, String example, List<Path> more, boolean enforceAlways, Consumer<ChartRules.Started> check) {
+        Path file = Examples.named(example);
+        NimLlmRules nim = new NimLlmRules(f -> f.toAbsolutePath().normalize().equals(file.toAbsolutePath().normalize()));
+        ChartRules rules = new StartedAlsoChecks(nim, started -> {
+            try {
+                check.accept(started);
+            } finally {
+                removeDialers(started);
+            }
+        });
+        StartupChecks startup = (StartupChecks) RepositoryChart.check().on(tiers).rules(rules)
+                .reconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).tierCheck(Tier.STARTUP);
+        if (enforceAlways) {
+            startup.enforcingNetworkPoliciesAlways();
+        }
+        startup.install(file, more);
+    }
+
+    private static void removeDialers(ChartRules.Started started) {
+        KubeApi api = started.reconciled().api();
+        String namespace = started.reconciled().namespace();
+        api.delete("/api/v1/namespaces/" + namespace + "/pods/neighbour?gracePeriodSeconds=0");
+        api.delete("/api/v1/namespaces/" + namespace + "-strangers");
+        api.delete("/api/v1/namespaces/api-gateway/pods/client-" + namespace + "?gracePeriodSeconds=0");
+    }
+
+    private static Path policiesOff() {
+        try {
+            Files.createDirectories(REPORT_DIR);
+            Path off = REPORT_DIR.resolve("network-policy-off.yaml").toAbsolutePath();
+            Files.writeString(off, "networkPolicy:\n  enabled: false\n");
+            return off;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The serving pods' runs (the groups' leaders), by name. */
+    private static List<PodRun> leaders(ChartRules.Started started) {
+        return started.servingPods().stream().map(p -> started.run().pod(p.name())).toList();
+    }
+
+    /** A pod of the same LeaderWorkerSet group as {@code leader} other than the leader. */
+    private static PodRun workerOf(PodGroupRun run, PodRun leader) {
+        String group = String.valueOf(leader.pod().labels().get("leaderworkerset.sigs.k8s.io/group-key"));
+        return run.pods().stream().filter(p -> p != leader && group.equals(String.valueOf(p.pod().labels().get("leaderworkerset.sigs.k8s.io/group-key"))))
+                .findFirst().orElseThrow(() -> new AssertionError("no worker in the group of " + leader.pod().name()));
+    }
+
+    /** The port the stand-in server of a pod listens on: its NIM_SERVER_PORT, else 8000 (as NIM). */
+    private static int serverPort(PodRun pod) {
+        String port = pod.env().get("NIM_SERVER_PORT");
+        return port == null || port.isBlank() ? 8000 : Integer.parseInt(port);
+    }
+
+    /** The port a Ray head listens on: its {@code --port}. */
+    private static int rayPort(KubeObject head) {
+        List<String> command = PodGroupRun.containerCommand(PodGroupRun.nimContainer(head));
+        int i = command.indexOf("--port");
+        assertThat(i).as("the Ray head %s names its --port: %s", head.name(), command).isNotNegative();
+        return Integer.parseInt(command.get(i + 1));
+    }
+
+    /** nim-llm's rules, with one more check on the running group after nim-llm's own start-up rules. */
+    private record StartedAlsoChecks(NimLlmRules nim, Consumer<ChartRules.Started> also) implements ChartRules {
+        @Override
+        public boolean standardLabels() {
+            return nim.standardLabels();
+        }
+
+        @Override
+        public Optional<String> preflightTemplate() {
+            return nim.preflightTemplate();
+        }
+
+        @Override
+        public String releaseName(Path valuesFile) {
+            return nim.releaseName(valuesFile);
+        }
+
+        @Override
+        public String podSecurityLevel(Path valuesFile, Tier tier) {
+            return nim.podSecurityLevel(valuesFile, tier);
+        }
+
+        @Override
+        public boolean explainsWarning(Path valuesFile, String warning) {
+            return nim.explainsWarning(valuesFile, warning);
+        }
+
+        @Override
+        public int expectedPods(Path valuesFile, RenderedManifest rendered) {
+            return nim.expectedPods(valuesFile, rendered);
+        }
+
+        @Override
+        public boolean startsUp(Path valuesFile) {
+            return nim.startsUp(valuesFile);
+        }
+
+        @Override
+        public Optional<Duration> startupTimeout(Path valuesFile) {
+            return nim.startupTimeout(valuesFile);
+        }
+
+        @Override
+        public void started(Started release) {
+            nim.started(release);
+            also.accept(release);
+        }
+    }
+}
