@@ -89,9 +89,10 @@ share the pod's network namespace. */ -}}
 {{- /* multi-node runs optimized (TensorRT-LLM) profiles only */ -}}
 {{- define "nim-llm.preflight.multiNodeOptimized" -}}
 {{- if not .Values.multiNode.optimized.enabled -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.optimized.enabled is false, but only optimized (TensorRT-LLM) profiles run multi-node: "
-  "set multiNode.optimized.enabled: true.") -}}
+{{- $message := print
+  "multiNode.optimized.enabled is false, but only optimized (TensorRT-LLM) profiles run multi-node: set "
+  "multiNode.optimized.enabled: true." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -183,15 +184,17 @@ share the pod's network namespace. */ -}}
 {{- include "nim-llm.fail" (printf $message $V.persistence.accessMode) -}}
 {{- end -}}
 {{- if and (eq $backend "pvc-existing") (has $V.persistence.accessMode (list "ReadWriteOncePod")) -}}
-{{- include "nim-llm.fail" (print
-  "persistence.accessMode is ReadWriteOncePod, but multi-node pods share the claim: use a "
-  "ReadWriteMany claim and set persistence.accessMode: ReadWriteMany.") -}}
+{{- $message := print
+  "persistence.accessMode is ReadWriteOncePod, but multi-node pods share the claim: use a ReadWriteMany claim and "
+  "set persistence.accessMode: ReadWriteMany." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if eq $backend "emptyDir" -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.enabled is true but no shared model cache is configured, so every node would download the "
-  "model on its own: set persistence.enabled: true with persistence.accessMode: ReadWriteMany (or "
-  "persistence.existingClaim), or enable nfs or hostPath.") -}}
+{{- $message := print
+  "multiNode.enabled is true but no shared model cache is configured, so every node would download the model on its "
+  "own: set persistence.enabled: true with persistence.accessMode: ReadWriteMany (or persistence.existingClaim), or "
+  "enable nfs or hostPath." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -202,26 +205,29 @@ share the pod's network namespace. */ -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- if eq $mode "mpijob" -}}
 {{- if $V.autoscaling.enabled -}}
-{{- include "nim-llm.fail" (print
-  "autoscaling.enabled is true but multiNode.leaderWorkerSet.enabled is false: an MPIJob cannot be "
-  "scaled by a HorizontalPodAutoscaler. Set autoscaling.enabled: false, or use LeaderWorkerSet "
-  "(multiNode.leaderWorkerSet.enabled: true).") -}}
+{{- $message := print
+  "autoscaling.enabled is true but multiNode.leaderWorkerSet.enabled is false: an MPIJob cannot be scaled by a "
+  "HorizontalPodAutoscaler. Set autoscaling.enabled: false, or use LeaderWorkerSet "
+  "(multiNode.leaderWorkerSet.enabled: true)." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if $M.workerCustomCommand -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.workerCustomCommand only applies to LeaderWorkerSet; MPIJob workers run sshd for mpirun: "
-  "remove multiNode.workerCustomCommand or set multiNode.leaderWorkerSet.enabled: true.") -}}
+{{- $message := print
+  "multiNode.workerCustomCommand only applies to LeaderWorkerSet; MPIJob workers run sshd for mpirun: remove "
+  "multiNode.workerCustomCommand or set multiNode.leaderWorkerSet.enabled: true." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if $M.existingSSHSecret -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.existingSSHSecret only applies to LeaderWorkerSet; the MPI operator makes the SSH key of "
-  "each MPIJob itself: remove multiNode.existingSSHSecret or set multiNode.leaderWorkerSet.enabled: "
-  "true.") -}}
+{{- $message := print
+  "multiNode.existingSSHSecret only applies to LeaderWorkerSet; the MPI operator makes the SSH key of each MPIJob "
+  "itself: remove multiNode.existingSSHSecret or set multiNode.leaderWorkerSet.enabled: true." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if eq $M.launchMode "native" -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.launchMode is native, but an MPIJob always starts through mpirun: set "
-  "multiNode.launchMode: auto (or mpi), or use LeaderWorkerSet for native start-up.") -}}
+{{- $message := print
+  "multiNode.launchMode is native, but an MPIJob always starts through mpirun: set multiNode.launchMode: auto (or "
+  "mpi), or use LeaderWorkerSet for native start-up." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -232,19 +238,20 @@ share the pod's network namespace. */ -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- if and (eq $mode "leaderworkerset") (include "nim-llm.usesMPI" .) -}}
 {{- if eq (toString $M.leaderWorkerSet.startupPolicy) "LeaderReady" -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.leaderWorkerSet.startupPolicy is LeaderReady, but the group starts in mpi launch mode: "
-  "LeaderReady creates the workers only once the leader is Ready, and an mpi leader serves (becomes "
-  "Ready) only after mpirun has started ranks on every worker, so the group would wait for itself "
-  "until multiNode.clusterStartTimeout: set multiNode.leaderWorkerSet.startupPolicy: LeaderCreated (or "
-  "multiNode.launchMode: native).") -}}
+{{- $message := print
+  "multiNode.leaderWorkerSet.startupPolicy is LeaderReady, but the group starts in mpi launch mode: LeaderReady "
+  "creates the workers only once the leader is Ready, and an mpi leader serves (becomes Ready) only after mpirun has "
+  "started ranks on every worker, so the group would wait for itself until multiNode.clusterStartTimeout: set "
+  "multiNode.leaderWorkerSet.startupPolicy: LeaderCreated (or multiNode.launchMode: native)." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if $M.workerCustomCommand -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.workerCustomCommand is set, but the group starts in mpi launch mode, where every worker "
-  "must run the chart's sshd for the leader's mpirun; with another command the leader waits for sshd "
-  "until multiNode.clusterStartTimeout and fails: remove multiNode.workerCustomCommand, or set "
-  "multiNode.launchMode: native (every pod runs its own server with its rank).") -}}
+{{- $message := print
+  "multiNode.workerCustomCommand is set, but the group starts in mpi launch mode, where every worker must run the "
+  "chart's sshd for the leader's mpirun; with another command the leader waits for sshd until "
+  "multiNode.clusterStartTimeout and fails: remove multiNode.workerCustomCommand, or set multiNode.launchMode: "
+  "native (every pod runs its own server with its rank)." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -269,7 +276,8 @@ with LeaderExcluded (the leader a subgroup of its own) size - 1 must be. */ -}}
 {{- $divisors = append $divisors (toString $d) -}}
 {{- end -}}
 {{- end -}}
-{{- $rule := ternary (printf "with multiNode.leaderWorkerSet.subGroupPolicyType LeaderExcluded the leader is a subgroup of its own, so subGroupSize must divide the %d workers (multiNode.workers - 1)" (sub $workers 1))
+{{- $rule := ternary (printf (print "with multiNode.leaderWorkerSet.subGroupPolicyType LeaderExcluded the leader is a "
+  "subgroup of its own, so subGroupSize must divide the %d workers (multiNode.workers - 1)") (sub $workers 1))
   (printf "subGroupSize must be at most multiNode.workers (%d) and divide it or multiNode.workers - 1" $workers) $excluded -}}
 {{- $message := print
   "multiNode.leaderWorkerSet.subGroupSize is %d, which the LeaderWorkerSet controller's webhook refuses: %s. "
@@ -289,10 +297,10 @@ autoscaler's maxReplicas is the most replicas it would write through the scale s
 {{- if $V.autoscaling.enabled -}}{{- $keys = append $keys (list "autoscaling.maxReplicas" $V.autoscaling.maxReplicas) -}}{{- end -}}
 {{- range $keys -}}
 {{- if gt (int64 (index . 1)) 1000000 -}}
-{{- include "nim-llm.fail" (printf (print "%s is %d, more groups than a LeaderWorkerSet (multiNode.leaderWorkerSet.enabled) may "
-  "have: LeaderWorkerSet v0.10.0 refuses spec.replicas above 1000000 (its CRD schema and its webhook). "
-  "Set %s to 1000000 or less.")
-  (index . 0) (int64 (index . 1)) (index . 0)) -}}
+{{- $message := print
+  "%s is %d, more groups than a LeaderWorkerSet (multiNode.leaderWorkerSet.enabled) may have: LeaderWorkerSet "
+  "v0.10.0 refuses spec.replicas above 1000000 (its CRD schema and its webhook). Set %s to 1000000 or less." -}}
+{{- include "nim-llm.fail" (printf $message (index . 0) (int64 (index . 1)) (index . 0)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

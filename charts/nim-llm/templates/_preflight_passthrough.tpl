@@ -141,10 +141,11 @@ pod's): the kubelet refuses to start it (CreateContainerConfigError), after the 
 {{- $V := .Values -}}
 {{- if not (or (hasKey ($V.podSecurityContext | default dict) "runAsNonRoot")
     (hasKey ($V.containerSecurityContext | default dict) "runAsNonRoot")) -}}
-{{- include "nim-llm.fail" (print
-  "podSecurityContext.runAsNonRoot is not set (a null removed the chart's default) and "
-  "containerSecurityContext sets none, so nothing would stop a root image: set "
-  "podSecurityContext.runAsNonRoot: true (or false, to run as root on purpose).") -}}
+{{- $message := print
+  "podSecurityContext.runAsNonRoot is not set (a null removed the chart's default) and containerSecurityContext sets "
+  "none, so nothing would stop a root image: set podSecurityContext.runAsNonRoot: true (or false, to run as root on "
+  "purpose)." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -331,7 +332,9 @@ one environment string (MAX_ARG_STRLEN, 131072 bytes with NAME= and the final NU
 {{- if and (kindIs "map" $e) (hasKey $e "value") -}}
 {{- $value := toString $e.value -}}
 {{- if contains "\x00" $value -}}
-{{- include "nim-llm.fail" (printf "%s[%d].value (%s) holds a NUL byte, which no process environment can carry: remove it." (index $l 0) $i (toString $e.name)) -}}
+{{- $message := print
+  "%s[%d].value (%s) holds a NUL byte, which no process environment can carry: remove it." -}}
+{{- include "nim-llm.fail" (printf $message (index $l 0) $i (toString $e.name)) -}}
 {{- end -}}
 {{- if ge (add (len (toString $e.name)) (len $value) 2) 131072 -}}
 {{- $message := print
@@ -429,7 +432,11 @@ mount. */ -}}
 {{- range $j, $m := $c.volumeMounts | default list -}}
 {{- $path := clean (toString $m.mountPath) -}}
 {{- if hasKey $seen $path -}}
-{{- include "nim-llm.fail" (printf "initContainers.extraInit[%d].volumeMounts[%d].mountPath is %s, where volumeMounts[%d] already mounts (%s): mount it elsewhere." $i $j $path (index (get $seen $path) 0) (include "nim-llm.twiceMountedWhy" (dict "paths" (list (index (get $seen $path) 1) (toString $m.mountPath))))) -}}
+{{- $message := print
+  "initContainers.extraInit[%d].volumeMounts[%d].mountPath is %s, where volumeMounts[%d] already mounts (%s): mount "
+  "it elsewhere." -}}
+{{- include "nim-llm.fail" (printf $message $i $j $path (index (get $seen $path) 0)
+  (include "nim-llm.twiceMountedWhy" (dict "paths" (list (index (get $seen $path) 1) (toString $m.mountPath))))) -}}
 {{- end -}}
 {{- $_ := set $seen $path (list $j (toString $m.mountPath)) -}}
 {{- end -}}

@@ -12,7 +12,12 @@ above that limit leaves the server no memory once shared memory fills (the conta
 {{- $shm := include "nim-llm.size" $V.shm.sizeLimit -}}
 {{- $memory := index $limits "memory" -}}
 {{- if ge (include "nim-llm.quantityValue" $shm | float64) (include "nim-llm.quantityValue" $memory | float64) -}}
-{{- include "nim-llm.fail" (printf "shm.sizeLimit (%s) is not below resources.limits.memory (%v): /dev/shm's pages count against the container's memory limit, so a full /dev/shm would leave the server no memory and get it OOM-killed. Raise resources.limits.memory (and resources.requests.memory) above shm.sizeLimit plus what the server needs, or lower shm.sizeLimit." $shm $memory) -}}
+{{- $message := print
+  "shm.sizeLimit (%s) is not below resources.limits.memory (%v): /dev/shm's pages count against the container's "
+  "memory limit, so a full /dev/shm would leave the server no memory and get it OOM-killed. Raise "
+  "resources.limits.memory (and resources.requests.memory) above shm.sizeLimit plus what the server needs, or lower "
+  "shm.sizeLimit." -}}
+{{- include "nim-llm.fail" (printf $message $shm $memory) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -27,7 +32,11 @@ evicted before the cache is full, and the chart's ephemeral-storage request (the
 {{- $size := include "nim-llm.size" $V.emptyDir.sizeLimit -}}
 {{- $limit := index $limits "ephemeral-storage" -}}
 {{- if gt (include "nim-llm.quantityValue" $size | float64) (include "nim-llm.quantityValue" $limit | float64) -}}
-{{- include "nim-llm.fail" (printf "emptyDir.sizeLimit (%s) is above resources.limits.ephemeral-storage (%v): the emptyDir model cache counts against that limit (the pod would be evicted before the cache is full), and the chart requests emptyDir.sizeLimit of ephemeral storage. Raise resources.limits.ephemeral-storage to at least %s, or lower emptyDir.sizeLimit." $size $limit $size) -}}
+{{- $message := print
+  "emptyDir.sizeLimit (%s) is above resources.limits.ephemeral-storage (%v): the emptyDir model cache counts against "
+  "that limit (the pod would be evicted before the cache is full), and the chart requests emptyDir.sizeLimit of "
+  "ephemeral storage. Raise resources.limits.ephemeral-storage to at least %s, or lower emptyDir.sizeLimit." -}}
+{{- include "nim-llm.fail" (printf $message $size $limit $size) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -38,7 +47,11 @@ not a measured need: engines and models differ, and a large model's compile cach
 {{- define "nim-llm.preflight.homeSizeFloor" -}}
 {{- $size := include "nim-llm.size" .Values.home.sizeLimit -}}
 {{- if lt (include "nim-llm.quantityValue" $size | float64) 1073741824.0 -}}
-{{- include "nim-llm.fail" (printf "home.sizeLimit is %s, below 1Gi: the NIM container's home (home.path) is where GPU engines write the kernels and graphs they compile at start (Triton, FlashInfer, torch.compile, CUDA's PTX cache), and a full home stops the server at start (No space left on device). Set home.sizeLimit to at least 1Gi (the chart's default is 8Gi)." $size) -}}
+{{- $message := print
+  "home.sizeLimit is %s, below 1Gi: the NIM container's home (home.path) is where GPU engines write the kernels and "
+  "graphs they compile at start (Triton, FlashInfer, torch.compile, CUDA's PTX cache), and a full home stops the "
+  "server at start (No space left on device). Set home.sizeLimit to at least 1Gi (the chart's default is 8Gi)." -}}
+{{- include "nim-llm.fail" (printf $message $size) -}}
 {{- end -}}
 {{- end -}}
 

@@ -9,7 +9,11 @@ autoscaling.keda). One define per rule, each called with one line from "nim-llm.
 {{- if not $P.enabled -}}
 {{- range $key := list "httpRoute" "objective" -}}
 {{- if (index $P $key).enabled -}}
-{{- include "nim-llm.fail" (printf "inferencePool.%s.enabled is true but inferencePool.enabled is false: the %s refers to the release's InferencePool, which is only created with inferencePool.enabled: true. Set inferencePool.enabled: true, or inferencePool.%s.enabled: false." $key (ternary "HTTPRoute" "InferenceObjective" (eq $key "httpRoute")) $key) -}}
+{{- $message := print
+  "inferencePool.%s.enabled is true but inferencePool.enabled is false: the %s refers to the release's "
+  "InferencePool, which is only created with inferencePool.enabled: true. Set inferencePool.enabled: true, or "
+  "inferencePool.%s.enabled: false." -}}
+{{- include "nim-llm.fail" (printf $message $key (ternary "HTTPRoute" "InferenceObjective" (eq $key "httpRoute")) $key) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -19,7 +23,11 @@ autoscaling.keda). One define per rule, each called with one line from "nim-llm.
 {{- define "nim-llm.preflight.eppImagePinned" -}}
 {{- $image := .Values.inferencePool.epp.image -}}
 {{- if and (include "nim-llm.epp.enabled" .) (not (toString ($image.tag | default ""))) (not (toString ($image.digest | default ""))) -}}
-{{- include "nim-llm.fail" (printf "inferencePool.epp.image has neither a tag nor a digest (repository %s): the endpoint picker would run whatever the registry's default tag points to at each pod start. Set inferencePool.epp.image.tag (such as v1.5.0) or inferencePool.epp.image.digest (sha256:...)." $image.repository) -}}
+{{- $message := print
+  "inferencePool.epp.image has neither a tag nor a digest (repository %s): the endpoint picker would run whatever "
+  "the registry's default tag points to at each pod start. Set inferencePool.epp.image.tag (such as v1.5.0) or "
+  "inferencePool.epp.image.digest (sha256:...)." -}}
+{{- include "nim-llm.fail" (printf $message $image.repository) -}}
 {{- end -}}
 {{- end -}}
 
@@ -38,10 +46,11 @@ are recognised; a mirror of them is not checked. */}}
 {{- $fix = printf "set inferencePool.epp.image.repository: %s and its tag (such as %s)"
   $want (ternary "v1.6.0" "v1.5.0" (eq $E.picker "lwepp")) -}}
 {{- end -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.epp.image.repository is %s, the image of GAIE's %s picker, "
-  "but inferencePool.epp.picker is %s: the chart would give that image the arguments, config and permissions of %s, "
-  "and a picker exits on a flag it does not know. Set inferencePool.epp.picker: %s, or %s.")
-  $p.repository $name $E.picker $E.picker $name $fix) -}}
+{{- $message := print
+  "inferencePool.epp.image.repository is %s, the image of GAIE's %s picker, but inferencePool.epp.picker is %s: the "
+  "chart would give that image the arguments, config and permissions of %s, and a picker exits on a flag it does not "
+  "know. Set inferencePool.epp.picker: %s, or %s." -}}
+{{- include "nim-llm.fail" (printf $message $p.repository $name $E.picker $E.picker $name $fix) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -51,10 +60,11 @@ are recognised; a mirror of them is not checked. */}}
 {{- define "nim-llm.preflight.pickerConfig" -}}
 {{- $E := .Values.inferencePool.epp -}}
 {{- if and (include "nim-llm.epp.enabled" .) $E.config (not (include "nim-llm.epp.readsConfig" .)) -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.epp.config is set but inferencePool.epp.picker is %s, "
-  "which reads no EndpointPickerConfig (GAIE v1.6.0's lightweight picker picks round robin and has no --config-file): "
-  "the config would change nothing. Remove inferencePool.epp.config, or set inferencePool.epp.picker: epp "
-  "(GAIE v1.5.0) or llm-d-router.") $E.picker) -}}
+{{- $message := print
+  "inferencePool.epp.config is set but inferencePool.epp.picker is %s, which reads no EndpointPickerConfig (GAIE "
+  "v1.6.0's lightweight picker picks round robin and has no --config-file): the config would change nothing. Remove "
+  "inferencePool.epp.config, or set inferencePool.epp.picker: epp (GAIE v1.5.0) or llm-d-router." -}}
+{{- include "nim-llm.fail" (printf $message $E.picker) -}}
 {{- end -}}
 {{- end -}}
 
@@ -68,18 +78,23 @@ lightweight picker (lwepp) reads none. inferencePool.epp.objectiveGroup (RBAC) l
 {{- $readers := print "inferencePool.epp.picker: epp (GAIE v1.5.0, reads inference.networking.x-k8s.io) "
   "or llm-d-router (reads llm-d.ai)" -}}
 {{- if and $P.objective.enabled (not $P.epp.enabled) -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.objective.enabled is true but inferencePool.epp.enabled is false: "
-  "no endpoint picker of this release reads the InferenceObjective, so its priority would change nothing. "
-  "Set inferencePool.objective.enabled: false, or inferencePool.epp.enabled: true with %s.") $readers) -}}
+{{- $message := print
+  "inferencePool.objective.enabled is true but inferencePool.epp.enabled is false: no endpoint picker of this "
+  "release reads the InferenceObjective, so its priority would change nothing. Set inferencePool.objective.enabled: "
+  "false, or inferencePool.epp.enabled: true with %s." -}}
+{{- include "nim-llm.fail" (printf $message $readers) -}}
 {{- else if and $P.objective.enabled (not $reads) -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.objective.enabled is true but inferencePool.epp.picker is %s, "
-  "which reads no InferenceObjective (GAIE v1.6.0's lightweight picker picks round robin): its priority would change "
-  "nothing. Set inferencePool.objective.enabled: false, or %s.") $P.epp.picker $readers) -}}
+{{- $message := print
+  "inferencePool.objective.enabled is true but inferencePool.epp.picker is %s, which reads no InferenceObjective "
+  "(GAIE v1.6.0's lightweight picker picks round robin): its priority would change nothing. Set "
+  "inferencePool.objective.enabled: false, or %s." -}}
+{{- include "nim-llm.fail" (printf $message $P.epp.picker $readers) -}}
 {{- else if and $P.objective.enabled $P.objective.apiVersion (ne (first (splitList "/" $P.objective.apiVersion)) $reads) -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.objective.apiVersion is %s but inferencePool.epp.picker is %s, "
-  "which reads InferenceObjectives of %s only: the picker would never see this one. "
-  "Set inferencePool.objective.apiVersion: %s/v1alpha2 or leave it empty (the picker's group), or set %s.")
-  $P.objective.apiVersion $P.epp.picker $reads $reads $readers) -}}
+{{- $message := print
+  "inferencePool.objective.apiVersion is %s but inferencePool.epp.picker is %s, which reads InferenceObjectives of "
+  "%s only: the picker would never see this one. Set inferencePool.objective.apiVersion: %s/v1alpha2 or leave it "
+  "empty (the picker's group), or set %s." -}}
+{{- include "nim-llm.fail" (printf $message $P.objective.apiVersion $P.epp.picker $reads $reads $readers) -}}
 {{- end -}}
 {{- if and $P.epp.enabled $P.epp.objectiveGroup (ne $P.epp.objectiveGroup $reads) -}}
 {{- $fix := "Leave it empty" -}}
@@ -88,9 +103,10 @@ lightweight picker (lwepp) reads none. inferencePool.epp.objectiveGroup (RBAC) l
 {{- $fix = printf "Set it to %s or leave it empty (the picker's group)" $reads -}}
 {{- $what = printf "InferenceObjectives of %s" $reads -}}
 {{- end -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.epp.objectiveGroup is %s but inferencePool.epp.picker is %s, "
-  "which reads %s: the chart's Role would let the picker read objectives it never reads. %s, or set %s.")
-  $P.epp.objectiveGroup $P.epp.picker $what $fix $readers) -}}
+{{- $message := print
+  "inferencePool.epp.objectiveGroup is %s but inferencePool.epp.picker is %s, which reads %s: the chart's Role would "
+  "let the picker read objectives it never reads. %s, or set %s." -}}
+{{- include "nim-llm.fail" (printf $message $P.epp.objectiveGroup $P.epp.picker $what $fix $readers) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -105,9 +121,17 @@ lightweight picker (lwepp) reads none. inferencePool.epp.objectiveGroup (RBAC) l
 {{- $found := dict -}}
 {{- range $ports -}}{{- if eq (int .containerPort) $port -}}{{- $found = . -}}{{- end -}}{{- end -}}
 {{- if not $found -}}
-{{- include "nim-llm.fail" (printf "inferencePool.targetPort (%d) is not a container port of the serving pods (they declare %s): the gateway would send every request to a closed port. Set inferencePool.targetPort to %d (model.openaiPort), or 0 for model.openaiPort." $port (include "nim-llm.routing.portList" $ports) (int $V.model.openaiPort)) -}}
+{{- $message := print
+  "inferencePool.targetPort (%d) is not a container port of the serving pods (they declare %s): the gateway would "
+  "send every request to a closed port. Set inferencePool.targetPort to %d (model.openaiPort), or 0 for "
+  "model.openaiPort." -}}
+{{- include "nim-llm.fail" (printf $message $port (include "nim-llm.routing.portList" $ports)
+  (int $V.model.openaiPort)) -}}
 {{- else if ne $found.name "http-openai" -}}
-{{- include "nim-llm.fail" (printf "inferencePool.targetPort (%d) is the serving pods' %s port, not the port NIM serves its API and /v1/metrics on. Set inferencePool.targetPort to %d (model.openaiPort), or 0 for model.openaiPort." $port $found.name (int $V.model.openaiPort)) -}}
+{{- $message := print
+  "inferencePool.targetPort (%d) is the serving pods' %s port, not the port NIM serves its API and /v1/metrics on. "
+  "Set inferencePool.targetPort to %d (model.openaiPort), or 0 for model.openaiPort." -}}
+{{- include "nim-llm.fail" (printf $message $port $found.name (int $V.model.openaiPort)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -124,12 +148,22 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- $V := .Values -}}
 {{- if $V.inferencePool.enabled -}}
 {{- $modelLabels := $V.model.labels | default dict -}}
-{{- $workerKeys := list "app.kubernetes.io/component" "leaderworkerset.sigs.k8s.io/worker-index" "training.kubeflow.org/replica-index" "training.kubeflow.org/replica-type" "training.kubeflow.org/job-role" "app.kubernetes.io/name" "app.kubernetes.io/instance" -}}
+{{- $workerKeys := list "app.kubernetes.io/component" "leaderworkerset.sigs.k8s.io/worker-index"
+  "training.kubeflow.org/replica-index" "training.kubeflow.org/replica-type" "training.kubeflow.org/job-role"
+  "app.kubernetes.io/name" "app.kubernetes.io/instance" -}}
 {{- range $k, $v := $V.inferencePool.matchLabels | default dict -}}
 {{- if has $k $workerKeys -}}
-{{- include "nim-llm.fail" (printf "inferencePool.matchLabels sets %s: %q, a label that decides which of the release's pods serve: the pool must select exactly the serving pods (single-node pods, LeaderWorkerSet leaders, MPIJob worker 0), never workers, and the chart selects them itself. Remove %s from inferencePool.matchLabels." $k (toString $v) $k) -}}
+{{- $message := print
+  "inferencePool.matchLabels sets %s: %q, a label that decides which of the release's pods serve: the pool must "
+  "select exactly the serving pods (single-node pods, LeaderWorkerSet leaders, MPIJob worker 0), never workers, and "
+  "the chart selects them itself. Remove %s from inferencePool.matchLabels." -}}
+{{- include "nim-llm.fail" (printf $message $k (toString $v) $k) -}}
 {{- else if ne (toString (index $modelLabels $k | default "")) (toString $v) -}}
-{{- include "nim-llm.fail" (printf "inferencePool.matchLabels sets %s: %q, which the serving pods do not carry (model.labels gives the pods their extra labels): the pool would select no pod of this release, or another release's. Remove it, or add the same label to model.labels." $k (toString $v)) -}}
+{{- $message := print
+  "inferencePool.matchLabels sets %s: %q, which the serving pods do not carry (model.labels gives the pods their "
+  "extra labels): the pool would select no pod of this release, or another release's. Remove it, or add the same "
+  "label to model.labels." -}}
+{{- include "nim-llm.fail" (printf $message $k (toString $v)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -139,7 +173,11 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- define "nim-llm.preflight.httpRouteParents" -}}
 {{- $R := .Values.inferencePool.httpRoute -}}
 {{- if and .Values.inferencePool.enabled $R.enabled (not $R.parentRefs) -}}
-{{- include "nim-llm.fail" "inferencePool.httpRoute.enabled is true but inferencePool.httpRoute.parentRefs is empty: a route without a parent Gateway receives no traffic. Add the Gateway, such as parentRefs: [{name: inference-gateway}], or set inferencePool.httpRoute.enabled: false." -}}
+{{- $message := print
+  "inferencePool.httpRoute.enabled is true but inferencePool.httpRoute.parentRefs is empty: a route without a parent "
+  "Gateway receives no traffic. Add the Gateway, such as parentRefs: [{name: inference-gateway}], or set "
+  "inferencePool.httpRoute.enabled: false." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -177,7 +215,11 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- $hint = " NIM 1.x exports its own names, without the vllm: prefix of the names NIM 2.x and later pass through from vLLM." -}}
 {{- range $k, $v := $equivalents -}}{{- if eq $v $name -}}{{- $hint = printf "%s Write %q." $hint $k -}}{{- end -}}{{- end -}}
 {{- end -}}
-{{- include "nim-llm.fail" (printf "%s is %q, a metric NIM does not export at /v1/metrics (%s): the autoscaler or the endpoint picker would never see a value.%s Use one of its names (%s), or, when your NIM exports this name, list it in metrics.additionalExportedNames." (index . 0) $name $nim $hint (join ", " $known)) -}}
+{{- $message := print
+  "%s is %q, a metric NIM does not export at /v1/metrics (%s): the autoscaler or the endpoint picker would never see "
+  "a value.%s Use one of its names (%s), or, when your NIM exports this name, list it in "
+  "metrics.additionalExportedNames." -}}
+{{- include "nim-llm.fail" (printf $message (index . 0) $name $nim $hint (join ", " $known)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -187,14 +229,25 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- range $i, $m := .Values.autoscaling.nimMetrics | default list -}}
 {{- $key := printf "autoscaling.nimMetrics[%d]" $i -}}
 {{- if eq (len (pick $m "averageValue" "value")) 2 -}}
-{{- include "nim-llm.fail" (printf "%s sets both averageValue and value: a metric has one target. Keep one of them." $key) -}}
+{{- $message := print
+  "%s sets both averageValue and value: a metric has one target. Keep one of them." -}}
+{{- include "nim-llm.fail" (printf $message $key) -}}
 {{- else if eq (len (pick $m "averageValue" "value")) 0 -}}
-{{- include "nim-llm.fail" (printf "%s has no target: set averageValue (the target per serving pod)%s." $key (ternary "" " or value" (eq $m.type "Pods"))) -}}
+{{- $message := print
+  "%s has no target: set averageValue (the target per serving pod)%s." -}}
+{{- include "nim-llm.fail" (printf $message $key (ternary "" " or value" (eq $m.type "Pods"))) -}}
 {{- else if and (eq $m.type "Pods") (hasKey $m "value") -}}
-{{- include "nim-llm.fail" (printf "%s is a Pods metric with a value target: a Pods metric is averaged over the serving pods, so its target is averageValue. Write averageValue instead of value." $key) -}}
+{{- $message := print
+  "%s is a Pods metric with a value target: a Pods metric is averaged over the serving pods, so its target is "
+  "averageValue. Write averageValue instead of value." -}}
+{{- include "nim-llm.fail" (printf $message $key) -}}
 {{- end -}}
 {{- if and (hasKey $m "selector") (ne $m.type "External") -}}
-{{- include "nim-llm.fail" (printf "%s sets a selector, which only an External metric takes (a %s metric is read from the %s). Remove the selector, or set type: External." $key $m.type (ternary "serving pods" "inference Service" (eq $m.type "Pods"))) -}}
+{{- $message := print
+  "%s sets a selector, which only an External metric takes (a %s metric is read from the %s). Remove the selector, "
+  "or set type: External." -}}
+{{- include "nim-llm.fail" (printf $message $key $m.type
+  (ternary "serving pods" "inference Service" (eq $m.type "Pods"))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -205,20 +258,39 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- $K := $V.autoscaling.keda -}}
 {{- if $K.enabled -}}
 {{- if not $V.autoscaling.enabled -}}
-{{- include "nim-llm.fail" "autoscaling.keda.enabled is true but autoscaling.enabled is false: the KEDA ScaledObject is the autoscaler's form, created only with autoscaling.enabled: true (with autoscaling.minReplicas and maxReplicas). Set autoscaling.enabled: true, or autoscaling.keda.enabled: false." -}}
+{{- $message := print
+  "autoscaling.keda.enabled is true but autoscaling.enabled is false: the KEDA ScaledObject is the autoscaler's "
+  "form, created only with autoscaling.enabled: true (with autoscaling.minReplicas and maxReplicas). Set "
+  "autoscaling.enabled: true, or autoscaling.keda.enabled: false." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if and $K.prometheus.enabled (not $K.prometheus.serverAddress) -}}
-{{- include "nim-llm.fail" "autoscaling.keda.prometheus.enabled is true but autoscaling.keda.prometheus.serverAddress is empty: KEDA has no Prometheus to query. Set it (such as http://prometheus-operated.monitoring.svc:9090), or set autoscaling.keda.prometheus.enabled: false and give autoscaling.keda.triggers." -}}
+{{- $message := print
+  "autoscaling.keda.prometheus.enabled is true but autoscaling.keda.prometheus.serverAddress is empty: KEDA has no "
+  "Prometheus to query. Set it (such as http://prometheus-operated.monitoring.svc:9090), or set "
+  "autoscaling.keda.prometheus.enabled: false and give autoscaling.keda.triggers." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if and (not $K.prometheus.enabled) (not $K.triggers) -}}
-{{- include "nim-llm.fail" "autoscaling.keda has no trigger: autoscaling.keda.prometheus.enabled is false and autoscaling.keda.triggers is empty, and a ScaledObject scales on its triggers only. Enable the Prometheus trigger or add triggers." -}}
+{{- $message := print
+  "autoscaling.keda has no trigger: autoscaling.keda.prometheus.enabled is false and autoscaling.keda.triggers is "
+  "empty, and a ScaledObject scales on its triggers only. Enable the Prometheus trigger or add triggers." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if not (kindIs "invalid" $K.idleReplicaCount) -}}
 {{- if ge (int $K.idleReplicaCount) (int $V.autoscaling.minReplicas) -}}
-{{- include "nim-llm.fail" (printf "autoscaling.keda.idleReplicaCount (%d) is not below autoscaling.minReplicas (%d): KEDA refuses such a ScaledObject. Set autoscaling.keda.idleReplicaCount: 0 (scale to zero) or null." (int $K.idleReplicaCount) (int $V.autoscaling.minReplicas)) -}}
+{{- $message := print
+  "autoscaling.keda.idleReplicaCount (%d) is not below autoscaling.minReplicas (%d): KEDA refuses such a "
+  "ScaledObject. Set autoscaling.keda.idleReplicaCount: 0 (scale to zero) or null." -}}
+{{- include "nim-llm.fail" (printf $message (int $K.idleReplicaCount) (int $V.autoscaling.minReplicas)) -}}
 {{- end -}}
 {{- if and (eq (int $K.idleReplicaCount) 0) (not $K.triggers) -}}
-{{- include "nim-llm.fail" "autoscaling.keda.idleReplicaCount is 0 but autoscaling.keda.triggers is empty: at zero replicas no serving pod exports the metrics the chart's Prometheus trigger reads, so nothing would ever wake the release. Add a trigger that is active while requests wait with no pod (the gateway's or the endpoint picker's request metric, a cron), or set autoscaling.keda.idleReplicaCount: null." -}}
+{{- $message := print
+  "autoscaling.keda.idleReplicaCount is 0 but autoscaling.keda.triggers is empty: at zero replicas no serving pod "
+  "exports the metrics the chart's Prometheus trigger reads, so nothing would ever wake the release. Add a trigger "
+  "that is active while requests wait with no pod (the gateway's or the endpoint picker's request metric, a cron), "
+  "or set autoscaling.keda.idleReplicaCount: null." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -246,17 +318,18 @@ on cpu, memory or cron, and a cpu or memory trigger only on a workload whose con
 {{- $key := printf "autoscaling.keda.triggers[%d]" $i -}}
 {{- $type := toString $t.type -}}
 {{- if and $t.useCachedMetrics (has $type (list "cpu" "memory" "cron")) -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "%s sets useCachedMetrics: true on a %s trigger: KEDA's admission webhook refuses it (property "
-  "\"useCachedMetrics\" is not supported for %q scaler). Remove useCachedMetrics from %s.") $key $type $type $key) -}}
+  "\"useCachedMetrics\" is not supported for %q scaler). Remove useCachedMetrics from %s." -}}
+{{- include "nim-llm.fail" (printf $message $key $type $type $key) -}}
 {{- end -}}
 {{- $name := toString ($t.name | default "") -}}
 {{- if $name -}}
 {{- if hasKey $names $name -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s.name is %q, the name of %s too: KEDA's admission webhook refuses a ScaledObject whose triggers share a "
-  "name (triggerName %q is defined multiple times). Give %s.name a name of its own.")
-  $key $name (index $names $name) $name $key) -}}
+{{- $message := print
+  "%s.name is %q, the name of %s too: KEDA's admission webhook refuses a ScaledObject whose triggers share a name "
+  "(triggerName %q is defined multiple times). Give %s.name a name of its own." -}}
+{{- include "nim-llm.fail" (printf $message $key $name (index $names $name) $name $key) -}}
 {{- end -}}
 {{- $_ := set $names $name $key -}}
 {{- end -}}
@@ -268,11 +341,11 @@ on cpu, memory or cron, and a cpu or memory trigger only on a workload whose con
 {{- if and $q (ne (toString $q) "0") -}}{{- $set = true -}}{{- end -}}
 {{- end -}}
 {{- if not $set -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s is a %s trigger but resources sets no %s request or limit for the NIM container: the install is refused "
-  "by KEDA's admission webhook, which reads the workload (not on a dry run): the scaledobject has a %s trigger "
-  "but the container doesn't have the %s request defined. Set resources.requests.%s, or use another trigger "
-  "type.") $key $type $type $type $type $type) -}}
+{{- $message := print
+  "%s is a %s trigger but resources sets no %s request or limit for the NIM container: the install is refused by "
+  "KEDA's admission webhook, which reads the workload (not on a dry run): the scaledobject has a %s trigger but the "
+  "container doesn't have the %s request defined. Set resources.requests.%s, or use another trigger type." -}}
+{{- include "nim-llm.fail" (printf $message $key $type $type $type $type $type) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -286,11 +359,12 @@ autoscaling.metrics (HorizontalPodAutoscaler metrics) would be dropped without a
 {{- if and $A.enabled $A.keda.enabled -}}
 {{- range $key := list "nimMetrics" "metrics" -}}
 {{- if index $A $key -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "autoscaling.%s is set but autoscaling.keda.enabled is true: KEDA's ScaledObject scales on autoscaling.keda's "
   "triggers only, so these metrics would be ignored. Write each as a trigger in autoscaling.keda.triggers (a "
   "prometheus trigger with its query and threshold), or set autoscaling.keda.enabled: false to use a "
-  "HorizontalPodAutoscaler with autoscaling.%s.") $key $key) -}}
+  "HorizontalPodAutoscaler with autoscaling.%s." -}}
+{{- include "nim-llm.fail" (printf $message $key $key) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -331,10 +405,10 @@ ones its Service, containerPorts and probes use, a pool, and one config source. 
 {{- end -}}
 {{- if $flag -}}
 {{- if hasKey $deprecated $flag -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "%s is --%s, a flag GAIE v1.5's endpoint picker exits on at start (flag %q is deprecated and cannot be used; "
-  "configure metrics via engineConfigs in EndpointPickerConfig instead). Remove it and set %s.")
-  .key $flag $flag (index $deprecated $flag)) -}}
+  "configure metrics via engineConfigs in EndpointPickerConfig instead). Remove it and set %s." -}}
+{{- include "nim-llm.fail" (printf $message .key $flag $flag (index $deprecated $flag)) -}}
 {{- end -}}
 {{- if hasKey $seen $flag -}}
 {{- $owner := "" -}}
@@ -345,9 +419,10 @@ ones its Service, containerPorts and probes use, a pool, and one config source. 
 {{- $fix = printf ", and set %s instead" (index $owners $flag) -}}
 {{- end -}}
 {{- end -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s repeats --%s, already given by %s%s: the endpoint picker keeps only the last, so one of them is "
-  "silently lost. Remove it from %s%s.") .key $flag (index $seen $flag) $owner .key $fix) -}}
+{{- $message := print
+  "%s repeats --%s, already given by %s%s: the endpoint picker keeps only the last, so one of them is silently lost. "
+  "Remove it from %s%s." -}}
+{{- include "nim-llm.fail" (printf $message .key $flag (index $seen $flag) $owner .key $fix) -}}
 {{- end -}}
 {{- $_ := set $seen $flag .key -}}
 {{- if and (hasKey $expected $flag) (ne (toString .value) (index $expected $flag)) -}}
@@ -355,35 +430,38 @@ ones its Service, containerPorts and probes use, a pool, and one config source. 
 {{- if hasSuffix "port" $flag -}}
 {{- $would = "serve on another port than the one its Service, containerPort and probes use" -}}
 {{- end -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "%s sets --%s %s, but %s is %s: the endpoint picker would %s. Write --%s=%s, or leave the flag out "
-  "(inferencePool.epp.args empty gives the chart's arguments).")
-  .key $flag (toString .value) (index $owners $flag) (index $expected $flag) $would $flag (index $expected $flag)) -}}
+  "(inferencePool.epp.args empty gives the chart's arguments)." -}}
+{{- include "nim-llm.fail" (printf $message .key $flag (toString .value) (index $owners $flag) (index $expected $flag)
+  $would $flag (index $expected $flag)) -}}
 {{- end -}}
 {{- if and (eq $flag "model-server-metrics-scheme") (not (has (toString .value) (list "http" "https"))) -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s sets --model-server-metrics-scheme %s: the endpoint picker exits at start on any scheme but http or "
-  "https. Write http or https.") .key (toString .value)) -}}
+{{- $message := print
+  "%s sets --model-server-metrics-scheme %s: the endpoint picker exits at start on any scheme but http or https. "
+  "Write http or https." -}}
+{{- include "nim-llm.fail" (printf $message .key (toString .value)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
 {{- if and (hasKey $seen "endpoint-selector") (hasKey $seen "pool-name") -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "%s sets --endpoint-selector, and %s --pool-name: the endpoint picker exits at start (either pool-name or "
-  "endpoint-selector must be set), and the release's InferencePool is what it serves. Remove --endpoint-selector.")
-  (index $seen "endpoint-selector") (index $seen "pool-name")) -}}
+  "endpoint-selector must be set), and the release's InferencePool is what it serves. Remove --endpoint-selector." -}}
+{{- include "nim-llm.fail" (printf $message (index $seen "endpoint-selector") (index $seen "pool-name")) -}}
 {{- end -}}
 {{- if not (hasKey $seen "pool-name") -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "inferencePool.epp.args has no --pool-name: the endpoint picker exits at start (either pool-name or "
   "endpoint-selector must be set). Add --pool-name=%s, or leave inferencePool.epp.args empty for the chart's "
-  "arguments.") $fullname) -}}
+  "arguments." -}}
+{{- include "nim-llm.fail" (printf $message $fullname) -}}
 {{- end -}}
 {{- if and (hasKey $seen "config-text") (hasKey $seen "config-file") -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s sets --config-text, and %s --config-file: the endpoint picker exits at start (both can not be set at the "
-  "same time). Put the configuration in inferencePool.epp.config and remove --config-text.")
-  (index $seen "config-text") (index $seen "config-file")) -}}
+{{- $message := print
+  "%s sets --config-text, and %s --config-file: the endpoint picker exits at start (both can not be set at the same "
+  "time). Put the configuration in inferencePool.epp.config and remove --config-text." -}}
+{{- include "nim-llm.fail" (printf $message (index $seen "config-text") (index $seen "config-file")) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -396,21 +474,22 @@ reads inference.networking.x-k8s.io/v1alpha2 only (pkg/epp/server/controller_con
 {{- $gaie := contains "gateway-api-inference-extension" (toString $P.epp.image.repository) -}}
 {{- $og := include "nim-llm.epp.objectiveGroup" . -}}
 {{- if and $gaie $og (ne $og "inference.networking.x-k8s.io") -}}
-{{- include "nim-llm.fail" (printf (print
-  "inferencePool.epp.objectiveGroup is %q, but the endpoint picker image %s (GAIE v1.x) reads InferenceObjectives "
-  "of inference.networking.x-k8s.io only: its Role would not let it read them (its watch of InferenceObjectives "
-  "is forbidden), so no objective would ever be applied. Set inferencePool.epp.objectiveGroup: "
-  "inference.networking.x-k8s.io, or use llm-d-router's picker image.")
-  $og (toString $P.epp.image.repository)) -}}
+{{- $message := print
+  "inferencePool.epp.objectiveGroup is %q, but the endpoint picker image %s (GAIE v1.x) reads InferenceObjectives of "
+  "inference.networking.x-k8s.io only: its Role would not let it read them (its watch of InferenceObjectives is "
+  "forbidden), so no objective would ever be applied. Set inferencePool.epp.objectiveGroup: "
+  "inference.networking.x-k8s.io, or use llm-d-router's picker image." -}}
+{{- include "nim-llm.fail" (printf $message $og (toString $P.epp.image.repository)) -}}
 {{- end -}}
 {{- if and $P.objective.enabled $og -}}
 {{- $group := first (splitList "/" (include "nim-llm.objective.apiVersion" .)) -}}
 {{- if ne $group $og -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "inferencePool.objective.apiVersion is %s, but the endpoint picker reads InferenceObjectives of %s "
   "(inferencePool.epp.objectiveGroup): the objective would be created and never applied. Set "
-  "inferencePool.objective.apiVersion to %s/v1alpha2, or inferencePool.epp.objectiveGroup to %s with a picker "
-  "image that reads that group.") (include "nim-llm.objective.apiVersion" .) $og $og $group) -}}
+  "inferencePool.objective.apiVersion to %s/v1alpha2, or inferencePool.epp.objectiveGroup to %s with a picker image "
+  "that reads that group." -}}
+{{- include "nim-llm.fail" (printf $message (include "nim-llm.objective.apiVersion" .) $og $og $group) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -437,11 +516,14 @@ pflag exits at start on an unknown flag or a value it cannot parse, and --help p
 {{- $shown := printf "--%s" $flag -}}
 {{- if eq $flag "v" -}}{{- $shown = "-v" -}}{{- else if hasPrefix "-" $flag -}}{{- $shown = $flag -}}{{- end -}}
 {{- if or (eq $flag "help") (eq $flag "-h") -}}
-{{- include "nim-llm.fail" (printf "%s is %s: the endpoint picker prints its usage and exits. Remove it." .key $shown) -}}
+{{- $message := print
+  "%s is %s: the endpoint picker prints its usage and exits. Remove it." -}}
+{{- include "nim-llm.fail" (printf $message .key $shown) -}}
 {{- else if not (hasKey $types $flag) -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "%s is %s, a flag GAIE v1.5.0's endpoint picker does not have: it exits at start (unknown flag). Use one of its "
-  "flags (%s), or another picker image.") .key $shown (keys $types | sortAlpha | join ", ")) -}}
+  "flags (%s), or another picker image." -}}
+{{- include "nim-llm.fail" (printf $message .key $shown (keys $types | sortAlpha | join ", ")) -}}
 {{- else -}}
 {{- $type := index $types $flag -}}
 {{- $ok := true -}}
@@ -454,9 +536,9 @@ pflag exits at start on an unknown flag or a value it cannot parse, and --help p
 {{- if not $ok -}}
 {{- $want := get (dict "int" "a whole number" "ints" "whole numbers separated by commas" "duration" "a Go duration such as 100ms or 5s"
   "bool" "true or false") $type | default (printf "one of %s" (replace "|" ", " $type)) -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s sets %s to %q, which the endpoint picker cannot parse: it exits at start (invalid argument). Write %s.")
-  .key $shown $value $want) -}}
+{{- $message := print
+  "%s sets %s to %q, which the endpoint picker cannot parse: it exits at start (invalid argument). Write %s." -}}
+{{- include "nim-llm.fail" (printf $message .key $shown $value $want) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

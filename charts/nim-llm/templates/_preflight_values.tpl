@@ -171,9 +171,10 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- define "nim-llm.preflight.nfsServerAndPath" -}}
 {{- $V := .Values -}}
 {{- if and $V.nfs.enabled (or (not $V.nfs.server) (not $V.nfs.path)) -}}
-{{- include "nim-llm.fail" (print
-  "nfs.enabled is true but nfs.server or nfs.path is empty: set nfs.server (the NFS server address) "
-  "and nfs.path (the exported path).") -}}
+{{- $message := print
+  "nfs.enabled is true but nfs.server or nfs.path is empty: set nfs.server (the NFS server address) and nfs.path "
+  "(the exported path)." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -288,9 +289,10 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- $V := .Values -}}
 {{- if and $V.podDisruptionBudget.enabled (toString $V.podDisruptionBudget.minAvailable)
   (toString $V.podDisruptionBudget.maxUnavailable) -}}
-{{- include "nim-llm.fail" (print
-  "podDisruptionBudget.minAvailable and podDisruptionBudget.maxUnavailable are both set, and a "
-  "PodDisruptionBudget takes one: set the other to \"\".") -}}
+{{- $message := print
+  "podDisruptionBudget.minAvailable and podDisruptionBudget.maxUnavailable are both set, and a PodDisruptionBudget "
+  "takes one: set the other to \"\"." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -303,11 +305,11 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- if and (include "nim-llm.isZeroCount" ($rolling.maxSurge | default 0)) (include "nim-llm.isZeroCount"
     (or (kindIs "invalid" $rolling.maxUnavailable) (eq (toString $rolling.maxUnavailable) "") | ternary 1
       $rolling.maxUnavailable)) -}}
-{{- include "nim-llm.fail" (print
-  "strategy.rollingUpdate.maxSurge and strategy.rollingUpdate.maxUnavailable are both 0, so a rollout "
-  "could never replace a pod (Kubernetes refuses it): set strategy.rollingUpdate.maxUnavailable: 1 "
-  "(pods replaced in place, no extra GPUs), or a maxSurge above 0 if the cluster has GPUs free for the "
-  "extra pods.") -}}
+{{- $message := print
+  "strategy.rollingUpdate.maxSurge and strategy.rollingUpdate.maxUnavailable are both 0, so a rollout could never "
+  "replace a pod (Kubernetes refuses it): set strategy.rollingUpdate.maxUnavailable: 1 (pods replaced in place, no "
+  "extra GPUs), or a maxSurge above 0 if the cluster has GPUs free for the extra pods." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -367,7 +369,10 @@ a directory the image or the chart already uses. */ -}}
 {{- if has ".." (splitList "/" (toString (index $p 1))) -}}
 {{- /* The API server refuses ".." only in a host path (validatePathNoBacksteps); a mount path with ".." it takes, and
 the container runtime mounts at the directory the path resolves to, not the one written. */ -}}
-{{- $why := ternary "Kubernetes refuses a host path with \"..\"" (printf "the volume would be mounted at %s, the directory it resolves to, not where the path says" (clean (toString (index $p 1)))) (eq (index $p 0) "hostPath.path") -}}
+{{- $why := ternary "Kubernetes refuses a host path with \"..\""
+  (printf "the volume would be mounted at %s, the directory it resolves to, not where the path says"
+    (clean (toString (index $p 1))))
+  (eq (index $p 0) "hostPath.path") -}}
 {{- $message := print "%s is %q, which holds a \"..\" segment: %s. Write the path without \"..\"." -}}
 {{- include "nim-llm.fail" (printf $message (index $p 0) (toString (index $p 1)) $why) -}}
 {{- end -}}
@@ -431,7 +436,9 @@ the container runtime mounts at the directory the path resolves to, not the one 
 {{- $value := toString (index $c 1) -}}
 {{- $digits := regexReplaceAll "^0+" (trimSuffix "%" $value) "" -}}
 {{- if and (hasSuffix "%" $value) (or (gt (len $digits) 3) (and (eq (len $digits) 3) (gt (atoi $digits) 100))) -}}
-{{- include "nim-llm.fail" (printf "%s is %s, more than 100%% of the pods, which Kubernetes refuses: set it to at most \"100%%\"." (index $c 0) $value) -}}
+{{- $message := print
+  "%s is %s, more than 100%% of the pods, which Kubernetes refuses: set it to at most \"100%%\"." -}}
+{{- include "nim-llm.fail" (printf $message (index $c 0) $value) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
