@@ -1,6 +1,7 @@
 {{/* ---------------------------------------------------------------------------
-Preflight rules about resources: memory, shared memory and disk. One define per rule, each called with one line from
-"nim-llm.preflight" (_preflight.tpl).
+Preflight rules of resources: requests and limits (GPUs, every request within its limit, extended resources and
+hugepages as Kubernetes counts them), memory, shared memory and disk, and the size of what the API server stores.
+Index and order: _preflight.tpl.
 --------------------------------------------------------------------------- */}}
 
 {{/* /dev/shm is a memory-backed emptyDir: its pages count against the container's memory limit, so a size limit at or
@@ -77,5 +78,150 @@ annotations or init containers are what fill them. */ -}}
   "(etcdserver: request is too large) after a dry run had accepted it. Keep them at most 1500000 bytes as JSON: move large "
   "values into a ConfigMap and read them with env valueFrom.configMapKeyRef, or mount it with extraVolumes." -}}
 {{- include "nim-llm.fail" (printf $message (len (.Values.env | default list)) $kind $size (ternary " (every env entry is in both, the leader's and the worker's)" "" (eq $mode "leaderworkerset"))) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
+{{- define "nim-llm.preflight.gpuRequestEqualsLimit" -}}
+{{- $V := .Values -}}
+{{- $gpus := include "nim-llm.gpuLimit" . | int -}}
+{{- $requests := $V.resources.requests | default dict -}}
+{{- if and (hasKey $requests "nvidia.com/gpu")
+  (ne (include "nim-llm.wholeNumber" (index $requests "nvidia.com/gpu") | int) $gpus) -}}
+{{- $message := print
+  "resources.requests.nvidia.com/gpu (%v) differs from resources.limits.nvidia.com/gpu (%d); "
+  "Kubernetes needs GPU requests equal to limits: remove resources.requests.nvidia.com/gpu or set it "
+  "to %d." -}}
+{{- include "nim-llm.fail" (printf $message (index $requests "nvidia.com/gpu") $gpus $gpus) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* every request of resources, of the MPI launcher and of the test pod at most its limit */ -}}
+{{- define "nim-llm.preflight.requestsWithinLimits" -}}
+{{- $V := .Values -}}
+{{- include "nim-llm.preflight.requestsWithinLimitsOf" (dict "key" "resources" "resources" $V.resources) -}}
+{{- include "nim-llm.preflight.requestsWithinLimitsOf"
+  (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- include "nim-llm.preflight.requestsWithinLimitsOf" (dict "key" "testPod.resources" "resources" $V.testPod.resources) -}}
+{{- end -}}
+
+{{- /* Every request at most its limit (Kubernetes refuses a request above its limit, after the release has begun).
+Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.requestsWithinLimitsOf" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- $limits := $res.limits | default dict -}}
+{{- range $name, $request := $res.requests | default dict -}}
+{{- if and (hasKey $limits $name) (ne $name "nvidia.com/gpu") -}}
+{{- $limit := index $limits $name -}}
+{{- if gt (include "nim-llm.quantityValue" $request | float64) (include "nim-llm.quantityValue" $limit | float64) -}}
+{{- $message := print
+  "%s.requests.%s (%v) is more than %s.limits.%s (%v), and Kubernetes refuses a request above its "
+  "limit: lower %s.requests.%s to at most %v (or raise the limit)." -}}
+{{- include "nim-llm.fail" (printf $message $key $name $request $key $name $limit $key $name $limit) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Hugepages and extended resources (a name with a domain other than kubernetes.io, such as example.com/fpga) cannot
+be overcommitted: Kubernetes refuses a request of one without a limit equal to it. nvidia.com/gpu of the GPU pods
+(resources) has its own rule (gpuRequestEqualsLimit). */ -}}
+{{- define "nim-llm.preflight.extendedResourcesExact" -}}
+{{- $V := .Values -}}
+{{- $all := list (list "resources" $V.resources)
+  (list "multiNode.mpiJob.launcherResources" $V.multiNode.mpiJob.launcherResources)
+  (list "cachePrefill.resources" $V.cachePrefill.resources)
+  (list "testPod.resources" $V.testPod.resources)
+  (list "inferencePool.epp.resources" $V.inferencePool.epp.resources) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- $all = append $all (list (printf "initContainers.extraInit[%d].resources" $i) $c.resources) -}}
+{{- end -}}
+{{- range $each := $all -}}
+{{- include "nim-llm.preflight.extendedResourcesWholeOf" (dict "key" (index $each 0) "resources" (index $each 1)) -}}
+{{- include "nim-llm.preflight.extendedResourcesExactOf" (dict "key" (index $each 0) "resources" (index $each 1)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* An extended resource (nvidia.com/gpu, example.com/fpga: a name with a domain other than kubernetes.io) is counted
+in whole devices: the API server refuses a fraction ("must be an integer") in a request or a limit.
+Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.extendedResourcesWholeOf" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- range $side := list "limits" "requests" -}}
+{{- range $name, $value := get $res $side | default dict -}}
+{{- $extended := and (contains "/" $name) (not (regexMatch "^([^/]*\\.)?kubernetes\\.io/" $name)) (not (hasPrefix "requests." $name)) -}}
+{{- $number := include "nim-llm.quantityValue" $value | float64 -}}
+{{- if and $extended (ne (floor $number) $number) -}}
+{{- $message := print
+  "%s.%s.%s is %v, a fraction, but %s is an extended resource counted in whole devices and Kubernetes "
+  "refuses a fraction of one: set %s.%s.%s to a whole number such as %v." -}}
+{{- include "nim-llm.fail" (printf $message $key $side $name $value $name $key $side $name (max 1 (int (ceil $number)))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.extendedResourcesExactOf" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- $limits := $res.limits | default dict -}}
+{{- range $name, $request := $res.requests | default dict -}}
+{{- $extended := and (contains "/" $name) (not (regexMatch "^([^/]*\\.)?kubernetes\\.io/" $name)) -}}
+{{- if and (or (hasPrefix "hugepages-" $name) $extended) (not (and (eq $key "resources") (eq $name "nvidia.com/gpu"))) -}}
+{{- if not (hasKey $limits $name) -}}
+{{- $message := print
+  "%s.requests.%s is %v but %s.limits.%s is not set, and Kubernetes cannot overcommit %s: it refuses the pod "
+  "unless the limit equals the request. Set %s.limits.%s: %v (or move the value from requests to limits)." -}}
+{{- include "nim-llm.fail" (printf $message $key $name $request $key $name $name $key $name $request) -}}
+{{- else if ne (include "nim-llm.quantityValue" $request) (include "nim-llm.quantityValue" (index $limits $name)) -}}
+{{- $message := print
+  "%s.requests.%s (%v) differs from %s.limits.%s (%v), and Kubernetes cannot overcommit %s: it refuses the "
+  "pod unless they are equal. Set both to the same value (or remove %s.requests.%s)." -}}
+{{- include "nim-llm.fail" (printf $message $key $name $request $key $name (index $limits $name) $name $key $name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A hugepages quantity is a whole number of pages: the API server reads hugepages-<size> as a count of <size> pages
+(it rounds a fractional quantity up to a whole byte count first) and refuses any other amount ("is not positive integer
+multiple of hugepages-2Mi"), inside a LeaderWorkerSet or MPIJob only once the controller makes the pods. */ -}}
+{{- define "nim-llm.preflight.hugepagesWholePages" -}}
+{{- $V := .Values -}}
+{{- include "nim-llm.preflight.hugepagesWholePagesOf" (dict "key" "resources" "resources" $V.resources) -}}
+{{- include "nim-llm.preflight.hugepagesWholePagesOf"
+  (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- include "nim-llm.preflight.hugepagesWholePagesOf"
+  (dict "key" (printf "initContainers.extraInit[%d].resources" $i) "resources" $c.resources) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- define "nim-llm.preflight.hugepagesWholePagesOf" -}}
+{{- $key := .key -}}
+{{- $res := .resources | default dict -}}
+{{- range $section := list "limits" "requests" -}}
+{{- range $name, $q := index $res $section | default dict -}}
+{{- if hasPrefix "hugepages-" $name -}}
+{{- $page := include "nim-llm.quantityValue" (trimPrefix "hugepages-" $name) | float64 -}}
+{{- $bytes := include "nim-llm.quantityValue" $q | float64 | ceil -}}
+{{- if gt $page 0.0 -}}
+{{- $pages := divf $bytes $page -}}
+{{- if ne (float64 (int64 $pages)) $pages -}}
+{{- $size := trimPrefix "hugepages-" $name -}}
+{{- $number := regexFind "^[0-9]+" $size | default "1" | atoi -}}
+{{- $suggest := printf "%d%s" (mul (max 1 (int64 (ceil $pages))) $number) (trimPrefix (regexFind "^[0-9]+" $size) $size) -}}
+{{- $message := print
+  "%s.%s.%s is %v, not a whole number of %s pages, and Kubernetes refuses it (a hugepages quantity counts pages "
+  "of the size in its name). Set a multiple of %s, e.g. %s.%s.%s: %s." -}}
+{{- include "nim-llm.fail" (printf $message $key $section $name $q $size $size $key $section $name $suggest) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
