@@ -75,7 +75,8 @@ the container runtime mounts at the directory the path resolves to, not the one 
   (printf "the volume would be mounted at %s, the directory it resolves to, not where the path says"
     (clean (toString (index $p 1))))
   (eq (index $p 0) "hostPath.path") -}}
-{{- $message := print "%s is %q, which holds a \"..\" segment: %s. Write the path without \"..\"." -}}
+{{- $message := print
+  "%s is %q, which holds a \"..\" segment: %s. Write the path without \"..\"." -}}
 {{- include "nim-llm.fail" (printf $message (index $p 0) (toString (index $p 1)) $why) -}}
 {{- end -}}
 {{- end -}}

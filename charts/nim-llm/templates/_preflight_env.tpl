@@ -30,7 +30,8 @@ them whole, and the NIM's own tools and CUDA libraries disappear), and the GPU l
   "NVIDIA_VISIBLE_DEVICES" "the GPUs the device plugin assigns to each pod (resources.limits.nvidia.com/gpu)" -}}
 {{- range $i, $e := .Values.env | default list -}}
 {{- if hasKey $owned $e.name -}}
-{{- $message := print "env[%d] sets %s, which replaces %s: remove env[%d]." -}}
+{{- $message := print
+  "env[%d] sets %s, which replaces %s: remove env[%d]." -}}
 {{- include "nim-llm.fail" (printf $message $i $e.name (index $owned $e.name) $i) -}}
 {{- end -}}
 {{- end -}}

@@ -153,7 +153,8 @@ mount. */ -}}
 {{- if or (eq $key "model.nimCache") (eq $first "model.nimCache") -}}
 {{- $fix = "set model.nimCache to a directory of its own (the default is /model-store)" -}}
 {{- end -}}
-{{- $message := print "%s and %s both mount on %s in the %s container of the %s pods (%s): %s." -}}
+{{- $message := print
+  "%s and %s both mount on %s in the %s container of the %s pods (%s): %s." -}}
 {{- include "nim-llm.fail" (printf $message $first $key $path "NIM" $role
   (include "nim-llm.twiceMountedWhy" (dict "paths" (list (index (get $seen $path) 1) (toString $m.mountPath)))) $fix) -}}
 {{- end -}}
