@@ -20,88 +20,6 @@ true
 {{- end -}}
 {{- end -}}
 
-{{- /* Proxy URLs carry no credentials: HTTP_PROXY and friends are plain environment variables of every downloading
-container (readable by anyone who can read the pod), so user:password@ in them would publish the password. */ -}}
-{{- define "nim-llm.preflight.proxyCredentials" -}}
-{{- range $key := list "httpProxy" "httpsProxy" -}}
-{{- $url := toString (index $.Values.proxy $key | default "") -}}
-{{- if regexMatch "^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@" $url -}}
-{{- $message := print
-  "proxy.%s holds credentials (user:password@ before the host), but the chart passes it to every downloading "
-  "container as a plain environment variable (HTTP_PROXY, HTTPS_PROXY), readable by anyone who can read the pod: "
-  "give the proxy URL without credentials, and let the proxy admit the pods by their address or a proxy that "
-  "authenticates without them." -}}
-{{- include "nim-llm.fail" (printf $message $key) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* A $(VAR) reference to a secret variable in a command or args: the kubelet expands it into the process's
-arguments, which every process of the pod (ps, /proc/<pid>/cmdline) and the container runtime's logs can read.
-$$(VAR) is Kubernetes' escape for the literal text and is left alone. */ -}}
-{{- define "nim-llm.preflight.secretExpansions" -}}
-{{- $V := .Values -}}
-{{- $lists := list (list "customCommand" $V.customCommand) (list "customArgs" $V.customArgs)
-  (list "multiNode.workerCustomCommand" $V.multiNode.workerCustomCommand) -}}
-{{- range $i, $c := $V.initContainers.extraInit | default list -}}
-{{- $lists = concat $lists (list (list (printf "initContainers.extraInit[%d].command" $i) $c.command)
-  (list (printf "initContainers.extraInit[%d].args" $i) $c.args)) -}}
-{{- end -}}
-{{- range $l := $lists -}}
-{{- range $j, $arg := index $l 1 | default list -}}
-{{- range $ref := regexFindAll "\\$+\\([A-Za-z_][A-Za-z0-9_.-]*\\)" (toString $arg) -1 -}}
-{{- $dollars := len (regexFind "^\\$+" $ref) -}}
-{{- $name := regexReplaceAll "^\\$+\\((.*)\\)$" $ref "${1}" -}}
-{{- if and (eq (mod $dollars 2) 1) (include "nim-llm.secretLikeName" $name) -}}
-{{- $message := print
-  "%s[%d] expands $(%s), a secret, into the process's arguments, which every process of the pod (ps, "
-  "/proc/<pid>/cmdline) can read: let the program read %s from its environment instead (a wrapper script can "
-  "pass it on), or write $$(%s) for the literal text." -}}
-{{- include "nim-llm.fail" (printf $message (index $l 0) $j $name $name $name) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* Host paths of extraVolumes (and the model cache's hostPath.path) stay off the node's system: the root, /etc,
-/proc, /sys, /run (and /var/run), /root, /boot, the kubelet's and the container runtimes' state, and /dev but for the
-device directories the chart documents (/dev/infiniband, /dev/aperture_devices). A pod mounting them could read the
-node's credentials or change the node; a read-only mount still reads them. */ -}}
-{{- define "nim-llm.preflight.hostPathSystem" -}}
-{{- $V := .Values -}}
-{{- $paths := list -}}
-{{- if $V.hostPath.enabled -}}{{- $paths = append $paths (list "hostPath.path" $V.hostPath.path) -}}{{- end -}}
-{{- $mapForm := kindIs "map" $V.extraVolumes -}}
-{{- range $i, $v := include "nim-llm.namedList" $V.extraVolumes | fromYamlArray -}}
-{{- if and (kindIs "map" $v.hostPath) (hasKey $v.hostPath "path") -}}
-{{- $key := ternary (printf "extraVolumes.%v.hostPath.path" $v.name) (printf "extraVolumes[%d].hostPath.path" $i) $mapForm -}}
-{{- $paths = append $paths (list $key $v.hostPath.path) -}}
-{{- end -}}
-{{- end -}}
-{{- $system := list "/etc" "/proc" "/sys" "/run" "/var/run" "/root" "/boot" "/dev" "/var/lib/kubelet"
-  "/var/lib/containerd" "/var/lib/docker" "/var/lib/crio" "/var/log" -}}
-{{- $devices := list "/dev/infiniband" "/dev/aperture_devices" -}}
-{{- range $p := $paths -}}
-{{- $path := clean (toString (index $p 1)) -}}
-{{- $refused := eq $path "/" -}}
-{{- range $s := $system -}}
-{{- if or (eq $path $s) (hasPrefix (printf "%s/" $s) $path) -}}{{- $refused = true -}}{{- end -}}
-{{- end -}}
-{{- range $d := $devices -}}
-{{- if or (eq $path $d) (hasPrefix (printf "%s/" $d) $path) -}}{{- $refused = false -}}{{- end -}}
-{{- end -}}
-{{- if $refused -}}
-{{- $message := print
-  "%s is %q, a directory of the node's system (the root, /etc, /proc, /sys, /run, /root, /boot, /dev, /var/log "
-  "or the kubelet's and container runtimes' state): a pod mounting it can read the node's credentials or change "
-  "the node. Mount a directory of your own data instead (a networking provider's device directories are the "
-  "chart's own: multinodeNetworking.*)." -}}
-{{- include "nim-llm.fail" (printf $message (index $p 0) (toString (index $p 1))) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
 {{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
 {{- define "nim-llm.preflight.runAsNonRoot" -}}
 {{- $V := .Values -}}
@@ -162,6 +80,88 @@ pod's): the kubelet refuses to start it (CreateContainerConfigError), after the 
   "and use %s[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or "
   "model.ngcAPIKey to let the chart create the Secret)." -}}
 {{- include "nim-llm.fail" (printf $message $key $i (toString $e.name) $key $i) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A $(VAR) reference to a secret variable in a command or args: the kubelet expands it into the process's
+arguments, which every process of the pod (ps, /proc/<pid>/cmdline) and the container runtime's logs can read.
+$$(VAR) is Kubernetes' escape for the literal text and is left alone. */ -}}
+{{- define "nim-llm.preflight.secretExpansions" -}}
+{{- $V := .Values -}}
+{{- $lists := list (list "customCommand" $V.customCommand) (list "customArgs" $V.customArgs)
+  (list "multiNode.workerCustomCommand" $V.multiNode.workerCustomCommand) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- $lists = concat $lists (list (list (printf "initContainers.extraInit[%d].command" $i) $c.command)
+  (list (printf "initContainers.extraInit[%d].args" $i) $c.args)) -}}
+{{- end -}}
+{{- range $l := $lists -}}
+{{- range $j, $arg := index $l 1 | default list -}}
+{{- range $ref := regexFindAll "\\$+\\([A-Za-z_][A-Za-z0-9_.-]*\\)" (toString $arg) -1 -}}
+{{- $dollars := len (regexFind "^\\$+" $ref) -}}
+{{- $name := regexReplaceAll "^\\$+\\((.*)\\)$" $ref "${1}" -}}
+{{- if and (eq (mod $dollars 2) 1) (include "nim-llm.secretLikeName" $name) -}}
+{{- $message := print
+  "%s[%d] expands $(%s), a secret, into the process's arguments, which every process of the pod (ps, "
+  "/proc/<pid>/cmdline) can read: let the program read %s from its environment instead (a wrapper script can "
+  "pass it on), or write $$(%s) for the literal text." -}}
+{{- include "nim-llm.fail" (printf $message (index $l 0) $j $name $name $name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Proxy URLs carry no credentials: HTTP_PROXY and friends are plain environment variables of every downloading
+container (readable by anyone who can read the pod), so user:password@ in them would publish the password. */ -}}
+{{- define "nim-llm.preflight.proxyCredentials" -}}
+{{- range $key := list "httpProxy" "httpsProxy" -}}
+{{- $url := toString (index $.Values.proxy $key | default "") -}}
+{{- if regexMatch "^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@" $url -}}
+{{- $message := print
+  "proxy.%s holds credentials (user:password@ before the host), but the chart passes it to every downloading "
+  "container as a plain environment variable (HTTP_PROXY, HTTPS_PROXY), readable by anyone who can read the pod: "
+  "give the proxy URL without credentials, and let the proxy admit the pods by their address or a proxy that "
+  "authenticates without them." -}}
+{{- include "nim-llm.fail" (printf $message $key) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Host paths of extraVolumes (and the model cache's hostPath.path) stay off the node's system: the root, /etc,
+/proc, /sys, /run (and /var/run), /root, /boot, the kubelet's and the container runtimes' state, and /dev but for the
+device directories the chart documents (/dev/infiniband, /dev/aperture_devices). A pod mounting them could read the
+node's credentials or change the node; a read-only mount still reads them. */ -}}
+{{- define "nim-llm.preflight.hostPathSystem" -}}
+{{- $V := .Values -}}
+{{- $paths := list -}}
+{{- if $V.hostPath.enabled -}}{{- $paths = append $paths (list "hostPath.path" $V.hostPath.path) -}}{{- end -}}
+{{- $mapForm := kindIs "map" $V.extraVolumes -}}
+{{- range $i, $v := include "nim-llm.namedList" $V.extraVolumes | fromYamlArray -}}
+{{- if and (kindIs "map" $v.hostPath) (hasKey $v.hostPath "path") -}}
+{{- $key := ternary (printf "extraVolumes.%v.hostPath.path" $v.name) (printf "extraVolumes[%d].hostPath.path" $i) $mapForm -}}
+{{- $paths = append $paths (list $key $v.hostPath.path) -}}
+{{- end -}}
+{{- end -}}
+{{- $system := list "/etc" "/proc" "/sys" "/run" "/var/run" "/root" "/boot" "/dev" "/var/lib/kubelet"
+  "/var/lib/containerd" "/var/lib/docker" "/var/lib/crio" "/var/log" -}}
+{{- $devices := list "/dev/infiniband" "/dev/aperture_devices" -}}
+{{- range $p := $paths -}}
+{{- $path := clean (toString (index $p 1)) -}}
+{{- $refused := eq $path "/" -}}
+{{- range $s := $system -}}
+{{- if or (eq $path $s) (hasPrefix (printf "%s/" $s) $path) -}}{{- $refused = true -}}{{- end -}}
+{{- end -}}
+{{- range $d := $devices -}}
+{{- if or (eq $path $d) (hasPrefix (printf "%s/" $d) $path) -}}{{- $refused = false -}}{{- end -}}
+{{- end -}}
+{{- if $refused -}}
+{{- $message := print
+  "%s is %q, a directory of the node's system (the root, /etc, /proc, /sys, /run, /root, /boot, /dev, /var/log "
+  "or the kubelet's and container runtimes' state): a pod mounting it can read the node's credentials or change "
+  "the node. Mount a directory of your own data instead (a networking provider's device directories are the "
+  "chart's own: multinodeNetworking.*)." -}}
+{{- include "nim-llm.fail" (printf $message (index $p 0) (toString (index $p 1))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
