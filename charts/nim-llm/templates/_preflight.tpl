@@ -70,8 +70,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.rolloutProgress" . -}}               {{- /* a Deployment's rollout can replace a pod (maxSurge, maxUnavailable not both 0) */ -}}
 {{- /* Requests and limits, memory, shared memory and disk (_preflight_resources.tpl) */ -}}
 {{- include "nim-llm.preflight.gpuRequestEqualsLimit" . -}}         {{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
-{{- include "nim-llm.preflight.requestsWithinLimits" . -}}          {{- /* every request of resources, the MPI launcher and the test pod at most its limit */ -}}
-{{- include "nim-llm.preflight.extendedResourcesExact" . -}}        {{- /* extended resources whole; hugepages and extended resources: a request has an equal limit */ -}}
+{{- include "nim-llm.preflight.resourcesOfEveryContainer" . -}}     {{- /* every resources key: requests within limits, extended resources whole and not overcommitted */ -}}
 {{- include "nim-llm.preflight.hugepagesWholePages" . -}}           {{- /* a hugepages quantity is a whole number of its pages */ -}}
 {{- include "nim-llm.preflight.shmWithinMemoryLimit" . -}}          {{- /* shm.sizeLimit below resources.limits.memory (its pages count against it) */ -}}
 {{- include "nim-llm.preflight.cacheWithinEphemeralStorageLimit" . -}} {{- /* an emptyDir cache's size within the ephemeral-storage limit */ -}}

@@ -19,13 +19,28 @@ Index and order: _preflight.tpl.
 {{- end -}}
 {{- end -}}
 
-{{- /* every request of resources, of the MPI launcher and of the test pod at most its limit */ -}}
-{{- define "nim-llm.preflight.requestsWithinLimits" -}}
+{{- /* The resources of every container the chart renders, each held to the API server's resource rules: every request
+at most its limit, extended resources in whole devices, hugepages and extended resources not overcommitted. */ -}}
+{{- define "nim-llm.preflight.resourcesOfEveryContainer" -}}
 {{- $V := .Values -}}
-{{- include "nim-llm.preflight.requestsWithinLimitsOf" (dict "key" "resources" "resources" $V.resources) -}}
-{{- include "nim-llm.preflight.requestsWithinLimitsOf"
-  (dict "key" "multiNode.mpiJob.launcherResources" "resources" $V.multiNode.mpiJob.launcherResources) -}}
-{{- include "nim-llm.preflight.requestsWithinLimitsOf" (dict "key" "testPod.resources" "resources" $V.testPod.resources) -}}
+{{- $all := list (list "resources" $V.resources)
+  (list "multiNode.mpiJob.launcherResources" $V.multiNode.mpiJob.launcherResources)
+  (list "testPod.resources" $V.testPod.resources) -}}
+{{- if $V.cachePrefill.enabled -}}
+{{- $all = append $all (list "cachePrefill.resources" $V.cachePrefill.resources) -}}
+{{- end -}}
+{{- if include "nim-llm.epp.enabled" . -}}
+{{- $all = append $all (list "inferencePool.epp.resources" $V.inferencePool.epp.resources) -}}
+{{- end -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- $all = append $all (list (printf "initContainers.extraInit[%d].resources" $i) $c.resources) -}}
+{{- end -}}
+{{- range $each := $all -}}
+{{- $args := dict "key" (index $each 0) "resources" (index $each 1) -}}
+{{- include "nim-llm.preflight.requestsWithinLimitsOf" $args -}}
+{{- include "nim-llm.preflight.extendedResourcesWholeOf" $args -}}
+{{- include "nim-llm.preflight.extendedResourcesExactOf" $args -}}
+{{- end -}}
 {{- end -}}
 
 {{- /* Every request at most its limit (Kubernetes refuses a request above its limit, after the release has begun).
@@ -44,25 +59,6 @@ Usage: (dict "key" "resources" "resources" map) */ -}}
 {{- include "nim-llm.fail" (printf $message $key $name $request $key $name $limit $key $name $limit) -}}
 {{- end -}}
 {{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* Hugepages and extended resources (a name with a domain other than kubernetes.io, such as example.com/fpga) cannot
-be overcommitted: Kubernetes refuses a request of one without a limit equal to it. nvidia.com/gpu of the GPU pods
-(resources) has its own rule (gpuRequestEqualsLimit). */ -}}
-{{- define "nim-llm.preflight.extendedResourcesExact" -}}
-{{- $V := .Values -}}
-{{- $all := list (list "resources" $V.resources)
-  (list "multiNode.mpiJob.launcherResources" $V.multiNode.mpiJob.launcherResources)
-  (list "cachePrefill.resources" $V.cachePrefill.resources)
-  (list "testPod.resources" $V.testPod.resources)
-  (list "inferencePool.epp.resources" $V.inferencePool.epp.resources) -}}
-{{- range $i, $c := $V.initContainers.extraInit | default list -}}
-{{- $all = append $all (list (printf "initContainers.extraInit[%d].resources" $i) $c.resources) -}}
-{{- end -}}
-{{- range $each := $all -}}
-{{- include "nim-llm.preflight.extendedResourcesWholeOf" (dict "key" (index $each 0) "resources" (index $each 1)) -}}
-{{- include "nim-llm.preflight.extendedResourcesExactOf" (dict "key" (index $each 0) "resources" (index $each 1)) -}}
 {{- end -}}
 {{- end -}}
 
@@ -86,7 +82,10 @@ Usage: (dict "key" "resources" "resources" map) */ -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* Usage: (dict "key" "resources" "resources" map) */ -}}
+{{- /* Hugepages and extended resources (a name with a domain other than kubernetes.io, such as example.com/fpga) cannot
+be overcommitted: Kubernetes refuses a request of one without a limit equal to it. nvidia.com/gpu of the GPU pods
+(resources) has its own rule (gpuRequestEqualsLimit).
+Usage: (dict "key" "resources" "resources" map) */ -}}
 {{- define "nim-llm.preflight.extendedResourcesExactOf" -}}
 {{- $key := .key -}}
 {{- $res := .resources | default dict -}}

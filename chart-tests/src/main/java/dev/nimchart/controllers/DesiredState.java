@@ -229,6 +229,30 @@ public final class DesiredState {
     }
 
     /**
+     * Waits until an uninstalled release has left nothing behind once the garbage collector settled: no pod (but a Helm
+     * hook's), no workload of the release (an LWS's StatefulSet goes after its pods) and no claim but the kept ones (a
+     * claim in use waits for its pods: pvc-protection). On timeout fails naming what is left.
+     */
+    public static NamespaceState awaitUninstalled(KubeApi api, String namespace, Duration timeout, Runnable alive,
+            java.util.Set<String> keptClaims) {
+        return poll(api, namespace, timeout, alive, state -> {
+            List<String> left = new java.util.ArrayList<>();
+            if (!state.pods().stream().allMatch(state::hook)) {
+                left.add("pods left");
+            }
+            if (!state.releaseWorkloads().isEmpty()) {
+                left.add("workloads left after uninstall: " + state.releaseWorkloads());
+            }
+            List<String> claims = state.all("PersistentVolumeClaim").stream().filter(c -> !c.labels().containsKey(ClusterPreconditions.LABEL))
+                    .map(KubeObject::name).sorted().toList();
+            if (!new java.util.TreeSet<>(claims).equals(new java.util.TreeSet<>(keptClaims))) {
+                left.add("claims left after uninstall " + claims + ", expected only the kept ones " + new java.util.TreeSet<>(keptClaims));
+            }
+            return left;
+        }, (state, left) -> String.join("; ", left) + " (" + timeout.toSeconds() + " s after uninstall):\n" + describe(state));
+    }
+
+    /**
      * Reads the namespace until {@code missing} finds nothing: 100 ms after the first read, then each pause half as long
      * again as the one before, up to 500 ms (a read lists twenty kinds; a long wait need not list them ten times a
      * second on a machine whose cores the other test JVMs share); on timeout fails with {@code failure}'s text.

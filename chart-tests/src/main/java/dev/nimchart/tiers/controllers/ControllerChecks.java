@@ -99,16 +99,8 @@ public final class ControllerChecks implements TierCheck {
             }
             long uninstalling = System.nanoTime();
             installed.uninstall();
-            NamespaceState after = installed.awaitNoPods(env.settleTimeout());
-            Timings.record(ControllerTier.REPORT_DIR, "uninstall to no pods: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - uninstalling));
-            List<String> left = after.all("PersistentVolumeClaim").stream().filter(c -> !c.labels().containsKey(ClusterPreconditions.LABEL))
-                    .map(KubeObject::name).sorted().toList();
-            if (!new TreeSet<>(left).equals(kept)) {
-                throw new AssertionError("claims left after uninstall " + left + ", expected only the kept ones " + kept);
-            }
-            if (!after.releaseWorkloads().isEmpty()) {
-                throw new AssertionError("workloads left after uninstall: " + after.releaseWorkloads());
-            }
+            DesiredState.awaitUninstalled(env.api(), namespace, env.settleTimeout(), env::requireAllRunning, kept);
+            Timings.record(ControllerTier.REPORT_DIR, "uninstall to nothing left: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - uninstalling));
         } finally {
             if (env.startedByHarness()) {
                 TierNamespaces.delete(api, namespace, env::requireAllRunning, env.settleTimeout());

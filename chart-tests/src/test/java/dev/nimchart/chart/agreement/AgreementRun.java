@@ -175,6 +175,10 @@ final class AgreementRun {
                     count("refused, its value reaches no object, not judged: " + named.get(0));
                     continue;
                 }
+                if (validators.pickerBeyondBudget(nearest.manifest)) {
+                    count("refused, the endpoint picker would judge it but its starts were spent, not judged: " + named.get(0));
+                    continue;
+                }
                 if (named.stream().allMatch(validators.notRun(nearest.manifest)::containsKey)) {
                     count("refused, not judged here: " + named.get(0));
                     continue;

@@ -93,6 +93,11 @@ final class Validators {
         return picker != null;
     }
 
+    /** The endpoint picker would judge the rendering but may not start another (its verdict is unknown, not an accept). */
+    boolean pickerBeyondBudget(RenderedManifest manifest) {
+        return picker != null && dev.nimchart.chart.routing.PickerStartCheck.hasPicker(manifest) && picker.beyondStartBudget(manifest);
+    }
+
     dev.nimchart.chart.routing.PickerStartCheck picker() {
         return picker;
     }

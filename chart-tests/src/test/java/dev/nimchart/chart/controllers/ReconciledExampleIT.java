@@ -372,6 +372,11 @@ public class ReconciledExampleIT {
                 soft.assertThat(selected).as("%s: pods %s selects", name, policy).isEqualTo(meant);
                 continue;
             }
+            if (selected.isEmpty() && suffix.matches("[0-9]+") && Integer.parseInt(suffix) >= groups.size()) {
+                // A group slot the autoscaler or a rolling update's surge may fill (the chart renders policies for
+                // autoscaling.maxReplicas groups and the surge groups, nim-llm.groups): no group runs there yet.
+                continue;
+            }
             Optional<Map.Entry<String, List<KubeObject>>> group = groups.entrySet().stream()
                     .filter(g -> Reconciled.names(g.getValue()).equals(selected)).findFirst();
             soft.assertThat(group).as("%s: %s selects exactly one group's pods (it selects %s)", name, policy, selected).isPresent();

@@ -73,6 +73,16 @@ public final class PickerStartCheck {
         return picker(manifest).isPresent();
     }
 
+    /** True when judging the rendering would need a picker start and the run's starts are spent (its verdict is unknown). */
+    public synchronized boolean beyondStartBudget(RenderedManifest manifest) {
+        Optional<KubeObject> deployment = picker(manifest);
+        if (deployment.isEmpty() || starts < maxStarts) {
+            return false;
+        }
+        String release = String.valueOf(deployment.get().labels().get("app.kubernetes.io/instance"));
+        return verdicts.get(setup(manifest, deployment.get(), release)) == null;
+    }
+
     /** The picker's refusal of the rendering (it exited, or never answered SERVING), or empty when it starts and serves. */
     public synchronized Optional<String> refusal(RenderedManifest manifest) {
         Optional<KubeObject> deployment = picker(manifest);
