@@ -41,6 +41,12 @@ public final class CrdInstaller {
         List<String> names = new ArrayList<>();
         for (KubeObject crd : read(dir)) {
             KubeApi.Response created = api.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldValidation=Strict", crd.raw());
+            // An API server starved of CPU answers 504 ("request did not complete within requested timeout") or 429 and
+            // may still store the CRD: ask again, twice at most (a 409 then says it is there).
+            for (int again = 0; again < 2 && (created.code() == 504 || created.code() == 429 || created.code() == 503); again++) {
+                LocalProcess.sleep(2000);
+                created = api.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldValidation=Strict", crd.raw());
+            }
             if (!created.ok() && created.code() != 409) {
                 throw new IllegalStateException("cannot install the CRD " + crd.name() + " from " + dir + ": " + created.message());
             }
