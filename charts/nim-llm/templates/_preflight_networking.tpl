@@ -35,9 +35,10 @@ Index and order: _preflight.tpl.
 {{- define "nim-llm.preflight.ingressHosts" -}}
 {{- $V := .Values -}}
 {{- if and $V.ingress.enabled (not $V.ingress.hosts) -}}
-{{- include "nim-llm.fail" (print
-  "ingress.enabled is true but ingress.hosts is empty: add at least one host, e.g. ingress.hosts: "
-  "[{host: nim.example.com, paths: [{path: /, pathType: Prefix}]}].") -}}
+{{- $message := print
+  "ingress.enabled is true but ingress.hosts is empty: add at least one host, e.g. ingress.hosts: [{host: "
+  "nim.example.com, paths: [{path: /, pathType: Prefix}]}]." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
