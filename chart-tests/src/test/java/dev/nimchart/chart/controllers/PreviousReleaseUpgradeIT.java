@@ -37,7 +37,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,8 +47,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * then {@code helm upgrade} to this chart with the same values, then {@code helm rollback} to the first revision. Each
  * step must be accepted by the API server and the chart, reach the desired state again, keep the model cache claims
  * (UID and bound volume) and the SSH key, and replace no pod unless a pod template changed, each change explained by a
- * CHANGELOG entry of this version ({@link TemplateChangeReasons}). Examples the previous release did not have are
- * skipped by name, with that reason. Several examples run at once, each in its own namespace ({@code
+ * CHANGELOG entry of this version ({@link TemplateChangeReasons}). An example the previous release did not have has
+ * nothing to upgrade from: this version's CHANGELOG section must name it as new. Several examples run at once, each in its own namespace ({@code
  * -Dnim.upgrade.parallel}, default 2: the fake GPU pools are small, and an example whose nodes another holds waits for
  * them within the reconcile timeout), on one controller tier. Every run's result goes to
  * target/controller-tier/previous-release-upgrade.tsv.
@@ -86,9 +85,9 @@ class PreviousReleaseUpgradeIT {
             CompletableFuture<List<String>> run = runs.get(example);
             tests.add(DynamicTest.dynamicTest(name, () -> {
                 if (run == null) {
-                    record(report, name, "skipped: not an example of chart " + previous.version());
-                    Assumptions.abort(name + " did not exist in chart " + previous.version() + " (" + previous.commit().substring(0, 12)
-                            + "): no previous release to upgrade from");
+                    record(report, name, "new in " + current + ": not an example of chart " + previous.version() + ", nothing to upgrade from");
+                    TemplateChangeReasons.assertNewExampleAnnounced(name, previous);
+                    return;
                 }
                 List<String> problems = run.join();
                 record(report, name, problems.isEmpty() ? "upgraded and rolled back" : "FAILED: " + String.join("; ", problems));

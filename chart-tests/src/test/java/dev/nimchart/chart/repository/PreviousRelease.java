@@ -14,7 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The chart version users run today, from this repository's git history: the newest commit whose
+ * The chart version users run today, from this repository's git history: the newest commit of the main line (first
+ * parents) whose
  * charts/nim-llm/Chart.yaml has another version than the working tree's (the last state of the previous version), its
  * chart and values-examples/ extracted with {@code git archive} under target/. The examples are the values files as
  * that release documented them, the files its users install.
@@ -65,8 +66,10 @@ public record PreviousRelease(String version, String commit, Path chartDir, Path
         if (!"true".equals(git(repo, "rev-parse", "--is-inside-work-tree").strip())) {
             throw new IllegalStateException(repo + " is not a git checkout: the previous release comes from its history");
         }
-        // Commits that changed Chart.yaml, newest first; the version holds from each until the next one.
-        List<String> changes = git(repo, "log", "--format=%H", "--", CHART_YAML).lines().filter(l -> !l.isBlank()).toList();
+        // Commits of the main line (first parents only: a branch merged in may have changed the version on its own, its
+        // commits before that holding half of the new version's work) that changed Chart.yaml, newest first; the version
+        // holds from each until the next one.
+        List<String> changes = git(repo, "log", "--first-parent", "--format=%H", "--", CHART_YAML).lines().filter(l -> !l.isBlank()).toList();
         String previousCommit = null;
         String previousVersion = null;
         String head = git(repo, "rev-parse", "HEAD").strip();

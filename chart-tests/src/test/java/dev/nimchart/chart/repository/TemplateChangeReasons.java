@@ -68,12 +68,28 @@ public final class TemplateChangeReasons {
 
     /** Entries whose changelog text is not in this chart version's CHANGELOG.md section. */
     public List<String> notInTheChangelog() throws IOException {
+        String section = changelogSection();
+        return reasons.stream().filter(r -> !section.contains(r.changelog().replaceAll("\\s+", " "))).map(Reason::changelog).toList();
+    }
+
+    /** This chart version's CHANGELOG.md section, its white space runs made single spaces. */
+    public static String changelogSection() throws IOException {
         String version = ChartUnderTest.chart().version();
         String changelog = Files.readString(ChartUnderTest.chartDir().resolve("CHANGELOG.md"));
         int start = changelog.indexOf("## [" + version + "]");
         int end = start < 0 ? -1 : changelog.indexOf("\n## [", start + 1);
-        String section = start < 0 ? "" : changelog.substring(start, end < 0 ? changelog.length() : end).replaceAll("\\s+", " ");
-        return reasons.stream().filter(r -> !section.contains(r.changelog().replaceAll("\\s+", " "))).map(Reason::changelog).toList();
+        return start < 0 ? "" : changelog.substring(start, end < 0 ? changelog.length() : end).replaceAll("\\s+", " ");
+    }
+
+    /**
+     * An example the previous release did not have is new in this version, so this version's CHANGELOG section names its
+     * file (users learn of it there): the check in place of an upgrade from a release that had no such file.
+     */
+    public static void assertNewExampleAnnounced(String fileName, PreviousRelease previous) throws IOException {
+        org.assertj.core.api.Assertions.assertThat(changelogSection())
+                .as("%s is not an example of chart %s (%s), so this version's CHANGELOG section names it as new", fileName,
+                        previous.version(), previous.commit().substring(0, 12))
+                .contains("`" + fileName + "`");
     }
 
     /** Entries that explained no change (call after every example ran). */
