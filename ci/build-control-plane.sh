@@ -7,10 +7,12 @@
 #
 # Default version: the k8s.io/kubernetes pin in ci/control-plane/kubernetes/go.mod
 # (etcd: the pin in ci/control-plane/etcd/go.mod). Those two modules, with their
-# go.sum files, are the version truth and are built read-only. Another
-# KUBE_VERSION is built from temporary modules written on the fly in the same
-# shape (staging modules at the matching v0.X.Y, etcd at the version that
-# Kubernetes release uses); that needs the proxy to serve all of them.
+# go.sum files, are the version truth and are built read-only. The other
+# versions the tests run (the oldest the chart claims) have committed modules of
+# the same shape in ci/control-plane/v<version>/{kubernetes,etcd}, also built
+# read-only. Any other KUBE_VERSION is built from temporary modules written on
+# the fly in the same shape (staging modules at the matching v0.X.Y, etcd at the
+# version that Kubernetes release uses); that needs the proxy to serve all of them.
 #
 # Output (all three binaries are required; chart-tests' settings builder reads
 # the same path):
@@ -25,7 +27,10 @@
 # then compiling etcd ~1 min, kube-apiserver 4-5 min, kubectl ~0.5 min), leaving
 # ~0.7 GB in GOMODCACHE and ~2.5 GB in GOCACHE; with warm Go caches ~12 s.
 # Binaries: etcd 25 MiB, kube-apiserver 97 MiB, kubectl 58 MiB. Set GOMODCACHE
-# and GOCACHE to keep the Go caches elsewhere.
+# and GOCACHE to keep the Go caches elsewhere. The suite builds two versions
+# (1.37.2, the pin, and 1.34.10: docs/tiers.md, "Kubernetes versions"), so a
+# fresh machine pays this twice; 1.37.2 on a machine starved by ~8 parallel
+# builds (load average 40-50): etcd 14 min, kube-apiserver over 70 min.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -102,16 +107,16 @@ if complete_in "${dest}"; then
 fi
 
 mkdir -p "${k8s_dir}"
-# One build at a time (e.g. parallel CI jobs on one machine); the loser of the
-# race finds the winner's binaries.
-hold_lock "${k8s_dir}/.build-control-plane.lock"
+# One build of a version at a time (e.g. parallel CI jobs on one machine); the
+# loser of the race finds the winner's binaries. Two versions build side by side.
+hold_lock "${k8s_dir}/.build-control-plane-${version}.lock"
 if complete_in "${dest}"; then
   echo "control plane ${version} cached at ${dest}"
   exit 0
 fi
 
 command -v go >/dev/null 2>&1 ||
-  die "'go' is not on PATH. Install Go 1.25 or newer (https://go.dev/dl/) and run this script again;
+  die "'go' is not on PATH. Install Go 1.26 or newer (https://go.dev/dl/) and run this script again;
 the modules come from the Go module proxy (GOPROXY), so no other network access is needed."
 
 # Our settings win over the user's environment: read-only modules (the
@@ -146,7 +151,15 @@ go_in() {
 kube_src="${kube_mod_dir}"
 etcd_src="${etcd_mod_dir}"
 etcd_tag="${default_etcd}"
-if [[ "${kube_tag}" != "${default_kube}" ]]; then
+committed_dir="${modules_dir}/${kube_tag}"
+if [[ "${kube_tag}" != "${default_kube}" && -f "${committed_dir}/kubernetes/go.mod" ]]; then
+  kube_src="${committed_dir}/kubernetes"
+  etcd_src="${committed_dir}/etcd"
+  etcd_tag="$(pinned_version "${etcd_src}/go.mod" go.etcd.io/etcd/server/v3)"
+  [[ "$(pinned_version "${kube_src}/go.mod" k8s.io/kubernetes)" == "${kube_tag}" && -n "${etcd_tag}" ]] ||
+    die "${committed_dir} does not pin k8s.io/kubernetes ${kube_tag} and an etcd server"
+  log "${kube_tag}: the committed modules of ${committed_dir}"
+elif [[ "${kube_tag}" != "${default_kube}" ]]; then
   log "${kube_tag} is not the pinned ${default_kube}: writing temporary modules pinned to it"
   kube_src="${work}/kubernetes"
   etcd_src="${work}/etcd"

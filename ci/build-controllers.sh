@@ -16,12 +16,13 @@
 #   kueue                                     sigs.k8s.io/kueue, ./cmd/kueue (+ its CRDs and webhook
 #                                             manifests)
 #
-#   ci/build-controllers.sh [--print-dirs]
+#   ci/build-controllers.sh [--print-dirs] [--kube-version 1.X.Y]
 #
 # Versions: kwok, lws, mpi-operator and kueue are the require lines of ci/go.mod (the
 # CRD pins: the controller and the CRD the tests install are one version).
 # kube-controller-manager and kube-scheduler are built in the control plane's
-# own module, so they match kube-apiserver exactly.
+# own module, so they match kube-apiserver exactly: ci/control-plane/kubernetes
+# (the pin), or with --kube-version the committed ci/control-plane/v<version>/.
 #
 # Output, cached outside the repo and keyed by version (never committed):
 #   ${NIM_CONTROLLERS_DIR:-$HOME/.cache/nim-llm-chart/controllers}/<name>-<version>/
@@ -44,7 +45,15 @@ kube_mod_dir="${script_dir}/control-plane/kubernetes"
 cache="${NIM_CONTROLLERS_DIR:-${HOME}/.cache/nim-llm-chart/controllers}"
 
 print_dirs=false
-[[ "${1:-}" == "--print-dirs" ]] && print_dirs=true
+kube_version=""
+while (($#)); do
+  case "$1" in
+    --print-dirs) print_dirs=true ;;
+    --kube-version) kube_version="${2:?--kube-version needs a version such as 1.34.10}"; shift ;;
+    *) echo "build-controllers: ERROR: unknown argument $1 (use [--print-dirs] [--kube-version 1.X.Y])" >&2; exit 1 ;;
+  esac
+  shift
+done
 
 die() {
   echo "build-controllers: ERROR: $*" >&2
@@ -58,6 +67,14 @@ pinned_version() { # go.mod module
 }
 
 kube_tag="$(pinned_version "${kube_mod_dir}/go.mod" k8s.io/kubernetes)"
+# Another Kubernetes version than the pin: its committed modules in ci/control-plane/v<version>/ (as
+# ci/build-control-plane.sh builds its API server from), so the controllers always match the API server.
+if [[ -n "${kube_version}" && "v${kube_version#v}" != "${kube_tag}" ]]; then
+  kube_tag="v${kube_version#v}"
+  kube_mod_dir="${script_dir}/control-plane/${kube_tag}/kubernetes"
+  [[ -f "${kube_mod_dir}/go.mod" ]] ||
+    die "no committed modules for Kubernetes ${kube_tag} (${kube_mod_dir}/go.mod): the controller tier runs the versions of ci/control-plane/"
+fi
 kwok_tag="$(pinned_version "${script_dir}/go.mod" sigs.k8s.io/kwok)"
 lws_tag="$(pinned_version "${script_dir}/go.mod" sigs.k8s.io/lws)"
 mpi_tag="$(pinned_version "${script_dir}/go.mod" github.com/kubeflow/mpi-operator)"
@@ -106,7 +123,7 @@ if ((${#missing[@]} == 0)); then
 fi
 
 command -v go >/dev/null 2>&1 ||
-  die "'go' is not on PATH. Install Go 1.25 or newer; the controllers are built from their modules through GOPROXY."
+  die "'go' is not on PATH. Install Go 1.26 or newer; the controllers are built from their modules through GOPROXY."
 
 export GOFLAGS="-mod=readonly -buildvcs=false" GOWORK=off GO111MODULE=on CGO_ENABLED=0 GOTOOLCHAIN=local
 log "building ${missing[*]} with $(go version | cut -d' ' -f3) (GOPROXY=$(go env GOPROXY))"
@@ -142,17 +159,21 @@ if needs kube-controller-manager || needs kube-scheduler; then
   ldflags="$(kube_ldflags "${kube_tag}" "${build_date}")"
   run_step "downloading modules for Kubernetes ${kube_tag}" bash -c "cd '${kube_mod_dir}' && go mod download" ||
     die "downloading the Kubernetes modules failed (see above)"
-  # One upstream fix in kube-controller-manager, made at build time in a copy of the module (the module cache is left as
-  # it is; Go's build overlays may not replace files there): Kubernetes issue 138407, fixed upstream by pull request
-  # 138408 and not yet in a 1.34 release. The resource claim controller applies a pod's status.resourceClaimStatuses
-  # with only the claims it has just created or found, and server-side apply then drops the entries it recorded before.
-  # A pod with two claims from templates (the GB200 examples: a GPU claim, and a ComputeDomain channel claim whose
-  # template NVIDIA's controller creates a moment after the pod) can flap between one-entry lists and never be
-  # scheduled ("ResourceClaim not created yet"). The change keeps the recorded entries in the apply, as the upstream
-  # fix does. kube-scheduler is built from the module as it is.
-  patched_mod="${work}/control-plane-kubernetes"
-  if needs kube-controller-manager; then
-    kube_dir="$(cd "${kube_mod_dir}" && go list -m -f '{{.Dir}}' k8s.io/kubernetes)"
+  # One upstream fix in kube-controller-manager, made at build time in a copy of the module where the release lacks it
+  # (the module cache is left as it is; Go's build overlays may not replace files there): Kubernetes issue 138407, fixed
+  # upstream by pull request 138408; v1.37.2 has it (its controller merges the recorded statuses, `mergedStatuses`),
+  # v1.34.10 does not. The resource claim controller applies a pod's status.resourceClaimStatuses with only the claims
+  # it has just created or found, and server-side apply then drops the entries it recorded before. A pod with two
+  # claims from templates (the GB200 examples: a GPU claim, and a ComputeDomain channel claim whose template NVIDIA's
+  # controller creates a moment after the pod) can flap between one-entry lists and never be scheduled ("ResourceClaim
+  # not created yet"). The change keeps the recorded entries in the apply, as the upstream fix does; the output
+  # directory's "-claim-statuses" says the binary keeps them either way. kube-scheduler is built as it is.
+  patched_mod="${kube_mod_dir}"
+  kube_dir="$(cd "${kube_mod_dir}" && go list -m -f '{{.Dir}}' k8s.io/kubernetes)"
+  if needs kube-controller-manager && grep -qF 'maps.Copy(mergedStatuses, newPodClaims)' "${kube_dir}/pkg/controller/resourceclaim/controller.go"; then
+    log "Kubernetes ${kube_tag} keeps recorded claim statuses (issue 138407 fixed upstream): kube-controller-manager built as it is"
+  elif needs kube-controller-manager; then
+    patched_mod="${work}/control-plane-kubernetes"
     apply_line='		podApply := corev1apply.Pod(name, namespace).WithStatus(corev1apply.PodStatus().WithResourceClaimStatuses(statuses...))'
     grep -qxF "${apply_line}" "${kube_dir}/pkg/controller/resourceclaim/controller.go" ||
       die "Kubernetes ${kube_tag}: pkg/controller/resourceclaim/controller.go no longer has the status apply this script changes"

@@ -2,9 +2,10 @@
 # Copies the Kubernetes OpenAPI v3 documents the chart's values schema takes its Kubernetes object definitions from
 # (core/v1 for pods, autoscaling/v2 for the autoscaler), and the module's generated OpenAPI definitions (Go source, the
 # one place that lists the allowed values of enum fields: the checked-in documents omit them), out of the
-# k8s.io/kubernetes module, at the version the
-# local control plane is built from (the k8s.io/kubernetes pin of ci/control-plane/kubernetes/go.mod: the Kubernetes
-# version the chart targets), into an output directory.
+# k8s.io/kubernetes module, at the oldest Kubernetes version the chart claims (Chart.yaml's kubeVersion): the lowest
+# ci/control-plane/v<version>/kubernetes/go.mod, else the pin of ci/control-plane/kubernetes/go.mod. A field newer
+# than that version is then refused by the values schema instead of being rejected by an older cluster the chart
+# claims. Into an output directory.
 #
 #   ci/fetch-openapi.sh [OUT_DIR]      (default: chart-tests/target/openapi under the repo root)
 #
@@ -16,6 +17,8 @@ set -euo pipefail
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "${script_dir}/.." && pwd)"
 go_mod="${script_dir}/control-plane/kubernetes/go.mod"
+oldest="$(cd "${script_dir}/control-plane" && ls -d v*/kubernetes 2>/dev/null | sort -V | head -n 1)"
+[[ -z "${oldest}" ]] || go_mod="${script_dir}/control-plane/${oldest}/go.mod"
 out_dir="${1:-${repo_root}/chart-tests/target/openapi}"
 files=(api__v1_openapi.json apis__autoscaling__v2_openapi.json)
 

@@ -148,10 +148,11 @@ RFC 5656 section 3.1: string "ecdsa-sha2-nistp256", string "nistp256", string Q,
 {{- $pem := b64dec . -}}
 {{- $der := regexReplaceAll "-----[^-]+-----|\\s" $pem "" | b64dec -}}
 {{- if or (ne (len $der) 121) (not (hasPrefix "\x30\x77\x02\x01\x01\x04\x20" $der)) -}}
-{{- include "nim-llm.fail" (print
+{{- $message := print
   "the Secret <fullname>-ssh holds an MPI SSH key that is not a P-256 key in SEC1 form, so its public key cannot be "
   "derived: delete it (the chart generates a new one), or set multiNode.existingSSHSecret to a Secret with "
-  "private.key and public.key.") -}}
+  "private.key and public.key." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- $blob := printf "\x00\x00\x00\x13ecdsa-sha2-nistp256\x00\x00\x00\x08nistp256\x00\x00\x00\x41%s" (substr 56 121 $der) -}}
 {{- printf "ecdsa-sha2-nistp256 %s nim-llm\n" (b64enc $blob) -}}

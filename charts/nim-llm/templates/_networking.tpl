@@ -69,16 +69,28 @@ nvidia.com/mlnxnics: {{ $count }}
 {{- /* FI_EFA_USE_HUGE_PAGE=0: libfabric allocates no hugepages (a forking process would otherwise hit ENOMEM), so pods need no hugepages request. */ -}}
 {{- $vars = dict "FI_PROVIDER" "efa" "FI_EFA_USE_DEVICE_RDMA" "1" "FI_EFA_USE_HUGE_PAGE" "0" "FI_EFA_FORK_SAFE" "1" -}}
 {{- else if eq $provider "azure" -}}
-{{- $vars = dict "NCCL_IB_PCI_RELAXED_ORDERING" "1" "CUDA_DEVICE_ORDER" "PCI_BUS_ID" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_TOPO_FILE" "/etc/nccl/topology.xml" "UCX_IB_PCI_RELAXED_ORDERING" "on" "UCX_TLS" "rc" -}}
+{{- $vars = dict "NCCL_IB_PCI_RELAXED_ORDERING" "1" "CUDA_DEVICE_ORDER" "PCI_BUS_ID" "NCCL_SOCKET_IFNAME" "eth0"
+  "NCCL_TOPO_FILE" "/etc/nccl/topology.xml" "UCX_IB_PCI_RELAXED_ORDERING" "on" "UCX_TLS" "rc" -}}
 {{- else if eq $provider "gcp" -}}
 {{- /* The NCCL configuration of Google's GPUDirect-TCPXO release of Jan 9, 2026 (container-engine-accelerators
 gpudirect-tcpxo/README.md: NCCL plugin installer v1.0.15, tcpxo-daemon v1.0.21), without CUDA_VISIBLE_DEVICES (the
 device plugin chooses the GPUs) and NCCL_DEBUG (the user's choice); the tuner files live where the installer puts the
 plugin, mounted at /usr/local/nvidia/lib64. LD_LIBRARY_PATH is prepended at process start (nim-llm.networking.libraryPath). */ -}}
-{{- $vars = dict "NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY" "/dev/aperture_devices" "NCCL_FASTRAK_CTRL_DEV" "eth0" "NCCL_FASTRAK_IFNAME" "eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_CROSS_NIC" "0" "NCCL_PROTO" "Simple,LL128" "NCCL_MIN_NCHANNELS" "4" "NCCL_TUNER_PLUGIN" "libnccl-tuner.so" "NCCL_TUNER_CONFIG_PATH" "/usr/local/nvidia/lib64/a3plus_tuner_config.textproto" "NCCL_SHIMNET_GUEST_CONFIG_CHECKER_CONFIG_FILE" "/usr/local/nvidia/lib64/a3plus_guest_config.textproto" "NCCL_NVLSTREE_MAX_CHUNKSIZE" "131072" "NCCL_P2P_NET_CHUNKSIZE" "524288" "NCCL_P2P_PCI_CHUNKSIZE" "524288" "NCCL_P2P_NVL_CHUNKSIZE" "1048576" "NCCL_FASTRAK_NUM_FLOWS" "2" "NCCL_FASTRAK_USE_SNAP" "1" "NCCL_FASTRAK_PLUGIN_ACCEPT_TIMEOUT_MS" "600000" "NCCL_FASTRAK_ENABLE_CONTROL_CHANNEL" "0" "NCCL_BUFFSIZE" "8388608" "NCCL_NET_GDR_LEVEL" "PIX" "NCCL_FASTRAK_ENABLE_HOTPATH_LOGGING" "0" "NCCL_FASTRAK_USE_LLCM" "1" "NCCL_NVLS_ENABLE" "1" -}}
+{{- $vars = dict "NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY" "/dev/aperture_devices" "NCCL_FASTRAK_CTRL_DEV" "eth0"
+  "NCCL_FASTRAK_IFNAME" "eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_CROSS_NIC" "0"
+  "NCCL_PROTO" "Simple,LL128" "NCCL_MIN_NCHANNELS" "4" "NCCL_TUNER_PLUGIN" "libnccl-tuner.so"
+  "NCCL_TUNER_CONFIG_PATH" "/usr/local/nvidia/lib64/a3plus_tuner_config.textproto"
+  "NCCL_SHIMNET_GUEST_CONFIG_CHECKER_CONFIG_FILE" "/usr/local/nvidia/lib64/a3plus_guest_config.textproto"
+  "NCCL_NVLSTREE_MAX_CHUNKSIZE" "131072" "NCCL_P2P_NET_CHUNKSIZE" "524288" "NCCL_P2P_PCI_CHUNKSIZE" "524288"
+  "NCCL_P2P_NVL_CHUNKSIZE" "1048576" "NCCL_FASTRAK_NUM_FLOWS" "2" "NCCL_FASTRAK_USE_SNAP" "1"
+  "NCCL_FASTRAK_PLUGIN_ACCEPT_TIMEOUT_MS" "600000" "NCCL_FASTRAK_ENABLE_CONTROL_CHANNEL" "0" "NCCL_BUFFSIZE" "8388608"
+  "NCCL_NET_GDR_LEVEL" "PIX" "NCCL_FASTRAK_ENABLE_HOTPATH_LOGGING" "0" "NCCL_FASTRAK_USE_LLCM" "1"
+  "NCCL_NVLS_ENABLE" "1" -}}
 {{- else if eq $provider "oci" -}}
 {{- /* NCCL_IB_HCA "mlx5" is a prefix match (every mlx5_N VF); "=mlx5" would be an exact match on the whole name and match no device. */ -}}
-{{- $vars = dict "NCCL_IB_HCA" "mlx5" "NCCL_IB_GID_INDEX" "3" "NCCL_IB_TC" "41" "NCCL_IB_SL" "0" "NCCL_IB_TIMEOUT" "22" "NCCL_IB_QPS_PER_CONNECTION" "4" "NCCL_IB_SPLIT_DATA_ON_QPS" "0" "NCCL_CUMEM_ENABLE" "0" "NCCL_SOCKET_IFNAME" "eth0" "NCCL_IGNORE_CPU_AFFINITY" "1" -}}
+{{- $vars = dict "NCCL_IB_HCA" "mlx5" "NCCL_IB_GID_INDEX" "3" "NCCL_IB_TC" "41" "NCCL_IB_SL" "0"
+  "NCCL_IB_TIMEOUT" "22" "NCCL_IB_QPS_PER_CONNECTION" "4" "NCCL_IB_SPLIT_DATA_ON_QPS" "0" "NCCL_CUMEM_ENABLE" "0"
+  "NCCL_SOCKET_IFNAME" "eth0" "NCCL_IGNORE_CPU_AFFINITY" "1" -}}
 {{- end -}}
 {{- range $name := keys $vars | sortAlpha }}
 - name: {{ $name }}
@@ -270,7 +282,8 @@ and a security group that allows all traffic between the nodes of the placement 
 {{ include "nim-llm.networking.ipcLockNote" . }}
 {{- else if eq $provider "azure" }}
 
-Networking: Azure InfiniBand ({{ include "nim-llm.networking.deviceCount" . }} rdma/{{ .Values.multinodeNetworking.azure.rdmaDeviceName }} per GPU pod, {{ .Values.multinodeNetworking.azure.vmGeneration }} NCCL topology).
+Networking: Azure InfiniBand ({{ include "nim-llm.networking.deviceCount" . }} rdma/{{ .Values.multinodeNetworking.azure.rdmaDeviceName }} per GPU pod, {{
+  .Values.multinodeNetworking.azure.vmGeneration }} NCCL topology).
 Cluster prerequisite: the RDMA shared device plugin or the NVIDIA Network Operator on InfiniBand VM sizes.
 {{ include "nim-llm.networking.securityNote" "the NIM container adds IPC_LOCK" }}
 {{ include "nim-llm.networking.ipcLockNote" . }}
@@ -281,7 +294,8 @@ Cluster prerequisite: A3 Mega node pools with GKE multi-networking and the eight
 (Network and GKENetworkParamSet objects named as in multinodeNetworking.gcp.networks), and Google's
 nccl-tcpxo-installer DaemonSet at the version that goes with the tcpxo-daemon image
 ({{ .Values.multinodeNetworking.gcp.tcpxoDaemonImage }}; v1.0.21 goes with installer v1.0.15).
-{{ include "nim-llm.networking.securityNote" "the tcpxo-daemon sidecar runs as root with NET_ADMIN and NET_BIND_SERVICE (it configures the GPU NICs) and mounts host paths; the NIM container stays non-root" }}
+{{ include "nim-llm.networking.securityNote" (print "the tcpxo-daemon sidecar runs as root with NET_ADMIN and NET_BIND_SERVICE "
+  "(it configures the GPU NICs) and mounts host paths; the NIM container stays non-root") }}
 {{- else if eq $provider "oci" }}
 
 Networking: OCI RDMA over SR-IOV ({{ include "nim-llm.networking.deviceCount" . }} nvidia.com/mlnxnics per GPU pod, Multus network {{ .Values.multinodeNetworking.oci.networkName }}).

@@ -64,7 +64,9 @@ spec:
   terminationGracePeriodSeconds: {{ $V.terminationGracePeriodSeconds | int64 }}
   {{- $initContainers := list -}}
   {{- if $gpuPod -}}
-  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray) (include "nim-llm.cachePrefill.initContainers" (dict "root" $root "role" $role) | fromYamlArray) (include "nim-llm.extraInitContainers" $root | fromYamlArray) -}}
+  {{- $initContainers = concat (include "nim-llm.networking.sidecars" $root | fromYamlArray)
+    (include "nim-llm.cachePrefill.initContainers" (dict "root" $root "role" $role) | fromYamlArray)
+    (include "nim-llm.extraInitContainers" $root | fromYamlArray) -}}
   {{- end }}
   {{- with $initContainers }}
   initContainers:

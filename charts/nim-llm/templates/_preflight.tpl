@@ -11,19 +11,25 @@ Each rule is one define, "nim-llm.preflight.<rule>", taking the chart's root
 context; it refuses through "nim-llm.fail" with a message that names the key by
 its full path and says what to set instead. The rules run in the order below,
 one line each. Their bodies live in files by concern:
-  _preflight_values.tpl       values alone
-  _preflight_passthrough.tpl  Kubernetes objects passed through into pods
-  _preflight_multinode.tpl    multi-node and start-up
-  _preflight_networking.tpl   Services, Ingress, NetworkPolicy, multi-node networking
-  _preflight_live.tpl         upgrades against the release's live objects
-  _preflight_ray.tpl          the Ray launch mode (NIM 2.x and 3.x)
-  _preflight_engine.tpl       NIM 3.0 Dynamo mode and the engine settings (model.dynamo, model.engine)
-  _preflight_resources.tpl    memory, shared memory and disk
+  _preflight_values.tpl       values alone: blocks, upstream keys, Secret names, GPU counts, probes, labels, budgets
+  _preflight_image.tpl        the image reference (image.*)
+  _preflight_cache.tpl        the model cache's storage: one backend, claims, NFS, its paths
+  _preflight_resources.tpl    requests and limits, memory, shared memory, disk, the size of stored objects
+  _preflight_security.tpl     who containers run as, secrets in plain sight, host paths
+  _preflight_env.tpl          the containers' environment (env), derived and start-up variables
+  _preflight_mounts.tpl       extra volumes, mounts and init containers
   _preflight_writable.tpl     where the NIM container can write (its home, the caches engines write at start)
-  _preflight_routing.tpl      Inference Gateway routing and LLM-aware autoscaling
+  _preflight_engine.tpl       NIM 3.0 Dynamo mode and the engine settings (model.dynamo, model.engine)
+  _preflight_ray.tpl          the Ray launch mode (NIM 2.x and 3.x)
+  _preflight_runtime.tpl      the pod's runtime: ports in one network namespace, proxies, pre-fill writes
+  _preflight_multinode.tpl    multi-node: counts, parallelism, shared cache, launch modes, names
+  _preflight_networking.tpl   Services, Ingress, NetworkPolicy, multi-node networking
+  _preflight_routing.tpl      Inference Gateway routing: the InferencePool and the HTTPRoute
+  _preflight_picker.tpl       the endpoint picker (inferencePool.epp.*)
+  _preflight_autoscaling.tpl  LLM-aware autoscaling (autoscaling.nimMetrics, autoscaling.keda)
+  _preflight_placement.tpl    placement: DRA GPUs, ComputeDomains, topology, LWS policies, Kueue
   _preflight_modelsource.tpl  model sources, cache pre-fill, air gap, LoRA, CA bundle, health port
-  _preflight_runtime.tpl      the pod's runtime: ports in one network namespace, env the chart derives, proxies
-  _preflight_security.tpl     secrets in plain sight (proxy credentials, secrets expanded into arguments), host paths
+  _preflight_live.tpl         upgrades against the release's live objects
   _numbers.tpl                number helpers (counts, sizes, quantities)
 A new rule: its define in the file of its concern, or in a new
 _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
@@ -36,11 +42,14 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- /* Values alone (_preflight_values.tpl) */ -}}
 {{- include "nim-llm.preflight.blocks" . -}}                        {{- /* no block of settings is null (a null deletes all of the block's defaults) */ -}}
 {{- include "nim-llm.preflight.upstreamKeys" . -}}                  {{- /* keys of the upstream nim-deploy chart renamed or removed here */ -}}
+{{- /* The image reference (_preflight_image.tpl) */ -}}
 {{- include "nim-llm.preflight.imageTagQuoted" . -}}                {{- /* image.tag is a string (a YAML number has lost its text) */ -}}
 {{- include "nim-llm.preflight.imageReference" . -}}                {{- /* image.repository holds no digest or tag (the chart appends :<image.tag>) */ -}}
 {{- include "nim-llm.preflight.imageRepositoryForm" . -}}           {{- /* image.repository is a pullable reference (no scheme, lower case) */ -}}
 {{- include "nim-llm.preflight.imageTagComparable" . -}}            {{- /* a version-like image.tag can be compared with NIM versions */ -}}
+{{- /* Values alone (_preflight_values.tpl) */ -}}
 {{- include "nim-llm.preflight.secretNames" . -}}                   {{- /* no two Secrets of the release share a name */ -}}
+{{- /* The model cache's storage (_preflight_cache.tpl) */ -}}
 {{- include "nim-llm.preflight.oneCacheBackend" . -}}               {{- /* the model cache takes one backend at most */ -}}
 {{- include "nim-llm.preflight.existingClaimNeedsPersistence" . -}} {{- /* persistence.existingClaim only with persistence.enabled */ -}}
 {{- include "nim-llm.preflight.nfsServerAndPath" . -}}              {{- /* nfs.enabled needs nfs.server and nfs.path */ -}}
@@ -48,6 +57,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.pathsWithoutDotDot" . -}}            {{- /* no ".." in the paths the pods mount */ -}}
 {{- include "nim-llm.preflight.cachePathFree" . -}}                 {{- /* model.nimCache is not a directory the image or chart uses */ -}}
 {{- include "nim-llm.preflight.sharedClaimAccessMode" . -}}         {{- /* several single-node pods share a claim only with ReadWriteMany */ -}}
+{{- /* Values alone (_preflight_values.tpl) */ -}}
 {{- include "nim-llm.preflight.numGpus" . -}}                       {{- /* model.numGpus (if set) equals the GPU limit */ -}}
 {{- include "nim-llm.preflight.singleNodeParallelism" . -}}         {{- /* single-node: literal tensor x pipeline parallel sizes fit the GPUs */ -}}
 {{- include "nim-llm.preflight.probeSuccessThreshold" . -}}         {{- /* startup and liveness probes have successThreshold 1 */ -}}
@@ -58,23 +68,27 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.serviceAccountNotDefault" . -}}      {{- /* the chart does not create the ServiceAccount default */ -}}
 {{- include "nim-llm.preflight.scrapeTimeoutWithinInterval" . -}}   {{- /* the ServiceMonitor scrape timeout is within its interval */ -}}
 {{- include "nim-llm.preflight.rolloutProgress" . -}}               {{- /* a Deployment's rollout can replace a pod (maxSurge, maxUnavailable not both 0) */ -}}
-{{- /* Kubernetes objects passed through into pods (_preflight_passthrough.tpl) */ -}}
+{{- /* Requests and limits, memory, shared memory and disk (_preflight_resources.tpl) */ -}}
 {{- include "nim-llm.preflight.gpuRequestEqualsLimit" . -}}         {{- /* resources.requests.nvidia.com/gpu (if set) equals the limit */ -}}
 {{- include "nim-llm.preflight.resourcesOfEveryContainer" . -}}     {{- /* every resources key: requests within limits, extended resources whole and not overcommitted */ -}}
 {{- include "nim-llm.preflight.hugepagesWholePages" . -}}           {{- /* a hugepages quantity is a whole number of its pages */ -}}
-{{- /* Memory, shared memory and disk (_preflight_resources.tpl) */ -}}
 {{- include "nim-llm.preflight.shmWithinMemoryLimit" . -}}          {{- /* shm.sizeLimit below resources.limits.memory (its pages count against it) */ -}}
 {{- include "nim-llm.preflight.cacheWithinEphemeralStorageLimit" . -}} {{- /* an emptyDir cache's size within the ephemeral-storage limit */ -}}
 {{- include "nim-llm.preflight.homeSizeFloor" . -}}                 {{- /* home.sizeLimit at least 1Gi (engines compile into it at start) */ -}}
+{{- /* Who containers run as, secrets in plain sight, host paths (_preflight_security.tpl) */ -}}
 {{- include "nim-llm.preflight.runAsNonRoot" . -}}                  {{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
 {{- include "nim-llm.preflight.rootUserUnderNonRoot" . -}}          {{- /* no container runs as user 0 under runAsNonRoot: true */ -}}
+{{- /* The environment (_preflight_env.tpl) */ -}}
 {{- include "nim-llm.preflight.envOnePerName" . -}}                 {{- /* env holds one entry per variable */ -}}
+{{- /* Who containers run as, secrets in plain sight, host paths (_preflight_security.tpl) */ -}}
 {{- include "nim-llm.preflight.plainSecrets" . -}}                  {{- /* no secret-like env variable (pod or init container) is a literal */ -}}
-{{- include "nim-llm.preflight.secretExpansions" . -}}             {{- /* no $(VAR) of a secret variable in a command or args (_preflight_security.tpl) */ -}}
-{{- include "nim-llm.preflight.proxyCredentials" . -}}             {{- /* proxy URLs carry no user:password@ (_preflight_security.tpl) */ -}}
-{{- include "nim-llm.preflight.hostPathSystem" . -}}               {{- /* no host path on the node's system directories (_preflight_security.tpl) */ -}}
+{{- include "nim-llm.preflight.secretExpansions" . -}}             {{- /* no $(VAR) of a secret variable in a command or args */ -}}
+{{- include "nim-llm.preflight.proxyCredentials" . -}}             {{- /* proxy URLs carry no user:password@ */ -}}
+{{- include "nim-llm.preflight.hostPathSystem" . -}}               {{- /* no host path on the node's system directories */ -}}
+{{- /* The environment (_preflight_env.tpl) */ -}}
 {{- include "nim-llm.preflight.envNotOwnedElsewhere" . -}}          {{- /* env does not replace PATH, LD_LIBRARY_PATH or the GPU list */ -}}
 {{- include "nim-llm.preflight.envValuesPassable" . -}}             {{- /* env values a process environment can carry (no NUL, under 128 KiB) */ -}}
+{{- /* Extra volumes, mounts and init containers (_preflight_mounts.tpl) */ -}}
 {{- include "nim-llm.preflight.extraVolumeNames" . -}}              {{- /* extraVolumes names are unique and not the chart's own */ -}}
 {{- include "nim-llm.preflight.extraMountsResolve" . -}}            {{- /* every extraVolumeMounts entry names an extraVolumes volume */ -}}
 {{- include "nim-llm.preflight.initContainerNames" . -}}            {{- /* init container names are unique and not the chart's */ -}}
@@ -87,16 +101,20 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.engineEnvOwned" . -}}               {{- /* env sets no Dynamo selector or port, nor a variable model.engine sets */ -}}
 {{- include "nim-llm.preflight.dynamoMode" . -}}                   {{- /* Dynamo single-container only, on NIM 3.x, single-node, with the recipe's profile */ -}}
 {{- include "nim-llm.preflight.engineSettings" . -}}               {{- /* engine settings exist in the image's NIM version; args no other key owns */ -}}
-{{- /* Multi-node and start-up (_preflight_multinode.tpl) */ -}}
-{{- include "nim-llm.preflight.ray" . -}}                          {{- /* Ray launch mode (NIM 2.x and 3.x): its rules, in order (_preflight_ray.tpl) */ -}}
+{{- /* The Ray launch mode (_preflight_ray.tpl) */ -}}
+{{- include "nim-llm.preflight.ray" . -}}                          {{- /* Ray launch mode (NIM 2.x and 3.x): its rules, in order */ -}}
+{{- /* The environment (_preflight_env.tpl) */ -}}
 {{- include "nim-llm.preflight.scriptEnv" . -}}                     {{- /* env entries the MPI start-up scripts read keep their meaning */ -}}
 {{- include "nim-llm.preflight.derivedEnvKeepsMeaning" . -}}        {{- /* env entries for variables the chart derives say the same */ -}}
-{{- include "nim-llm.preflight.podPorts" . -}}                      {{- /* the API port, the SSH port and MASTER_PORT differ (one network namespace) */ -}}
 {{- /* The pod's runtime contract (_preflight_runtime.tpl) */ -}}
+{{- include "nim-llm.preflight.podPorts" . -}}                      {{- /* the API port, the SSH port and MASTER_PORT differ (one network namespace) */ -}}
+{{- /* The environment (_preflight_env.tpl) */ -}}
 {{- include "nim-llm.preflight.envNotDerived" . -}}                 {{- /* env does not replace a variable the chart derives from a key it uses elsewhere */ -}}
+{{- /* The pod's runtime contract (_preflight_runtime.tpl) */ -}}
 {{- include "nim-llm.preflight.initContainerProxyEnv" . -}}         {{- /* an extraInit container sets all six proxy variables or none (proxy.* fills them) */ -}}
 {{- include "nim-llm.preflight.cachePrefillPathsWritable" . -}}     {{- /* the pre-fill Job can write where env points its caches */ -}}
 {{- include "nim-llm.preflight.selectorsDisjoint" . -}}             {{- /* the endpoint picker's pods never carry the model's selector labels */ -}}
+{{- /* Multi-node (_preflight_multinode.tpl) */ -}}
 {{- include "nim-llm.preflight.mpiJobHostNames" . -}}               {{- /* MPIJob pod host names fit 63 characters */ -}}
 {{- include "nim-llm.preflight.lwsNamesFit" . -}}                   {{- /* LeaderWorkerSet StatefulSet names leave room for the revision hash */ -}}
 {{- include "nim-llm.preflight.customArgsInMpi" . -}}               {{- /* in mpi launch mode customArgs start with the program */ -}}
@@ -122,25 +140,29 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.efaHostPath" . -}}                   {{- /* the EFA library directory is not a path the NIM container mounts */ -}}
 {{- include "nim-llm.preflight.oneNetworkProvider" . -}}            {{- /* one multinodeNetworking provider at most */ -}}
 {{- include "nim-llm.preflight.devicesPerGPU" . -}}                 {{- /* network devices per GPU within what a node of the provider has */ -}}
-{{- include "nim-llm.preflight.gcpTcpxo" . -}}                      {{- /* GPUDirect-TCPXO: eight networks, eight GPUs, Kubernetes 1.29 or newer */ -}}
+{{- include "nim-llm.preflight.gcpTcpxo" . -}}                      {{- /* GPUDirect-TCPXO: eight networks, eight GPUs */ -}}
 {{- include "nim-llm.preflight.ncclShm" . -}}                       {{- /* multi-node networking needs shared memory for NCCL */ -}}
 {{- include "nim-llm.preflight.networkNames" . -}}                  {{- /* Multus and GKE network names are object names */ -}}
 {{- include "nim-llm.preflight.networkingAnnotations" . -}}         {{- /* podAnnotations leave the networking annotations alone */ -}}
-{{- /* Mounts of every container, after the rules that name a networking or extra mount (_preflight_passthrough.tpl) */ -}}
+{{- /* Mounts of every container, after the rules that name a networking or extra mount (_preflight_mounts.tpl) */ -}}
 {{- include "nim-llm.preflight.mountPathsUnique" . -}}              {{- /* no container mounts two volumes on one path (model.nimCache included) */ -}}
-{{- /* Inference Gateway routing and LLM-aware autoscaling (_preflight_routing.tpl) */ -}}
+{{- /* Inference Gateway routing (_preflight_routing.tpl) */ -}}
 {{- include "nim-llm.preflight.routingNeedsPool" . -}}              {{- /* an HTTPRoute or InferenceObjective needs inferencePool.enabled */ -}}
+{{- /* The endpoint picker (_preflight_picker.tpl) */ -}}
 {{- include "nim-llm.preflight.eppImagePinned" . -}}                {{- /* the endpoint picker's image has a tag or a digest */ -}}
 {{- include "nim-llm.preflight.pickerImage" . -}}                   {{- /* a known GAIE picker image is the picker inferencePool.epp.picker names */ -}}
 {{- include "nim-llm.preflight.pickerConfig" . -}}                  {{- /* an EndpointPickerConfig only for a picker that reads one */ -}}
+{{- /* Inference Gateway routing (_preflight_routing.tpl) */ -}}
 {{- include "nim-llm.preflight.poolTargetPort" . -}}                {{- /* the pool's target port is the serving pods' API port */ -}}
 {{- include "nim-llm.preflight.poolSelectsServingPods" . -}}        {{- /* the pool selects exactly the serving pods, never workers */ -}}
 {{- include "nim-llm.preflight.httpRouteParents" . -}}              {{- /* an HTTPRoute has a parent Gateway */ -}}
+{{- /* LLM-aware autoscaling (_preflight_autoscaling.tpl) */ -}}
 {{- include "nim-llm.preflight.nimMetricTargets" . -}}              {{- /* each autoscaling.nimMetrics entry has the target its type takes */ -}}
 {{- include "nim-llm.preflight.nimMetricNames" . -}}                {{- /* metrics the autoscaler and the endpoint picker read are names NIM exports */ -}}
 {{- include "nim-llm.preflight.keda" . -}}                          {{- /* KEDA: with autoscaling, a trigger, scale to zero only with a trigger that can wake it */ -}}
 {{- include "nim-llm.preflight.kedaTriggers" . -}}                  {{- /* KEDA's webhook: unique trigger names, useCachedMetrics, cpu/memory requests */ -}}
 {{- include "nim-llm.preflight.kedaDropsHpaMetrics" . -}}           {{- /* with KEDA, no HorizontalPodAutoscaler metrics silently dropped */ -}}
+{{- /* The endpoint picker (_preflight_picker.tpl) */ -}}
 {{- include "nim-llm.preflight.eppArgs" . -}}                       {{- /* the picker's flags: none it exits on, none repeated, the chart's ports and pool */ -}}
 {{- include "nim-llm.preflight.objectiveGroup" . -}}                {{- /* the InferenceObjective is in the group the picker reads */ -}}
 {{- include "nim-llm.preflight.objectiveForPicker" . -}}            {{- /* an InferenceObjective only in the group the release's picker reads */ -}}
@@ -160,8 +182,9 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.caBundleOneSource" . -}}             {{- /* the CA bundle comes from a ConfigMap or a Secret, not both */ -}}
 {{- include "nim-llm.preflight.caBundleLive" . -}}                  {{- /* an existing CA bundle object holds the key, in PEM */ -}}
 {{- include "nim-llm.preflight.healthPort" . -}}                    {{- /* model.healthPort is a port of its own, with NIM 2.x or later */ -}}
-{{- include "nim-llm.preflight.podPortsDisjoint" . -}}              {{- /* no extraInit port is a port another container of the pod binds (_preflight_runtime.tpl) */ -}}
-{{- /* Size of what the API server stores (_preflight_resources.tpl); last, as it renders the pod templates */ -}}
+{{- /* The pod's runtime contract (_preflight_runtime.tpl) */ -}}
+{{- include "nim-llm.preflight.podPortsDisjoint" . -}}              {{- /* no extraInit port is a port another container of the pod binds */ -}}
+{{- /* Size of what the API server stores (_preflight_resources.tpl); after every rule on values, as it renders the pod templates */ -}}
 {{- include "nim-llm.preflight.objectSize" . -}}                    {{- /* a workload's pod templates fit etcd's 1.5 MiB request */ -}}
 {{- /* Upgrades against the live objects (_preflight_live.tpl) */ -}}
 {{- include "nim-llm.preflight.liveStatefulSets" . -}}              {{- /* a live StatefulSet keeps its claim templates, selector and per-pod cache */ -}}

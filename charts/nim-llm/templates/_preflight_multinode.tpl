@@ -1,58 +1,8 @@
 {{/* ---------------------------------------------------------------------------
-Preflight rules of multi-node and start-up: counts, parallelism, the shared model cache, ports in one network
-namespace, and what the start-up scripts (files/mpi) read.
-Index and order: _preflight.tpl.
+Preflight rules of multi-node: counts, optimized profiles, GPUs per node and parallelism, the shared model cache,
+MPIJob-only and LeaderWorkerSet-only keys, start-up that can come up, subgroups, group counts, and names that fit
+(MPIJob host names, LeaderWorkerSet StatefulSets). Index and order: _preflight.tpl.
 --------------------------------------------------------------------------- */}}
-
-{{- /* Variables the MPI start-up scripts (files/mpi) read. The chart derives them from multiNode.*; a user entry
-replaces the derived one, so it must keep its meaning: the scripts do bash arithmetic with the counts (where any text
-is evaluated: a[$(cmd)] runs cmd), and sshd, ports, probes and policies must agree on the SSH port and key. */ -}}
-{{- define "nim-llm.preflight.scriptEnv" -}}
-{{- $V := .Values -}}
-{{- $scriptCounts := dict "CLUSTER_START_TIMEOUT" "multiNode.clusterStartTimeout" "NIM_NUM_COMPUTE_NODES"
-  "multiNode.workers" "NIM_GPUS_PER_NODE" "multiNode.gpusPerNode" "NIM_MPI_NUM_PROCESSES"
-  "multiNode.workers and multiNode.gpusPerNode" -}}
-{{- $scriptFixed := dict "NIM_MPI_SSH_PORT" "multiNode.sshPort" "NIM_MPI_SSH_KEY" "multiNode.existingSSHSecret"
-  "NIM_MPI_SSH_AUTHORIZED_KEYS" "multiNode.existingSSHSecret" -}}
-{{- range $i, $e := $V.env | default list -}}
-{{- if hasKey $scriptFixed $e.name -}}
-{{- $message := print
-  "env[%d] sets %s, which the chart derives from %s (the workers' sshd, the container ports, probes "
-  "and network policies use the same value): remove env[%d] and set %s instead." -}}
-{{- include "nim-llm.fail" (printf $message $i $e.name (index $scriptFixed $e.name) $i (index $scriptFixed $e.name)) -}}
-{{- end -}}
-{{- if and (hasKey $scriptCounts $e.name) (hasKey $e "value") (not (regexMatch "^[1-9][0-9]{0,8}$" (toString $e.value))) -}}
-{{- $message := print
-  "env[%d] (%s) is %q, but the MPI start-up scripts read it as a whole number: remove env[%d] and set "
-  "%s instead, or give a whole number such as \"300\"." -}}
-{{- include "nim-llm.fail" (printf $message $i $e.name (toString $e.value) $i (index $scriptCounts $e.name)) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* The SSH port of MPI start-up, MASTER_PORT (torch.distributed's rendezvous on the leader) and the API port
-share the pod's network namespace. */ -}}
-{{- define "nim-llm.preflight.podPorts" -}}
-{{- $V := .Values -}}
-{{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.sshPort) (int $V.model.openaiPort)) -}}
-{{- $message := print
-  "multiNode.sshPort and model.openaiPort are both %d, but the workers' sshd and the API server listen "
-  "in one pod: give multiNode.sshPort another port (the default is 2222)." -}}
-{{- include "nim-llm.fail" (printf $message (int $V.model.openaiPort)) -}}
-{{- end -}}
-{{- if and $V.multiNode.enabled (eq (int $V.multiNode.masterPort) (int $V.model.openaiPort)) -}}
-{{- $message := print
-  "multiNode.masterPort and model.openaiPort are both %d, but MASTER_PORT and the API server listen on "
-  "the leader's pod: give multiNode.masterPort another port (the default is 50000)." -}}
-{{- include "nim-llm.fail" (printf $message (int $V.model.openaiPort)) -}}
-{{- end -}}
-{{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.masterPort) (int $V.multiNode.sshPort)) -}}
-{{- $message := print
-  "multiNode.masterPort and multiNode.sshPort are both %d, but MASTER_PORT and the workers' sshd "
-  "listen in one pod: give multiNode.masterPort another port (the default is 50000)." -}}
-{{- include "nim-llm.fail" (printf $message (int $V.multiNode.sshPort)) -}}
-{{- end -}}
-{{- end -}}
 
 {{- /* Host names of MPIJob pods are <fullname>-<replica>-<spec hash>-worker-<index> (and -launcher): a DNS label of at most 63. */ -}}
 {{- define "nim-llm.preflight.mpiJobHostNames" -}}
@@ -60,8 +10,7 @@ share the pod's network namespace. */ -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- $fullname := include "nim-llm.fullname" . -}}
 {{- if eq $mode "mpijob" -}}
-{{- $longest := printf (print
-  "%s-worker-%d")
+{{- $longest := printf "%s-worker-%d"
   (include "nim-llm.mpiJobName" (list . (sub (max (int $V.replicaCount) 1) 1))) (sub (int $V.multiNode.workers) 1) -}}
 {{- if gt (len $longest) 63 -}}
 {{- $message := print
@@ -89,9 +38,10 @@ share the pod's network namespace. */ -}}
 {{- /* multi-node runs optimized (TensorRT-LLM) profiles only */ -}}
 {{- define "nim-llm.preflight.multiNodeOptimized" -}}
 {{- if not .Values.multiNode.optimized.enabled -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.optimized.enabled is false, but only optimized (TensorRT-LLM) profiles run multi-node: "
-  "set multiNode.optimized.enabled: true.") -}}
+{{- $message := print
+  "multiNode.optimized.enabled is false, but only optimized (TensorRT-LLM) profiles run multi-node: set "
+  "multiNode.optimized.enabled: true." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -183,15 +133,17 @@ share the pod's network namespace. */ -}}
 {{- include "nim-llm.fail" (printf $message $V.persistence.accessMode) -}}
 {{- end -}}
 {{- if and (eq $backend "pvc-existing") (has $V.persistence.accessMode (list "ReadWriteOncePod")) -}}
-{{- include "nim-llm.fail" (print
-  "persistence.accessMode is ReadWriteOncePod, but multi-node pods share the claim: use a "
-  "ReadWriteMany claim and set persistence.accessMode: ReadWriteMany.") -}}
+{{- $message := print
+  "persistence.accessMode is ReadWriteOncePod, but multi-node pods share the claim: use a ReadWriteMany claim and "
+  "set persistence.accessMode: ReadWriteMany." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if eq $backend "emptyDir" -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.enabled is true but no shared model cache is configured, so every node would download the "
-  "model on its own: set persistence.enabled: true with persistence.accessMode: ReadWriteMany (or "
-  "persistence.existingClaim), or enable nfs or hostPath.") -}}
+{{- $message := print
+  "multiNode.enabled is true but no shared model cache is configured, so every node would download the model on its "
+  "own: set persistence.enabled: true with persistence.accessMode: ReadWriteMany (or persistence.existingClaim), or "
+  "enable nfs or hostPath." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -202,26 +154,29 @@ share the pod's network namespace. */ -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- if eq $mode "mpijob" -}}
 {{- if $V.autoscaling.enabled -}}
-{{- include "nim-llm.fail" (print
-  "autoscaling.enabled is true but multiNode.leaderWorkerSet.enabled is false: an MPIJob cannot be "
-  "scaled by a HorizontalPodAutoscaler. Set autoscaling.enabled: false, or use LeaderWorkerSet "
-  "(multiNode.leaderWorkerSet.enabled: true).") -}}
+{{- $message := print
+  "autoscaling.enabled is true but multiNode.leaderWorkerSet.enabled is false: an MPIJob cannot be scaled by a "
+  "HorizontalPodAutoscaler. Set autoscaling.enabled: false, or use LeaderWorkerSet "
+  "(multiNode.leaderWorkerSet.enabled: true)." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if $M.workerCustomCommand -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.workerCustomCommand only applies to LeaderWorkerSet; MPIJob workers run sshd for mpirun: "
-  "remove multiNode.workerCustomCommand or set multiNode.leaderWorkerSet.enabled: true.") -}}
+{{- $message := print
+  "multiNode.workerCustomCommand only applies to LeaderWorkerSet; MPIJob workers run sshd for mpirun: remove "
+  "multiNode.workerCustomCommand or set multiNode.leaderWorkerSet.enabled: true." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if $M.existingSSHSecret -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.existingSSHSecret only applies to LeaderWorkerSet; the MPI operator makes the SSH key of "
-  "each MPIJob itself: remove multiNode.existingSSHSecret or set multiNode.leaderWorkerSet.enabled: "
-  "true.") -}}
+{{- $message := print
+  "multiNode.existingSSHSecret only applies to LeaderWorkerSet; the MPI operator makes the SSH key of each MPIJob "
+  "itself: remove multiNode.existingSSHSecret or set multiNode.leaderWorkerSet.enabled: true." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if eq $M.launchMode "native" -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.launchMode is native, but an MPIJob always starts through mpirun: set "
-  "multiNode.launchMode: auto (or mpi), or use LeaderWorkerSet for native start-up.") -}}
+{{- $message := print
+  "multiNode.launchMode is native, but an MPIJob always starts through mpirun: set multiNode.launchMode: auto (or "
+  "mpi), or use LeaderWorkerSet for native start-up." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -232,19 +187,20 @@ share the pod's network namespace. */ -}}
 {{- $mode := include "nim-llm.mode" . -}}
 {{- if and (eq $mode "leaderworkerset") (include "nim-llm.usesMPI" .) -}}
 {{- if eq (toString $M.leaderWorkerSet.startupPolicy) "LeaderReady" -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.leaderWorkerSet.startupPolicy is LeaderReady, but the group starts in mpi launch mode: "
-  "LeaderReady creates the workers only once the leader is Ready, and an mpi leader serves (becomes "
-  "Ready) only after mpirun has started ranks on every worker, so the group would wait for itself "
-  "until multiNode.clusterStartTimeout: set multiNode.leaderWorkerSet.startupPolicy: LeaderCreated (or "
-  "multiNode.launchMode: native).") -}}
+{{- $message := print
+  "multiNode.leaderWorkerSet.startupPolicy is LeaderReady, but the group starts in mpi launch mode: LeaderReady "
+  "creates the workers only once the leader is Ready, and an mpi leader serves (becomes Ready) only after mpirun has "
+  "started ranks on every worker, so the group would wait for itself until multiNode.clusterStartTimeout: set "
+  "multiNode.leaderWorkerSet.startupPolicy: LeaderCreated (or multiNode.launchMode: native)." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if $M.workerCustomCommand -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.workerCustomCommand is set, but the group starts in mpi launch mode, where every worker "
-  "must run the chart's sshd for the leader's mpirun; with another command the leader waits for sshd "
-  "until multiNode.clusterStartTimeout and fails: remove multiNode.workerCustomCommand, or set "
-  "multiNode.launchMode: native (every pod runs its own server with its rank).") -}}
+{{- $message := print
+  "multiNode.workerCustomCommand is set, but the group starts in mpi launch mode, where every worker must run the "
+  "chart's sshd for the leader's mpirun; with another command the leader waits for sshd until "
+  "multiNode.clusterStartTimeout and fails: remove multiNode.workerCustomCommand, or set multiNode.launchMode: "
+  "native (every pod runs its own server with its rank)." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -269,7 +225,8 @@ with LeaderExcluded (the leader a subgroup of its own) size - 1 must be. */ -}}
 {{- $divisors = append $divisors (toString $d) -}}
 {{- end -}}
 {{- end -}}
-{{- $rule := ternary (printf "with multiNode.leaderWorkerSet.subGroupPolicyType LeaderExcluded the leader is a subgroup of its own, so subGroupSize must divide the %d workers (multiNode.workers - 1)" (sub $workers 1))
+{{- $rule := ternary (printf (print "with multiNode.leaderWorkerSet.subGroupPolicyType LeaderExcluded the leader is a "
+  "subgroup of its own, so subGroupSize must divide the %d workers (multiNode.workers - 1)") (sub $workers 1))
   (printf "subGroupSize must be at most multiNode.workers (%d) and divide it or multiNode.workers - 1" $workers) $excluded -}}
 {{- $message := print
   "multiNode.leaderWorkerSet.subGroupSize is %d, which the LeaderWorkerSet controller's webhook refuses: %s. "
@@ -289,55 +246,10 @@ autoscaler's maxReplicas is the most replicas it would write through the scale s
 {{- if $V.autoscaling.enabled -}}{{- $keys = append $keys (list "autoscaling.maxReplicas" $V.autoscaling.maxReplicas) -}}{{- end -}}
 {{- range $keys -}}
 {{- if gt (int64 (index . 1)) 1000000 -}}
-{{- include "nim-llm.fail" (printf (print "%s is %d, more groups than a LeaderWorkerSet (multiNode.leaderWorkerSet.enabled) may "
-  "have: LeaderWorkerSet v0.10.0 refuses spec.replicas above 1000000 (its CRD schema and its webhook). "
-  "Set %s to 1000000 or less.")
-  (index . 0) (int64 (index . 1)) (index . 0)) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* Variables the chart derives for a pod's role (its port, its cache, its rank, its group's size and leader): an env
-entry with the same name replaces the derived one for every pod, so it must say exactly the same (a copied recipe that
-repeats a value is fine); a different value breaks start-up or serving (a literal rank on every pod, a port the probes
-and Service do not use, a node count the group does not have). Runs after scriptEnv (its counts' form). */ -}}
-{{- define "nim-llm.preflight.derivedEnvKeepsMeaning" -}}
-{{- $V := .Values -}}
-{{- $from := dict
-  "NIM_SERVER_PORT" "model.openaiPort" "NIM_CACHE_PATH" "model.nimCache" "NIM_MULTI_NODE" "multiNode.enabled"
-  "NIM_NUM_COMPUTE_NODES" "multiNode.workers" "NIM_GPUS_PER_NODE" "multiNode.gpusPerNode"
-  "CLUSTER_START_TIMEOUT" "multiNode.clusterStartTimeout" "MASTER_PORT" "multiNode.masterPort"
-  "NIM_MPI_NUM_PROCESSES" "multiNode.workers and multiNode.gpusPerNode"
-  "NIM_LEADER_ROLE" "each pod's role in its group" "NIM_NODE_RANK" "each pod's index in its group"
-  "NIM_LEADER_IP_ADDRESS" "the group's leader" "MASTER_ADDR" "the group's leader"
-  "NIM_MPI_JOB_NAME" "the MPIJob's pod labels" "NIM_MPI_NAMESPACE" "the pod's namespace" -}}
-{{- $roles := get (dict "statefulset" (list "server") "deployment" (list "server") "leaderworkerset" (list "leader" "worker")
-  "mpijob" (list "launcher" "mpi-worker")) (include "nim-llm.mode" .) -}}
-{{- $derived := dict -}}
-{{- range $role := $roles -}}
-{{- range $e := include "nim-llm.derivedEnv" (dict "root" $ "role" $role) | fromYamlArray -}}
-{{- $_ := set $derived $e.name (append (get $derived $e.name | default list) (toYaml $e)) -}}
-{{- end -}}
-{{- end -}}
-{{- range $i, $e := $V.env | default list -}}
-{{- if hasKey $from $e.name -}}
-{{- $mine := toYaml (pick $e "name" "value" "valueFrom") -}}
-{{- $same := true -}}
-{{- range $d := get $derived $e.name | default (list "") -}}
-{{- if ne $d $mine -}}{{- $same = false -}}{{- end -}}
-{{- end -}}
-{{- if not (hasKey $derived $e.name) -}}
 {{- $message := print
-  "env[%d] sets %s, which the chart sets only for the pods of a multi-node group (from %s): this release is "
-  "single-node, so the NIM would wait for a group that does not exist. Remove env[%d]." -}}
-{{- include "nim-llm.fail" (printf $message $i $e.name (index $from $e.name) $i) -}}
-{{- else if not $same -}}
-{{- $message := print
-  "env[%d] sets %s, which the chart derives from %s for every pod: a different value there breaks the group's "
-  "start-up or serving (the probes, the Service and the start-up scripts use the derived one). Remove env[%d] "
-  "and set %s instead." -}}
-{{- include "nim-llm.fail" (printf $message $i $e.name (index $from $e.name) $i (index $from $e.name)) -}}
+  "%s is %d, more groups than a LeaderWorkerSet (multiNode.leaderWorkerSet.enabled) may have: LeaderWorkerSet "
+  "v0.10.0 refuses spec.replicas above 1000000 (its CRD schema and its webhook). Set %s to 1000000 or less." -}}
+{{- include "nim-llm.fail" (printf $message (index . 0) (int64 (index . 1)) (index . 0)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

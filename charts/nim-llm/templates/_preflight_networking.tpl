@@ -35,9 +35,10 @@ Index and order: _preflight.tpl.
 {{- define "nim-llm.preflight.ingressHosts" -}}
 {{- $V := .Values -}}
 {{- if and $V.ingress.enabled (not $V.ingress.hosts) -}}
-{{- include "nim-llm.fail" (print
-  "ingress.enabled is true but ingress.hosts is empty: add at least one host, e.g. ingress.hosts: "
-  "[{host: nim.example.com, paths: [{path: /, pathType: Prefix}]}].") -}}
+{{- $message := print
+  "ingress.enabled is true but ingress.hosts is empty: add at least one host, e.g. ingress.hosts: [{host: "
+  "nim.example.com, paths: [{path: /, pathType: Prefix}]}]." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -153,13 +154,6 @@ Index and order: _preflight.tpl.
   "multinodeNetworking.gcp.enabled is true but resources.limits.nvidia.com/gpu is %d; GPUDirect-TCPXO "
   "pods take a whole A3 Mega node: set resources.limits.nvidia.com/gpu: 8 and multiNode.gpusPerNode: 8." -}}
 {{- include "nim-llm.fail" (printf $message $gpus) -}}
-{{- end -}}
-{{- if semverCompare "<1.29.0-0" .Capabilities.KubeVersion.Version -}}
-{{- $message := print
-  "multinodeNetworking.gcp.enabled is true, but the tcpxo-daemon runs as a native sidecar, which needs "
-  "Kubernetes 1.29 or newer (this cluster is %s): upgrade the cluster, or set "
-  "multinodeNetworking.gcp.enabled: false." -}}
-{{- include "nim-llm.fail" (printf $message .Capabilities.KubeVersion.Version) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -26,7 +26,11 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- /* DRA GPUs: the claim asks for resources.limits.nvidia.com/gpu devices, so that count must be there. */ -}}
 {{- define "nim-llm.preflight.placement.draGpuCount" -}}
 {{- if and .Values.dra.enabled (lt (include "nim-llm.gpuLimit" . | int) 1) -}}
-{{- include "nim-llm.fail" "dra.enabled is true but resources.limits.nvidia.com/gpu is not set: the chart's GPU claim asks for that many devices (and leaves nvidia.com/gpu out of the container's limits, so GPUs are never requested both ways): set resources.limits.nvidia.com/gpu to the GPUs of each pod, or dra.enabled: false." -}}
+{{- $message := print
+  "dra.enabled is true but resources.limits.nvidia.com/gpu is not set: the chart's GPU claim asks for that many "
+  "devices (and leaves nvidia.com/gpu out of the container's limits, so GPUs are never requested both ways): set "
+  "resources.limits.nvidia.com/gpu to the GPUs of each pod, or dra.enabled: false." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -34,10 +38,17 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- define "nim-llm.preflight.placement.draOwnTemplate" -}}
 {{- $dra := .Values.dra -}}
 {{- if and $dra.resourceClaimTemplateName (or $dra.selectors $dra.matchAttribute) -}}
-{{- include "nim-llm.fail" (printf "dra.resourceClaimTemplateName is %q, an existing ResourceClaimTemplate, so the chart renders no GPU claim template and dra.selectors / dra.matchAttribute would be ignored: put them in %s, and set dra.selectors: [] and dra.matchAttribute: \"\" (or clear dra.resourceClaimTemplateName to let the chart render the template)." $dra.resourceClaimTemplateName $dra.resourceClaimTemplateName) -}}
+{{- $message := print
+  "dra.resourceClaimTemplateName is %q, an existing ResourceClaimTemplate, so the chart renders no GPU claim "
+  "template and dra.selectors / dra.matchAttribute would be ignored: put them in %s, and set dra.selectors: [] and "
+  "dra.matchAttribute: \"\" (or clear dra.resourceClaimTemplateName to let the chart render the template)." -}}
+{{- include "nim-llm.fail" (printf $message $dra.resourceClaimTemplateName $dra.resourceClaimTemplateName) -}}
 {{- end -}}
 {{- if and $dra.resourceClaimTemplateName (not $dra.enabled) -}}
-{{- include "nim-llm.fail" (printf "dra.resourceClaimTemplateName is %q but dra.enabled is false, so no pod would claim it: set dra.enabled: true (GPUs by DRA instead of nvidia.com/gpu), or clear dra.resourceClaimTemplateName." $dra.resourceClaimTemplateName) -}}
+{{- $message := print
+  "dra.resourceClaimTemplateName is %q but dra.enabled is false, so no pod would claim it: set dra.enabled: true "
+  "(GPUs by DRA instead of nvidia.com/gpu), or clear dra.resourceClaimTemplateName." -}}
+{{- include "nim-llm.fail" (printf $message $dra.resourceClaimTemplateName) -}}
 {{- end -}}
 {{- end -}}
 
@@ -46,7 +57,9 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- $seen := dict "gpus" "the chart's GPU claim (dra.enabled)" "compute-domain-channel" "the chart's ComputeDomain channel claim (multiNode.computeDomain)" -}}
 {{- range $i, $c := .Values.dra.extraClaims | default list -}}
 {{- if hasKey $seen $c.name -}}
-{{- include "nim-llm.fail" (printf "dra.extraClaims[%d].name is %q, already the name of %v: a pod's claims need unique names: choose another name." $i $c.name (get $seen $c.name)) -}}
+{{- $message := print
+  "dra.extraClaims[%d].name is %q, already the name of %v: a pod's claims need unique names: choose another name." -}}
+{{- include "nim-llm.fail" (printf $message $i $c.name (get $seen $c.name)) -}}
 {{- end -}}
 {{- $_ := set $seen $c.name (printf "dra.extraClaims[%d]" $i) -}}
 {{- end -}}
@@ -55,7 +68,11 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- /* A ComputeDomain joins the nodes of a multi-node group; one pod has nothing to share over multi-node NVLink. */ -}}
 {{- define "nim-llm.preflight.placement.computeDomainMultiNode" -}}
 {{- if and .Values.multiNode.computeDomain.enabled (not .Values.multiNode.enabled) -}}
-{{- include "nim-llm.fail" "multiNode.computeDomain.enabled is true but multiNode.enabled is false: a ComputeDomain shares GPU memory between the nodes of a multi-node group, and a single-node pod gets no channel claim: set multiNode.enabled: true, or multiNode.computeDomain.enabled: false." -}}
+{{- $message := print
+  "multiNode.computeDomain.enabled is true but multiNode.enabled is false: a ComputeDomain shares GPU memory between "
+  "the nodes of a multi-node group, and a single-node pod gets no channel claim: set multiNode.enabled: true, or "
+  "multiNode.computeDomain.enabled: false." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -64,11 +81,19 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- $cd := .Values.multiNode.computeDomain -}}
 {{- if and $cd.enabled (eq $cd.scope "group") -}}
 {{- if eq (include "nim-llm.mode" .) "leaderworkerset" -}}
-{{- include "nim-llm.fail" "multiNode.computeDomain.scope is group, but LeaderWorkerSet groups share one pod template, so every group claims the same ComputeDomain's channel: set multiNode.computeDomain.scope: release (NVIDIA's driver runs one IMEX domain per NVLink clique; keep each group inside one clique with multiNode.topology.key: nvidia.com/gpu.clique), or use MPIJob (multiNode.leaderWorkerSet.enabled: false), which has one MPIJob per group." -}}
+{{- $message := print
+  "multiNode.computeDomain.scope is group, but LeaderWorkerSet groups share one pod template, so every group claims "
+  "the same ComputeDomain's channel: set multiNode.computeDomain.scope: release (NVIDIA's driver runs one IMEX "
+  "domain per NVLink clique; keep each group inside one clique with multiNode.topology.key: nvidia.com/gpu.clique), "
+  "or use MPIJob (multiNode.leaderWorkerSet.enabled: false), which has one MPIJob per group." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- $longest := printf "%s-%d" ($cd.name | default (include "nim-llm.fullname" .)) (sub (max (int .Values.replicaCount) 1) 1) -}}
 {{- if gt (len $longest) 63 -}}
-{{- include "nim-llm.fail" (printf "multiNode.computeDomain.scope is group, so the ComputeDomains are named <name>-<group>, and %q is longer than 63 characters: set a shorter multiNode.computeDomain.name." $longest) -}}
+{{- $message := print
+  "multiNode.computeDomain.scope is group, so the ComputeDomains are named <name>-<group>, and %q is longer than 63 "
+  "characters: set a shorter multiNode.computeDomain.name." -}}
+{{- include "nim-llm.fail" (printf $message $longest) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -78,21 +103,36 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- $cd := .Values.multiNode.computeDomain -}}
 {{- if and $cd.enabled (not $cd.create) -}}
 {{- if not $cd.resourceClaimTemplateName -}}
-{{- include "nim-llm.fail" "multiNode.computeDomain.create is false (an existing ComputeDomain) but multiNode.computeDomain.resourceClaimTemplateName is empty: set it to the channel template named in that ComputeDomain's spec.channel.resourceClaimTemplate.name." -}}
+{{- $message := print
+  "multiNode.computeDomain.create is false (an existing ComputeDomain) but "
+  "multiNode.computeDomain.resourceClaimTemplateName is empty: set it to the channel template named in that "
+  "ComputeDomain's spec.channel.resourceClaimTemplate.name." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- if eq $cd.scope "group" -}}
-{{- include "nim-llm.fail" "multiNode.computeDomain.create is false with multiNode.computeDomain.scope: group, but one existing ComputeDomain cannot serve each group on its own: set multiNode.computeDomain.scope: release, or create: true." -}}
+{{- $message := print
+  "multiNode.computeDomain.create is false with multiNode.computeDomain.scope: group, but one existing ComputeDomain "
+  "cannot serve each group on its own: set multiNode.computeDomain.scope: release, or create: true." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 {{- if and $cd.resourceClaimTemplateName (eq $cd.scope "group") -}}
-{{- include "nim-llm.fail" "multiNode.computeDomain.resourceClaimTemplateName is set with multiNode.computeDomain.scope: group, but each group's ComputeDomain names its own channel template (<name>-<group>-channel): clear multiNode.computeDomain.resourceClaimTemplateName." -}}
+{{- $message := print
+  "multiNode.computeDomain.resourceClaimTemplateName is set with multiNode.computeDomain.scope: group, but each "
+  "group's ComputeDomain names its own channel template (<name>-<group>-channel): clear "
+  "multiNode.computeDomain.resourceClaimTemplateName." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
 {{- /* Topology keeps the pods of a multi-node group together; a single-node pod is one pod. */ -}}
 {{- define "nim-llm.preflight.placement.topologyMultiNode" -}}
 {{- if and .Values.multiNode.topology.key (not .Values.multiNode.enabled) -}}
-{{- include "nim-llm.fail" (printf "multiNode.topology.key is %q but multiNode.enabled is false: it keeps the pods of a multi-node group inside one domain, and a single-node deployment has no group: clear multiNode.topology.key (Kueue places single-node pods with kueue.requiredTopology)." .Values.multiNode.topology.key) -}}
+{{- $message := print
+  "multiNode.topology.key is %q but multiNode.enabled is false: it keeps the pods of a multi-node group inside one "
+  "domain, and a single-node deployment has no group: clear multiNode.topology.key (Kueue places single-node pods "
+  "with kueue.requiredTopology)." -}}
+{{- include "nim-llm.fail" (printf $message .Values.multiNode.topology.key) -}}
 {{- end -}}
 {{- end -}}
 
@@ -101,10 +141,18 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- $T := .Values.multiNode.topology -}}
 {{- if and $T.key .Values.multiNode.enabled -}}
 {{- if and (eq (include "nim-llm.mode" .) "mpijob") (ne $T.mode "affinity") -}}
-{{- include "nim-llm.fail" (printf "multiNode.topology.mode is %s, a LeaderWorkerSet feature, but the group is an MPIJob (multiNode.leaderWorkerSet.enabled: false): set multiNode.topology.mode: affinity (every pod of an MPIJob in one %s domain)." $T.mode $T.key) -}}
+{{- $message := print
+  "multiNode.topology.mode is %s, a LeaderWorkerSet feature, but the group is an MPIJob "
+  "(multiNode.leaderWorkerSet.enabled: false): set multiNode.topology.mode: affinity (every pod of an MPIJob in one "
+  "%s domain)." -}}
+{{- include "nim-llm.fail" (printf $message $T.mode $T.key) -}}
 {{- end -}}
 {{- if and (eq $T.mode "subgroup") (not (int .Values.multiNode.leaderWorkerSet.subGroupSize)) -}}
-{{- include "nim-llm.fail" "multiNode.topology.mode is subgroup but multiNode.leaderWorkerSet.subGroupSize is 0: set subGroupSize to the pods that fit in one domain (a divisor of multiNode.workers), or use mode exclusive when a whole group fits in one domain." -}}
+{{- $message := print
+  "multiNode.topology.mode is subgroup but multiNode.leaderWorkerSet.subGroupSize is 0: set subGroupSize to the pods "
+  "that fit in one domain (a divisor of multiNode.workers), or use mode exclusive when a whole group fits in one "
+  "domain." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -112,7 +160,12 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- /* The older exclusiveTopology key and multiNode.topology say the same thing: one of them. */ -}}
 {{- define "nim-llm.preflight.placement.topologyOnce" -}}
 {{- if and .Values.multiNode.topology.key .Values.multiNode.leaderWorkerSet.exclusiveTopology -}}
-{{- include "nim-llm.fail" (printf "multiNode.leaderWorkerSet.exclusiveTopology (%q) and multiNode.topology.key (%q) are both set, and a group has one placement: keep multiNode.topology (key and mode) and set multiNode.leaderWorkerSet.exclusiveTopology: \"\"." .Values.multiNode.leaderWorkerSet.exclusiveTopology .Values.multiNode.topology.key) -}}
+{{- $message := print
+  "multiNode.leaderWorkerSet.exclusiveTopology (%q) and multiNode.topology.key (%q) are both set, and a group has "
+  "one placement: keep multiNode.topology (key and mode) and set multiNode.leaderWorkerSet.exclusiveTopology: "
+  "\"\"." -}}
+{{- include "nim-llm.fail" (printf $message .Values.multiNode.leaderWorkerSet.exclusiveTopology
+  .Values.multiNode.topology.key) -}}
 {{- end -}}
 {{- end -}}
 
@@ -120,7 +173,10 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- define "nim-llm.preflight.placement.subGroupPolicy" -}}
 {{- $lws := .Values.multiNode.leaderWorkerSet -}}
 {{- if and $lws.subGroupPolicyType (not (int $lws.subGroupSize)) -}}
-{{- include "nim-llm.fail" (printf "multiNode.leaderWorkerSet.subGroupPolicyType is %s but multiNode.leaderWorkerSet.subGroupSize is 0, so there are no subgroups for it to shape: set subGroupSize (a divisor of multiNode.workers), or subGroupPolicyType: \"\"." $lws.subGroupPolicyType) -}}
+{{- $message := print
+  "multiNode.leaderWorkerSet.subGroupPolicyType is %s but multiNode.leaderWorkerSet.subGroupSize is 0, so there are "
+  "no subgroups for it to shape: set subGroupSize (a divisor of multiNode.workers), or subGroupPolicyType: \"\"." -}}
+{{- include "nim-llm.fail" (printf $message $lws.subGroupPolicyType) -}}
 {{- end -}}
 {{- end -}}
 
@@ -129,15 +185,24 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- $lws := .Values.multiNode.leaderWorkerSet -}}
 {{- range $key := keys ($lws.labels | default dict) | sortAlpha -}}
 {{- if or (hasPrefix "app.kubernetes.io/" $key) (hasPrefix "helm.sh/" $key) -}}
-{{- include "nim-llm.fail" (printf "multiNode.leaderWorkerSet.labels sets %s, a label the chart manages: remove it, or use your own prefix such as example.com/%s." $key (splitList "/" $key | last)) -}}
+{{- $message := print
+  "multiNode.leaderWorkerSet.labels sets %s, a label the chart manages: remove it, or use your own prefix such as "
+  "example.com/%s." -}}
+{{- include "nim-llm.fail" (printf $message $key (splitList "/" $key | last)) -}}
 {{- end -}}
 {{- if eq $key "kueue.x-k8s.io/queue-name" -}}
-{{- include "nim-llm.fail" "multiNode.leaderWorkerSet.labels sets kueue.x-k8s.io/queue-name: set kueue.queueName instead (it labels the workload object of every backend and enables the Kueue pod annotations)." -}}
+{{- $message := print
+  "multiNode.leaderWorkerSet.labels sets kueue.x-k8s.io/queue-name: set kueue.queueName instead (it labels the "
+  "workload object of every backend and enables the Kueue pod annotations)." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 {{- range $key := keys ($lws.annotations | default dict) | sortAlpha -}}
 {{- if has $key (list "leaderworkerset.sigs.k8s.io/exclusive-topology" "leaderworkerset.sigs.k8s.io/subgroup-exclusive-topology") -}}
-{{- include "nim-llm.fail" (printf "multiNode.leaderWorkerSet.annotations sets %s, which the chart derives from multiNode.topology: remove the annotation and set multiNode.topology.key (with mode exclusive or subgroup)." $key) -}}
+{{- $message := print
+  "multiNode.leaderWorkerSet.annotations sets %s, which the chart derives from multiNode.topology: remove the "
+  "annotation and set multiNode.topology.key (with mode exclusive or subgroup)." -}}
+{{- include "nim-llm.fail" (printf $message $key) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -146,10 +211,17 @@ the preflight entry point (_preflight.tpl). docs/placement.md explains them.
 {{- define "nim-llm.preflight.placement.kueueTopology" -}}
 {{- $K := .Values.kueue -}}
 {{- if and $K.requiredTopology $K.preferredTopology -}}
-{{- include "nim-llm.fail" (printf "kueue.requiredTopology (%q) and kueue.preferredTopology (%q) are both set, and Kueue takes one per pod set: keep one of them and set the other to \"\"." $K.requiredTopology $K.preferredTopology) -}}
+{{- $message := print
+  "kueue.requiredTopology (%q) and kueue.preferredTopology (%q) are both set, and Kueue takes one per pod set: keep "
+  "one of them and set the other to \"\"." -}}
+{{- include "nim-llm.fail" (printf $message $K.requiredTopology $K.preferredTopology) -}}
 {{- end -}}
 {{- if and (or $K.requiredTopology $K.preferredTopology) (not $K.queueName) -}}
-{{- include "nim-llm.fail" "kueue.requiredTopology or kueue.preferredTopology is set but kueue.queueName is empty, so Kueue would never see the workload and the topology would be ignored: set kueue.queueName to a LocalQueue of the namespace (whose ClusterQueue has a ResourceFlavor with a Topology), or clear the topology." -}}
+{{- $message := print
+  "kueue.requiredTopology or kueue.preferredTopology is set but kueue.queueName is empty, so Kueue would never see "
+  "the workload and the topology would be ignored: set kueue.queueName to a LocalQueue of the namespace (whose "
+  "ClusterQueue has a ResourceFlavor with a Topology), or clear the topology." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 

@@ -33,11 +33,11 @@ what to set instead.
 {{- define "nim-llm.preflight.ray.tagDecidesNothing" -}}
 {{- $V := .Values -}}
 {{- if and (eq $V.multiNode.launchMode "auto") $V.multiNode.leaderWorkerSet.enabled (not (include "nim-llm.nimMajorVersion" .)) -}}
-{{- include "nim-llm.fail" (printf (print
-  "image.tag %q is not a NIM version, so multiNode.launchMode: auto cannot tell how the group starts "
-  "(NIM 2.x and 3.x form a Ray cluster, NIM 1.x runs mpirun over SSH or starts every pod natively): "
-  "set multiNode.launchMode: ray for NIM 2.0 and later, or mpi (or native, for SGLang images) for NIM "
-  "1.x.") (toString ($V.image.tag | default .Chart.AppVersion))) -}}
+{{- $message := print
+  "image.tag %q is not a NIM version, so multiNode.launchMode: auto cannot tell how the group starts (NIM 2.x and "
+  "3.x form a Ray cluster, NIM 1.x runs mpirun over SSH or starts every pod natively): set multiNode.launchMode: ray "
+  "for NIM 2.0 and later, or mpi (or native, for SGLang images) for NIM 1.x." -}}
+{{- include "nim-llm.fail" (printf $message (toString ($V.image.tag | default .Chart.AppVersion))) -}}
 {{- end -}}
 {{- end -}}
 
@@ -45,17 +45,20 @@ what to set instead.
 {{- $V := .Values -}}
 {{- if not $V.multiNode.leaderWorkerSet.enabled -}}
 {{- if eq $V.multiNode.launchMode "ray" -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.launchMode is ray, but multiNode.leaderWorkerSet.enabled is false: an MPIJob starts its "
-  "group with mpirun over SSH, and a Ray group (NIM 2.x and 3.x) needs a LeaderWorkerSet, whose leader "
-  "runs the Ray head: set multiNode.leaderWorkerSet.enabled: true (install the LeaderWorkerSet "
-  "controller), or multiNode.launchMode: mpi for a NIM 1.x image.") -}}
+{{- $message := print
+  "multiNode.launchMode is ray, but multiNode.leaderWorkerSet.enabled is false: an MPIJob starts its group with "
+  "mpirun over SSH, and a Ray group (NIM 2.x and 3.x) needs a LeaderWorkerSet, whose leader runs the Ray head: set "
+  "multiNode.leaderWorkerSet.enabled: true (install the LeaderWorkerSet controller), or multiNode.launchMode: mpi "
+  "for a NIM 1.x image." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- else if and (eq $V.multiNode.launchMode "auto") (ge (include "nim-llm.nimMajorVersion" . | default "0" | atoi) 2) -}}
-{{- include "nim-llm.fail" (printf (print
-  "image.tag %q is NIM %s, which forms its multi-node cluster with Ray, but "
-  "multiNode.leaderWorkerSet.enabled is false: an MPIJob starts its group with mpirun over SSH, which "
-  "NIM 2.x and 3.x do not use. Set multiNode.leaderWorkerSet.enabled: true (a LeaderWorkerSet, whose "
-  "leader runs the Ray head), or use a NIM 1.x image.tag with the MPIJob.") (toString ($V.image.tag | default .Chart.AppVersion)) (include "nim-llm.nimMajorVersion" . | printf "%s.x")) -}}
+{{- $message := print
+  "image.tag %q is NIM %s, which forms its multi-node cluster with Ray, but multiNode.leaderWorkerSet.enabled is "
+  "false: an MPIJob starts its group with mpirun over SSH, which NIM 2.x and 3.x do not use. Set "
+  "multiNode.leaderWorkerSet.enabled: true (a LeaderWorkerSet, whose leader runs the Ray head), or use a NIM 1.x "
+  "image.tag with the MPIJob." -}}
+{{- include "nim-llm.fail" (printf $message (toString ($V.image.tag | default .Chart.AppVersion))
+  (include "nim-llm.nimMajorVersion" . | printf "%s.x")) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -66,12 +69,13 @@ what to set instead.
 {{- $value := $V -}}
 {{- range $part := splitList "." $key -}}{{- $value = get $value $part -}}{{- end -}}
 {{- if $value -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s is set, but the group starts in ray launch mode (multiNode.launchMode ray, or auto with a NIM "
-  "2.x or 3.x image.tag), where the chart gives every pod its Ray role as the image entrypoint's "
-  "arguments (leader: nim-serve-ray --head --port %d; workers: nim-serve-ray --head-address "
-  "<leader>:%d) and %s would replace it, so no Ray cluster would form: remove %s (set server options "
-  "through env), or set multiNode.launchMode: mpi or native for a NIM 1.x image.") $key (int $V.multiNode.ray.port) (int $V.multiNode.ray.port) $key $key) -}}
+{{- $message := print
+  "%s is set, but the group starts in ray launch mode (multiNode.launchMode ray, or auto with a NIM 2.x or 3.x "
+  "image.tag), where the chart gives every pod its Ray role as the image entrypoint's arguments (leader: "
+  "nim-serve-ray --head --port %d; workers: nim-serve-ray --head-address <leader>:%d) and %s would replace it, so no "
+  "Ray cluster would form: remove %s (set server options through env), or set multiNode.launchMode: mpi or native "
+  "for a NIM 1.x image." -}}
+{{- include "nim-llm.fail" (printf $message $key (int $V.multiNode.ray.port) (int $V.multiNode.ray.port) $key $key) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -83,11 +87,12 @@ what to set instead.
 {{- $value := $V -}}
 {{- range $part := splitList "." $key -}}{{- $value = get $value $part -}}{{- end -}}
 {{- if eq (int $value) $port -}}
-{{- include "nim-llm.fail" (printf (print
-  "multiNode.ray.port is %d, the same as %s (%s): the Ray head listens on multiNode.ray.port on every "
-  "leader, next to the inference server (model.openaiPort, which also serves health and metrics) and "
-  "torch.distributed (multiNode.masterPort), so two of them could not bind it: choose another "
-  "multiNode.ray.port (6379 is Ray's own default).") $port $key (include "nim-llm.rayPortUse" $key)) -}}
+{{- $message := print
+  "multiNode.ray.port is %d, the same as %s (%s): the Ray head listens on multiNode.ray.port on every leader, next "
+  "to the inference server (model.openaiPort, which also serves health and metrics) and torch.distributed "
+  "(multiNode.masterPort), so two of them could not bind it: choose another multiNode.ray.port (6379 is Ray's own "
+  "default)." -}}
+{{- include "nim-llm.fail" (printf $message $port $key (include "nim-llm.rayPortUse" $key)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -99,20 +104,22 @@ what to set instead.
 
 {{- define "nim-llm.preflight.ray.workersCreatedWithLeader" -}}
 {{- if eq .Values.multiNode.leaderWorkerSet.startupPolicy "LeaderReady" -}}
-{{- include "nim-llm.fail" (print
-  "multiNode.leaderWorkerSet.startupPolicy is LeaderReady, but the group starts in ray launch mode: "
-  "LeaderReady creates the workers only once the leader is Ready, and a Ray leader is Ready only once "
-  "every worker has joined its Ray head and the model is loaded across them, so the group would wait "
-  "for itself: set multiNode.leaderWorkerSet.startupPolicy: LeaderCreated.") -}}
+{{- $message := print
+  "multiNode.leaderWorkerSet.startupPolicy is LeaderReady, but the group starts in ray launch mode: LeaderReady "
+  "creates the workers only once the leader is Ready, and a Ray leader is Ready only once every worker has joined "
+  "its Ray head and the model is loaded across them, so the group would wait for itself: set "
+  "multiNode.leaderWorkerSet.startupPolicy: LeaderCreated." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
 {{- define "nim-llm.preflight.ray.groupHasWorkers" -}}
 {{- if lt (int .Values.multiNode.workers) 2 -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "multiNode.workers is %d, but a Ray group is a leader (the Ray head) and at least one worker: set "
-  "multiNode.workers to the number of nodes of one replica (2 or more), or multiNode.enabled: false to "
-  "serve from one pod.") (int .Values.multiNode.workers)) -}}
+  "multiNode.workers to the number of nodes of one replica (2 or more), or multiNode.enabled: false to serve from "
+  "one pod." -}}
+{{- include "nim-llm.fail" (printf $message (int .Values.multiNode.workers)) -}}
 {{- end -}}
 {{- end -}}
 
@@ -122,13 +129,14 @@ what to set instead.
 {{- if $p.enabled -}}
 {{- $budget := add (int64 $p.initialDelaySeconds) (mul (int64 $p.periodSeconds) (int64 $p.failureThreshold)) -}}
 {{- if lt $budget (int64 $timeout) -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "the leader's startup budget (startupProbe.initialDelaySeconds + startupProbe.periodSeconds x "
-  "startupProbe.failureThreshold = %d s) is shorter than multiNode.clusterStartTimeout (%d s), the "
-  "time its Ray workers have to join: the kubelet would restart the leader (and the LeaderWorkerSet "
-  "the whole group) while workers may still be joining, and it is Ready only once they have and the "
-  "model is loaded. Raise startupProbe.failureThreshold (the leader also downloads the model: NVIDIA's "
-  "multi-node examples use 1500 x 10 s), or lower multiNode.clusterStartTimeout.") $budget $timeout) -}}
+  "startupProbe.failureThreshold = %d s) is shorter than multiNode.clusterStartTimeout (%d s), the time its Ray "
+  "workers have to join: the kubelet would restart the leader (and the LeaderWorkerSet the whole group) while "
+  "workers may still be joining, and it is Ready only once they have and the model is loaded. Raise "
+  "startupProbe.failureThreshold (the leader also downloads the model: NVIDIA's multi-node examples use 1500 x 10 "
+  "s), or lower multiNode.clusterStartTimeout." -}}
+{{- include "nim-llm.fail" (printf $message $budget $timeout) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -141,10 +149,11 @@ version (latest) says nothing and is left to the user. */ -}}
 {{- $V := .Values -}}
 {{- $major := include "nim-llm.nimMajorVersion" . -}}
 {{- if and (eq $V.multiNode.launchMode "ray") $major (lt (atoi $major) 2) -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "multiNode.launchMode is ray, but image.tag %q is NIM %s.x, whose images have no nim-serve-ray (NIM forms its "
   "multi-node cluster with Ray from 2.0 on): set multiNode.launchMode: auto (or mpi, or native for SGLang images) "
-  "for this NIM 1.x image, or set image.tag to a NIM 2.x or 3.x version.") (toString ($V.image.tag | default .Chart.AppVersion)) $major) -}}
+  "for this NIM 1.x image, or set image.tag to a NIM 2.x or 3.x version." -}}
+{{- include "nim-llm.fail" (printf $message (toString ($V.image.tag | default .Chart.AppVersion)) $major) -}}
 {{- end -}}
 {{- end -}}
 
@@ -163,11 +172,12 @@ change. The Ray client server's 10001 is not among them: ray start reserves it o
 {{- $what = "in the range of Ray's worker processes, 10002-19999 (--min-worker-port, --max-worker-port)" -}}
 {{- end -}}
 {{- if $what -}}
-{{- include "nim-llm.fail" (printf (print
-  "multiNode.ray.port is %d, %s, a port Ray reserves for another of its components on the same pod: "
-  "ray start refuses to start (\"Ray component ... is trying to use a port number %d that is used by other "
-  "components\"), so no group would form: set multiNode.ray.port to Ray's default 6379 (or another port below "
-  "10002 that is not 8265, or from 20000 up other than 52365).") $port $what $port) -}}
+{{- $message := print
+  "multiNode.ray.port is %d, %s, a port Ray reserves for another of its components on the same pod: ray start "
+  "refuses to start (\"Ray component ... is trying to use a port number %d that is used by other components\"), so "
+  "no group would form: set multiNode.ray.port to Ray's default 6379 (or another port below 10002 that is not 8265, "
+  "or from 20000 up other than 52365)." -}}
+{{- include "nim-llm.fail" (printf $message $port $what $port) -}}
 {{- end -}}
 {{- end -}}
 
@@ -179,11 +189,11 @@ starts, long before it could have joined its head. */ -}}
 {{- $M := .Values.multiNode -}}
 {{- $period := int64 $M.ray.workerStartupProbe.periodSeconds -}}
 {{- if ge $period (int64 $M.clusterStartTimeout) -}}
-{{- include "nim-llm.fail" (printf (print
+{{- $message := print
   "multiNode.ray.workerStartupProbe.periodSeconds (%d) is at least multiNode.clusterStartTimeout (%d), so a Ray "
   "worker's startup probe gets one try (failureThreshold 1), made as the worker starts: the kubelet would end every "
-  "worker seconds after it starts, before it could join its head. Set "
-  "multiNode.ray.workerStartupProbe.periodSeconds well below multiNode.clusterStartTimeout (10 is the default), or "
-  "raise multiNode.clusterStartTimeout.") $period (int64 $M.clusterStartTimeout)) -}}
+  "worker seconds after it starts, before it could join its head. Set multiNode.ray.workerStartupProbe.periodSeconds "
+  "well below multiNode.clusterStartTimeout (10 is the default), or raise multiNode.clusterStartTimeout." -}}
+{{- include "nim-llm.fail" (printf $message $period (int64 $M.clusterStartTimeout)) -}}
 {{- end -}}
 {{- end -}}

@@ -1,6 +1,6 @@
 {{/* ---------------------------------------------------------------------------
-Preflight rules of Inference Gateway routing (inferencePool.*) and LLM-aware autoscaling (autoscaling.nimMetrics,
-autoscaling.keda). One define per rule, each called with one line from "nim-llm.preflight" (_preflight.tpl).
+Preflight rules of Inference Gateway routing: the InferencePool (inferencePool.*), its target port and selector, and
+the HTTPRoute. The endpoint picker's rules are in _preflight_picker.tpl. Index and order: _preflight.tpl.
 --------------------------------------------------------------------------- */}}
 
 {{/* The routing objects need the pool: an HTTPRoute or InferenceObjective without inferencePool.enabled is not rendered. */}}
@@ -9,88 +9,12 @@ autoscaling.keda). One define per rule, each called with one line from "nim-llm.
 {{- if not $P.enabled -}}
 {{- range $key := list "httpRoute" "objective" -}}
 {{- if (index $P $key).enabled -}}
-{{- include "nim-llm.fail" (printf "inferencePool.%s.enabled is true but inferencePool.enabled is false: the %s refers to the release's InferencePool, which is only created with inferencePool.enabled: true. Set inferencePool.enabled: true, or inferencePool.%s.enabled: false." $key (ternary "HTTPRoute" "InferenceObjective" (eq $key "httpRoute")) $key) -}}
+{{- $message := print
+  "inferencePool.%s.enabled is true but inferencePool.enabled is false: the %s refers to the release's "
+  "InferencePool, which is only created with inferencePool.enabled: true. Set inferencePool.enabled: true, or "
+  "inferencePool.%s.enabled: false." -}}
+{{- include "nim-llm.fail" (printf $message $key (ternary "HTTPRoute" "InferenceObjective" (eq $key "httpRoute")) $key) -}}
 {{- end -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{/* The endpoint picker's image is pinned: a moving image would change the picker under a running release. */}}
-{{- define "nim-llm.preflight.eppImagePinned" -}}
-{{- $image := .Values.inferencePool.epp.image -}}
-{{- if and (include "nim-llm.epp.enabled" .) (not (toString ($image.tag | default ""))) (not (toString ($image.digest | default ""))) -}}
-{{- include "nim-llm.fail" (printf "inferencePool.epp.image has neither a tag nor a digest (repository %s): the endpoint picker would run whatever the registry's default tag points to at each pod start. Set inferencePool.epp.image.tag (such as v1.5.0) or inferencePool.epp.image.digest (sha256:...)." $image.repository) -}}
-{{- end -}}
-{{- end -}}
-
-{{/* GAIE's own picker images are the picker inferencePool.epp.picker names: the arguments, config and RBAC follow the
-picker, and each picker exits on the other's flags (lwepp knows no --config-file). Only GAIE's published repositories
-are recognised; a mirror of them is not checked. */}}
-{{- define "nim-llm.preflight.pickerImage" -}}
-{{- $E := .Values.inferencePool.epp -}}
-{{- if include "nim-llm.epp.enabled" . -}}
-{{- $pickers := include "nim-llm.epp.pickers" . | fromYaml -}}
-{{- range $name, $p := $pickers -}}
-{{- if and $p.repository (eq (toString $E.image.repository) $p.repository) (ne $name $E.picker) -}}
-{{- $want := (index $pickers $E.picker).repository -}}
-{{- $fix := "set inferencePool.epp.image.repository to llm-d-router's image" -}}
-{{- if $want -}}
-{{- $fix = printf "set inferencePool.epp.image.repository: %s and its tag (such as %s)"
-  $want (ternary "v1.6.0" "v1.5.0" (eq $E.picker "lwepp")) -}}
-{{- end -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.epp.image.repository is %s, the image of GAIE's %s picker, "
-  "but inferencePool.epp.picker is %s: the chart would give that image the arguments, config and permissions of %s, "
-  "and a picker exits on a flag it does not know. Set inferencePool.epp.picker: %s, or %s.")
-  $p.repository $name $E.picker $E.picker $name $fix) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{/* An EndpointPickerConfig only for a picker that reads one: GAIE v1.6.0's lightweight picker has no config file. */}}
-{{- define "nim-llm.preflight.pickerConfig" -}}
-{{- $E := .Values.inferencePool.epp -}}
-{{- if and (include "nim-llm.epp.enabled" .) $E.config (not (include "nim-llm.epp.readsConfig" .)) -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.epp.config is set but inferencePool.epp.picker is %s, "
-  "which reads no EndpointPickerConfig (GAIE v1.6.0's lightweight picker picks round robin and has no --config-file): "
-  "the config would change nothing. Remove inferencePool.epp.config, or set inferencePool.epp.picker: epp "
-  "(GAIE v1.5.0) or llm-d-router.") $E.picker) -}}
-{{- end -}}
-{{- end -}}
-
-{{/* An InferenceObjective is rendered only for a picker of the release that reads it, in the API group it reads:
-GAIE v1.5.0's picker (epp) reads inference.networking.x-k8s.io, llm-d-router reads llm-d.ai, GAIE v1.6.0's
-lightweight picker (lwepp) reads none. inferencePool.epp.objectiveGroup (RBAC) likewise names the picker's group. */}}
-{{- define "nim-llm.preflight.objectiveForPicker" -}}
-{{- $P := .Values.inferencePool -}}
-{{- if $P.enabled -}}
-{{- $reads := (include "nim-llm.epp.picker" . | fromYaml).objectiveGroup -}}
-{{- $readers := print "inferencePool.epp.picker: epp (GAIE v1.5.0, reads inference.networking.x-k8s.io) "
-  "or llm-d-router (reads llm-d.ai)" -}}
-{{- if and $P.objective.enabled (not $P.epp.enabled) -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.objective.enabled is true but inferencePool.epp.enabled is false: "
-  "no endpoint picker of this release reads the InferenceObjective, so its priority would change nothing. "
-  "Set inferencePool.objective.enabled: false, or inferencePool.epp.enabled: true with %s.") $readers) -}}
-{{- else if and $P.objective.enabled (not $reads) -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.objective.enabled is true but inferencePool.epp.picker is %s, "
-  "which reads no InferenceObjective (GAIE v1.6.0's lightweight picker picks round robin): its priority would change "
-  "nothing. Set inferencePool.objective.enabled: false, or %s.") $P.epp.picker $readers) -}}
-{{- else if and $P.objective.enabled $P.objective.apiVersion (ne (first (splitList "/" $P.objective.apiVersion)) $reads) -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.objective.apiVersion is %s but inferencePool.epp.picker is %s, "
-  "which reads InferenceObjectives of %s only: the picker would never see this one. "
-  "Set inferencePool.objective.apiVersion: %s/v1alpha2 or leave it empty (the picker's group), or set %s.")
-  $P.objective.apiVersion $P.epp.picker $reads $reads $readers) -}}
-{{- end -}}
-{{- if and $P.epp.enabled $P.epp.objectiveGroup (ne $P.epp.objectiveGroup $reads) -}}
-{{- $fix := "Leave it empty" -}}
-{{- $what := "no InferenceObjective" -}}
-{{- if $reads -}}
-{{- $fix = printf "Set it to %s or leave it empty (the picker's group)" $reads -}}
-{{- $what = printf "InferenceObjectives of %s" $reads -}}
-{{- end -}}
-{{- include "nim-llm.fail" (printf (print "inferencePool.epp.objectiveGroup is %s but inferencePool.epp.picker is %s, "
-  "which reads %s: the chart's Role would let the picker read objectives it never reads. %s, or set %s.")
-  $P.epp.objectiveGroup $P.epp.picker $what $fix $readers) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -105,9 +29,17 @@ lightweight picker (lwepp) reads none. inferencePool.epp.objectiveGroup (RBAC) l
 {{- $found := dict -}}
 {{- range $ports -}}{{- if eq (int .containerPort) $port -}}{{- $found = . -}}{{- end -}}{{- end -}}
 {{- if not $found -}}
-{{- include "nim-llm.fail" (printf "inferencePool.targetPort (%d) is not a container port of the serving pods (they declare %s): the gateway would send every request to a closed port. Set inferencePool.targetPort to %d (model.openaiPort), or 0 for model.openaiPort." $port (include "nim-llm.routing.portList" $ports) (int $V.model.openaiPort)) -}}
+{{- $message := print
+  "inferencePool.targetPort (%d) is not a container port of the serving pods (they declare %s): the gateway would "
+  "send every request to a closed port. Set inferencePool.targetPort to %d (model.openaiPort), or 0 for "
+  "model.openaiPort." -}}
+{{- include "nim-llm.fail" (printf $message $port (include "nim-llm.routing.portList" $ports)
+  (int $V.model.openaiPort)) -}}
 {{- else if ne $found.name "http-openai" -}}
-{{- include "nim-llm.fail" (printf "inferencePool.targetPort (%d) is the serving pods' %s port, not the port NIM serves its API and /v1/metrics on. Set inferencePool.targetPort to %d (model.openaiPort), or 0 for model.openaiPort." $port $found.name (int $V.model.openaiPort)) -}}
+{{- $message := print
+  "inferencePool.targetPort (%d) is the serving pods' %s port, not the port NIM serves its API and /v1/metrics on. "
+  "Set inferencePool.targetPort to %d (model.openaiPort), or 0 for model.openaiPort." -}}
+{{- include "nim-llm.fail" (printf $message $port $found.name (int $V.model.openaiPort)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -124,12 +56,22 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- $V := .Values -}}
 {{- if $V.inferencePool.enabled -}}
 {{- $modelLabels := $V.model.labels | default dict -}}
-{{- $workerKeys := list "app.kubernetes.io/component" "leaderworkerset.sigs.k8s.io/worker-index" "training.kubeflow.org/replica-index" "training.kubeflow.org/replica-type" "training.kubeflow.org/job-role" "app.kubernetes.io/name" "app.kubernetes.io/instance" -}}
+{{- $workerKeys := list "app.kubernetes.io/component" "leaderworkerset.sigs.k8s.io/worker-index"
+  "training.kubeflow.org/replica-index" "training.kubeflow.org/replica-type" "training.kubeflow.org/job-role"
+  "app.kubernetes.io/name" "app.kubernetes.io/instance" -}}
 {{- range $k, $v := $V.inferencePool.matchLabels | default dict -}}
 {{- if has $k $workerKeys -}}
-{{- include "nim-llm.fail" (printf "inferencePool.matchLabels sets %s: %q, a label that decides which of the release's pods serve: the pool must select exactly the serving pods (single-node pods, LeaderWorkerSet leaders, MPIJob worker 0), never workers, and the chart selects them itself. Remove %s from inferencePool.matchLabels." $k (toString $v) $k) -}}
+{{- $message := print
+  "inferencePool.matchLabels sets %s: %q, a label that decides which of the release's pods serve: the pool must "
+  "select exactly the serving pods (single-node pods, LeaderWorkerSet leaders, MPIJob worker 0), never workers, and "
+  "the chart selects them itself. Remove %s from inferencePool.matchLabels." -}}
+{{- include "nim-llm.fail" (printf $message $k (toString $v) $k) -}}
 {{- else if ne (toString (index $modelLabels $k | default "")) (toString $v) -}}
-{{- include "nim-llm.fail" (printf "inferencePool.matchLabels sets %s: %q, which the serving pods do not carry (model.labels gives the pods their extra labels): the pool would select no pod of this release, or another release's. Remove it, or add the same label to model.labels." $k (toString $v)) -}}
+{{- $message := print
+  "inferencePool.matchLabels sets %s: %q, which the serving pods do not carry (model.labels gives the pods their "
+  "extra labels): the pool would select no pod of this release, or another release's. Remove it, or add the same "
+  "label to model.labels." -}}
+{{- include "nim-llm.fail" (printf $message $k (toString $v)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -139,324 +81,10 @@ never one that picks workers (LWS worker-index, the chart's component, the MPI r
 {{- define "nim-llm.preflight.httpRouteParents" -}}
 {{- $R := .Values.inferencePool.httpRoute -}}
 {{- if and .Values.inferencePool.enabled $R.enabled (not $R.parentRefs) -}}
-{{- include "nim-llm.fail" "inferencePool.httpRoute.enabled is true but inferencePool.httpRoute.parentRefs is empty: a route without a parent Gateway receives no traffic. Add the Gateway, such as parentRefs: [{name: inference-gateway}], or set inferencePool.httpRoute.enabled: false." -}}
-{{- end -}}
-{{- end -}}
-
-{{/* Metric names the autoscaler and the endpoint picker read are names NIM exports. */}}
-{{- define "nim-llm.preflight.nimMetricNames" -}}
-{{- $V := .Values -}}
-{{- $known := include "nim-llm.nimMetricNames" . | fromYamlArray -}}
-{{- $used := list -}}
-{{- if $V.autoscaling.enabled -}}
-{{- range $i, $m := $V.autoscaling.nimMetrics | default list -}}
-{{- $used = append $used (list (printf "autoscaling.nimMetrics[%d].name" $i) $m.name) -}}
-{{- end -}}
-{{- if and $V.autoscaling.keda.enabled $V.autoscaling.keda.prometheus.enabled (not $V.autoscaling.keda.prometheus.query) -}}
-{{- $used = append $used (list "autoscaling.keda.prometheus.metricName" (include "nim-llm.defaultMetricName" (list $ $V.autoscaling.keda.prometheus.metricName))) -}}
-{{- end -}}
-{{- end -}}
-{{- if and (include "nim-llm.epp.enabled" .) (include "nim-llm.epp.readsConfig" .) (not $V.inferencePool.epp.config) -}}
-{{- range $k := list "queuedRequests" "runningRequests" "kvCacheUsage" -}}
-{{- $used = append $used (list (printf "inferencePool.epp.engineMetrics.%s" $k) (include "nim-llm.defaultMetricName" (list $ (index $V.inferencePool.epp.engineMetrics $k)))) -}}
-{{- end -}}
-{{- end -}}
-{{- $tag := toString ($V.image.tag | default $.Chart.AppVersion) -}}
-{{- $major := include "nim-llm.nimMajorVersion" $ -}}
-{{- $nim := ternary (printf "NIM %s.x, image.tag %s" $major $tag) (printf "image.tag %s: NIM 1.x names or vLLM's" $tag) (ne $major "") -}}
-{{- $equivalents := include "nim-llm.vllmMetricEquivalents" $ | fromYaml -}}
-{{- range $used -}}
-{{- $name := toString (index . 1) -}}
-{{- if not (has $name $known) -}}
-{{- $hint := "" -}}
-{{- if and $major (ge (atoi $major) 2) (hasKey $equivalents $name) -}}
-{{- $hint = printf " NIM 2.x and later pass the vLLM backend's metrics through unchanged: write %q." (index $equivalents $name) -}}
-{{- else if and $major (ge (atoi $major) 2) (eq $name "vllm:gpu_cache_usage_perc") -}}
-{{- $hint = " vLLM renamed it vllm:kv_cache_usage_perc in 0.9.2 and no longer exports the old name after 0.11: write \"vllm:kv_cache_usage_perc\"." -}}
-{{- else if and $major (lt (atoi $major) 2) (hasPrefix "vllm:" $name) -}}
-{{- $hint = " NIM 1.x exports its own names, without the vllm: prefix of the names NIM 2.x and later pass through from vLLM." -}}
-{{- range $k, $v := $equivalents -}}{{- if eq $v $name -}}{{- $hint = printf "%s Write %q." $hint $k -}}{{- end -}}{{- end -}}
-{{- end -}}
-{{- include "nim-llm.fail" (printf "%s is %q, a metric NIM does not export at /v1/metrics (%s): the autoscaler or the endpoint picker would never see a value.%s Use one of its names (%s), or, when your NIM exports this name, list it in metrics.additionalExportedNames." (index . 0) $name $nim $hint (join ", " $known)) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{/* Each autoscaling.nimMetrics entry has the one target its type takes. */}}
-{{- define "nim-llm.preflight.nimMetricTargets" -}}
-{{- range $i, $m := .Values.autoscaling.nimMetrics | default list -}}
-{{- $key := printf "autoscaling.nimMetrics[%d]" $i -}}
-{{- if eq (len (pick $m "averageValue" "value")) 2 -}}
-{{- include "nim-llm.fail" (printf "%s sets both averageValue and value: a metric has one target. Keep one of them." $key) -}}
-{{- else if eq (len (pick $m "averageValue" "value")) 0 -}}
-{{- include "nim-llm.fail" (printf "%s has no target: set averageValue (the target per serving pod)%s." $key (ternary "" " or value" (eq $m.type "Pods"))) -}}
-{{- else if and (eq $m.type "Pods") (hasKey $m "value") -}}
-{{- include "nim-llm.fail" (printf "%s is a Pods metric with a value target: a Pods metric is averaged over the serving pods, so its target is averageValue. Write averageValue instead of value." $key) -}}
-{{- end -}}
-{{- if and (hasKey $m "selector") (ne $m.type "External") -}}
-{{- include "nim-llm.fail" (printf "%s sets a selector, which only an External metric takes (a %s metric is read from the %s). Remove the selector, or set type: External." $key $m.type (ternary "serving pods" "inference Service" (eq $m.type "Pods"))) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{/* KEDA: a mode of autoscaling, with a trigger, and scale to zero only with a trigger that can wake the release. */}}
-{{- define "nim-llm.preflight.keda" -}}
-{{- $V := .Values -}}
-{{- $K := $V.autoscaling.keda -}}
-{{- if $K.enabled -}}
-{{- if not $V.autoscaling.enabled -}}
-{{- include "nim-llm.fail" "autoscaling.keda.enabled is true but autoscaling.enabled is false: the KEDA ScaledObject is the autoscaler's form, created only with autoscaling.enabled: true (with autoscaling.minReplicas and maxReplicas). Set autoscaling.enabled: true, or autoscaling.keda.enabled: false." -}}
-{{- end -}}
-{{- if and $K.prometheus.enabled (not $K.prometheus.serverAddress) -}}
-{{- include "nim-llm.fail" "autoscaling.keda.prometheus.enabled is true but autoscaling.keda.prometheus.serverAddress is empty: KEDA has no Prometheus to query. Set it (such as http://prometheus-operated.monitoring.svc:9090), or set autoscaling.keda.prometheus.enabled: false and give autoscaling.keda.triggers." -}}
-{{- end -}}
-{{- if and (not $K.prometheus.enabled) (not $K.triggers) -}}
-{{- include "nim-llm.fail" "autoscaling.keda has no trigger: autoscaling.keda.prometheus.enabled is false and autoscaling.keda.triggers is empty, and a ScaledObject scales on its triggers only. Enable the Prometheus trigger or add triggers." -}}
-{{- end -}}
-{{- if not (kindIs "invalid" $K.idleReplicaCount) -}}
-{{- if ge (int $K.idleReplicaCount) (int $V.autoscaling.minReplicas) -}}
-{{- include "nim-llm.fail" (printf "autoscaling.keda.idleReplicaCount (%d) is not below autoscaling.minReplicas (%d): KEDA refuses such a ScaledObject. Set autoscaling.keda.idleReplicaCount: 0 (scale to zero) or null." (int $K.idleReplicaCount) (int $V.autoscaling.minReplicas)) -}}
-{{- end -}}
-{{- if and (eq (int $K.idleReplicaCount) 0) (not $K.triggers) -}}
-{{- include "nim-llm.fail" "autoscaling.keda.idleReplicaCount is 0 but autoscaling.keda.triggers is empty: at zero replicas no serving pod exports the metrics the chart's Prometheus trigger reads, so nothing would ever wake the release. Add a trigger that is active while requests wait with no pod (the gateway's or the endpoint picker's request metric, a cron), or set autoscaling.keda.idleReplicaCount: null." -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{/* Name of the chart's Prometheus trigger in the ScaledObject (from its metric name). */}}
-{{- define "nim-llm.keda.prometheusTriggerName" -}}
-{{- include "nim-llm.defaultMetricName" (list . .Values.autoscaling.keda.prometheus.metricName) | replace ":" "-" | replace "_" "-" -}}
-{{- end -}}
-
-{{/* KEDA v2.18's admission webhook (apis/keda/v1alpha1 ValidateTriggers, verifyCPUMemoryScalers) on the triggers the
-chart renders: names unique within the ScaledObject (the chart's Prometheus trigger's included), useCachedMetrics not
-on cpu, memory or cron, and a cpu or memory trigger only on a workload whose containers request that resource. */}}
-{{- define "nim-llm.preflight.kedaTriggers" -}}
-{{- $V := .Values -}}
-{{- $K := $V.autoscaling.keda -}}
-{{- if and $V.autoscaling.enabled $K.enabled -}}
-{{- $names := dict -}}
-{{- if $K.prometheus.enabled -}}
-{{- $_ := set $names (include "nim-llm.keda.prometheusTriggerName" .)
-  "autoscaling.keda.prometheus (the chart's Prometheus trigger, named after autoscaling.keda.prometheus.metricName)" -}}
-{{- end -}}
-{{- $mode := include "nim-llm.mode" . -}}
-{{- range $i, $t := $K.triggers | default list -}}
-{{- $key := printf "autoscaling.keda.triggers[%d]" $i -}}
-{{- $type := toString $t.type -}}
-{{- if and $t.useCachedMetrics (has $type (list "cpu" "memory" "cron")) -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s sets useCachedMetrics: true on a %s trigger: KEDA's admission webhook refuses it (property "
-  "\"useCachedMetrics\" is not supported for %q scaler). Remove useCachedMetrics from %s.") $key $type $type $key) -}}
-{{- end -}}
-{{- $name := toString ($t.name | default "") -}}
-{{- if $name -}}
-{{- if hasKey $names $name -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s.name is %q, the name of %s too: KEDA's admission webhook refuses a ScaledObject whose triggers share a "
-  "name (triggerName %q is defined multiple times). Give %s.name a name of its own.")
-  $key $name (index $names $name) $name $key) -}}
-{{- end -}}
-{{- $_ := set $names $name $key -}}
-{{- end -}}
-{{- if and (has $type (list "cpu" "memory")) (has $mode (list "statefulset" "deployment")) -}}
-{{- $r := $V.resources | default dict -}}
-{{- $set := false -}}
-{{- range $part := list "requests" "limits" -}}
-{{- $q := index ((index $r $part) | default dict) $type -}}
-{{- if and $q (ne (toString $q) "0") -}}{{- $set = true -}}{{- end -}}
-{{- end -}}
-{{- if not $set -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s is a %s trigger but resources sets no %s request or limit for the NIM container: the install is refused "
-  "by KEDA's admission webhook, which reads the workload (not on a dry run): the scaledobject has a %s trigger "
-  "but the container doesn't have the %s request defined. Set resources.requests.%s, or use another trigger "
-  "type.") $key $type $type $type $type $type) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{/* With KEDA the ScaledObject's triggers are the autoscaler's only metrics: autoscaling.nimMetrics and
-autoscaling.metrics (HorizontalPodAutoscaler metrics) would be dropped without a word. */}}
-{{- define "nim-llm.preflight.kedaDropsHpaMetrics" -}}
-{{- $A := .Values.autoscaling -}}
-{{- if and $A.enabled $A.keda.enabled -}}
-{{- range $key := list "nimMetrics" "metrics" -}}
-{{- if index $A $key -}}
-{{- include "nim-llm.fail" (printf (print
-  "autoscaling.%s is set but autoscaling.keda.enabled is true: KEDA's ScaledObject scales on autoscaling.keda's "
-  "triggers only, so these metrics would be ignored. Write each as a trigger in autoscaling.keda.triggers (a "
-  "prometheus trigger with its query and threshold), or set autoscaling.keda.enabled: false to use a "
-  "HorizontalPodAutoscaler with autoscaling.%s.") $key $key) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{/* The endpoint picker's command line, as GAIE v1.5.0 reads it (pkg/epp/server/options.go Validate; a repeated flag:
-the last wins): no metric flag it exits on, no flag that repeats one the chart derives from a key, ports that are the
-ones its Service, containerPorts and probes use, a pool, and one config source. */}}
-{{- define "nim-llm.preflight.eppArgs" -}}
-{{- $epp := .Values.inferencePool.epp -}}
-{{- if .Values.inferencePool.enabled -}}
-{{- $fullname := include "nim-llm.fullname" . -}}
-{{- $deprecated := dict
-  "total-queued-requests-metric" "inferencePool.epp.engineMetrics.queuedRequests"
-  "total-running-requests-metric" "inferencePool.epp.engineMetrics.runningRequests"
-  "kv-cache-usage-percentage-metric" "inferencePool.epp.engineMetrics.kvCacheUsage"
-  "lora-info-metric" "inferencePool.epp.config (loraSpec of an engineConfigs entry)"
-  "cache-info-metric" "inferencePool.epp.config (cacheInfoSpec of an engineConfigs entry)" -}}
-{{- $owners := dict
-  "pool-name" (printf "the release's InferencePool, %s (the release name, or fullnameOverride)" $fullname)
-  "pool-namespace" (printf "the release namespace, %s" .Release.Namespace)
-  "pool-group" "inferencePool.epp.poolGroup"
-  "config-file" "inferencePool.epp.config"
-  "grpc-port" "the chart (9002: the picker's Service and containerPort grpc-ext-proc)"
-  "grpc-health-port" "the chart (9003: the containerPort grpc-health its probes ask)"
-  "metrics-port" "the chart (9090: the containerPort http-metrics)"
-  "ha-enable-leader-election" "inferencePool.epp.replicas (leader election with more than 1)"
-  "metrics-endpoint-auth" "the chart (false: the check needs a ClusterRole)"
-  "tracing" "the chart (false)" "zap-encoder" "the chart (json)" -}}
-{{- $expected := dict "pool-name" $fullname "pool-namespace" .Release.Namespace "pool-group" (toString $epp.poolGroup)
-  "config-file" (include "nim-llm.epp.configFile" .) "grpc-port" "9002" "grpc-health-port" "9003" "metrics-port" "9090" -}}
-{{- $seen := dict -}}
-{{- $gaie := contains "gateway-api-inference-extension" (toString $epp.image.repository) -}}
-{{- range include "nim-llm.epp.parsedArgs" . | fromYamlArray -}}
-{{- $flag := .flag -}}
-{{- if and $flag $gaie -}}
-{{- include "nim-llm.preflight.eppFlagKnown" . -}}
-{{- end -}}
-{{- if $flag -}}
-{{- if hasKey $deprecated $flag -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s is --%s, a flag GAIE v1.5's endpoint picker exits on at start (flag %q is deprecated and cannot be used; "
-  "configure metrics via engineConfigs in EndpointPickerConfig instead). Remove it and set %s.")
-  .key $flag $flag (index $deprecated $flag)) -}}
-{{- end -}}
-{{- if hasKey $seen $flag -}}
-{{- $owner := "" -}}
-{{- $fix := "" -}}
-{{- if hasKey $owners $flag -}}
-{{- $owner = printf ", which %s owns" (index $owners $flag) -}}
-{{- if hasPrefix "inferencePool" (index $owners $flag) -}}
-{{- $fix = printf ", and set %s instead" (index $owners $flag) -}}
-{{- end -}}
-{{- end -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s repeats --%s, already given by %s%s: the endpoint picker keeps only the last, so one of them is "
-  "silently lost. Remove it from %s%s.") .key $flag (index $seen $flag) $owner .key $fix) -}}
-{{- end -}}
-{{- $_ := set $seen $flag .key -}}
-{{- if and (hasKey $expected $flag) (ne (toString .value) (index $expected $flag)) -}}
-{{- $would := "watch an InferencePool or read a config file the release does not have" -}}
-{{- if hasSuffix "port" $flag -}}
-{{- $would = "serve on another port than the one its Service, containerPort and probes use" -}}
-{{- end -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s sets --%s %s, but %s is %s: the endpoint picker would %s. Write --%s=%s, or leave the flag out "
-  "(inferencePool.epp.args empty gives the chart's arguments).")
-  .key $flag (toString .value) (index $owners $flag) (index $expected $flag) $would $flag (index $expected $flag)) -}}
-{{- end -}}
-{{- if and (eq $flag "model-server-metrics-scheme") (not (has (toString .value) (list "http" "https"))) -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s sets --model-server-metrics-scheme %s: the endpoint picker exits at start on any scheme but http or "
-  "https. Write http or https.") .key (toString .value)) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-{{- if and (hasKey $seen "endpoint-selector") (hasKey $seen "pool-name") -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s sets --endpoint-selector, and %s --pool-name: the endpoint picker exits at start (either pool-name or "
-  "endpoint-selector must be set), and the release's InferencePool is what it serves. Remove --endpoint-selector.")
-  (index $seen "endpoint-selector") (index $seen "pool-name")) -}}
-{{- end -}}
-{{- if not (hasKey $seen "pool-name") -}}
-{{- include "nim-llm.fail" (printf (print
-  "inferencePool.epp.args has no --pool-name: the endpoint picker exits at start (either pool-name or "
-  "endpoint-selector must be set). Add --pool-name=%s, or leave inferencePool.epp.args empty for the chart's "
-  "arguments.") $fullname) -}}
-{{- end -}}
-{{- if and (hasKey $seen "config-text") (hasKey $seen "config-file") -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s sets --config-text, and %s --config-file: the endpoint picker exits at start (both can not be set at the "
-  "same time). Put the configuration in inferencePool.epp.config and remove --config-text.")
-  (index $seen "config-text") (index $seen "config-file")) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{/* The InferenceObjective is of the API group the endpoint picker reads, and its Role may read it: GAIE v1.x's picker
-reads inference.networking.x-k8s.io/v1alpha2 only (pkg/epp/server/controller_config.go); llm-d-router's llm-d.ai. */}}
-{{- define "nim-llm.preflight.objectiveGroup" -}}
-{{- $P := .Values.inferencePool -}}
-{{- if $P.enabled -}}
-{{- $gaie := contains "gateway-api-inference-extension" (toString $P.epp.image.repository) -}}
-{{- $og := include "nim-llm.epp.objectiveGroup" . -}}
-{{- if and $gaie $og (ne $og "inference.networking.x-k8s.io") -}}
-{{- include "nim-llm.fail" (printf (print
-  "inferencePool.epp.objectiveGroup is %q, but the endpoint picker image %s (GAIE v1.x) reads InferenceObjectives "
-  "of inference.networking.x-k8s.io only: its Role would not let it read them (its watch of InferenceObjectives "
-  "is forbidden), so no objective would ever be applied. Set inferencePool.epp.objectiveGroup: "
-  "inference.networking.x-k8s.io, or use llm-d-router's picker image.")
-  $og (toString $P.epp.image.repository)) -}}
-{{- end -}}
-{{- if and $P.objective.enabled $og -}}
-{{- $group := first (splitList "/" (include "nim-llm.objective.apiVersion" .)) -}}
-{{- if ne $group $og -}}
-{{- include "nim-llm.fail" (printf (print
-  "inferencePool.objective.apiVersion is %s, but the endpoint picker reads InferenceObjectives of %s "
-  "(inferencePool.epp.objectiveGroup): the objective would be created and never applied. Set "
-  "inferencePool.objective.apiVersion to %s/v1alpha2, or inferencePool.epp.objectiveGroup to %s with a picker "
-  "image that reads that group.") (include "nim-llm.objective.apiVersion" .) $og $og $group) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{/* One flag of GAIE v1.5.0's endpoint picker ({flag, value, key} of nim-llm.epp.parsedArgs): a flag it defines
-(pkg/epp/server/options.go, its logging options and controller-runtime's zap flags), with a value its type parses:
-pflag exits at start on an unknown flag or a value it cannot parse, and --help prints the usage and exits. */}}
-{{- define "nim-llm.preflight.eppFlagKnown" -}}
-{{- $types := dict
-  "grpc-port" "int" "grpc-health-port" "int" "metrics-port" "int" "model-server-metrics-port" "int" "v" "int"
-  "endpoint-target-ports" "ints" "refresh-metrics-interval" "duration" "refresh-prometheus-metrics-interval" "duration"
-  "metrics-staleness-threshold" "duration" "ha-enable-leader-election" "bool" "disable-endpoint-subset-filter" "bool"
-  "model-server-metrics-https-insecure-skip-verify" "bool" "tracing" "bool" "health-checking" "bool" "enable-pprof" "bool"
-  "enable-cert-reload" "bool" "secure-serving" "bool" "metrics-endpoint-auth" "bool" "zap-devel" "bool"
-  "pool-group" "text" "pool-namespace" "text" "pool-name" "text" "endpoint-selector" "text"
-  "model-server-metrics-scheme" "text" "model-server-metrics-path" "text" "total-queued-requests-metric" "text"
-  "total-running-requests-metric" "text" "kv-cache-usage-percentage-metric" "text" "lora-info-metric" "text"
-  "cache-info-metric" "text" "cert-path" "text" "config-file" "text" "config-text" "text"
-  "zap-encoder" "json|console" "zap-log-level" "debug|info|error|panic" "zap-stacktrace-level" "info|error|panic"
-  "zap-time-encoding" "epoch|millis|nano|iso8601|rfc3339|rfc3339nano" -}}
-{{- $flag := .flag -}}
-{{- $value := toString .value -}}
-{{- $shown := printf "--%s" $flag -}}
-{{- if eq $flag "v" -}}{{- $shown = "-v" -}}{{- else if hasPrefix "-" $flag -}}{{- $shown = $flag -}}{{- end -}}
-{{- if or (eq $flag "help") (eq $flag "-h") -}}
-{{- include "nim-llm.fail" (printf "%s is %s: the endpoint picker prints its usage and exits. Remove it." .key $shown) -}}
-{{- else if not (hasKey $types $flag) -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s is %s, a flag GAIE v1.5.0's endpoint picker does not have: it exits at start (unknown flag). Use one of its "
-  "flags (%s), or another picker image.") .key $shown (keys $types | sortAlpha | join ", ")) -}}
-{{- else -}}
-{{- $type := index $types $flag -}}
-{{- $ok := true -}}
-{{- if eq $type "int" -}}{{- $ok = regexMatch "^[-+]?[0-9]+$" $value -}}
-{{- else if eq $type "ints" -}}{{- $ok = regexMatch "^[-+]?[0-9]+(,[-+]?[0-9]+)*$" $value -}}
-{{- else if eq $type "duration" -}}{{- $ok = regexMatch "^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|ms|s|m|h))+)$" $value -}}
-{{- else if eq $type "bool" -}}{{- $ok = has $value (list "1" "t" "T" "TRUE" "true" "True" "0" "f" "F" "FALSE" "false" "False") -}}
-{{- else if ne $type "text" -}}{{- $ok = has (lower $value) (splitList "|" $type) -}}
-{{- end -}}
-{{- if not $ok -}}
-{{- $want := get (dict "int" "a whole number" "ints" "whole numbers separated by commas" "duration" "a Go duration such as 100ms or 5s"
-  "bool" "true or false") $type | default (printf "one of %s" (replace "|" ", " $type)) -}}
-{{- include "nim-llm.fail" (printf (print
-  "%s sets %s to %q, which the endpoint picker cannot parse: it exits at start (invalid argument). Write %s.")
-  .key $shown $value $want) -}}
-{{- end -}}
+{{- $message := print
+  "inferencePool.httpRoute.enabled is true but inferencePool.httpRoute.parentRefs is empty: a route without a parent "
+  "Gateway receives no traffic. Add the Gateway, such as parentRefs: [{name: inference-gateway}], or set "
+  "inferencePool.httpRoute.enabled: false." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}

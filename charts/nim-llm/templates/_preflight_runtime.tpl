@@ -3,10 +3,8 @@ Preflight rules of the pod's own runtime contract: what the container runtime an
 renders, after the API server has taken it.
 - Ports: every container of a pod shares the pod's network namespace, so two processes binding one port (a native
   sidecar and the NIM server, an init container and sshd) make the second fail with "address already in use"; the API
-  server only warns ("duplicate port definition", k8s.io/kubernetes pkg/api/pod/warnings.go).
-- Environment: the kubelet keeps the last entry of a name (pkg/kubelet/kubelet_pods.go makeEnvironmentVariables), so
-  an `env` entry silently replaces what the chart derived; where the chart uses the same key elsewhere (the pre-fill
-  Job, probes, ports, preflight rules), the entry is refused naming the key to set instead.
+  server only warns ("duplicate port definition", k8s.io/kubernetes pkg/api/pod/warnings.go). The API port, the SSH
+  port and MASTER_PORT of one pod differ; no extraInit port is a port another container of the pod binds.
 - Proxies: Python's requests/urllib read the lower-case variable first, curl reads only lower-case http_proxy: the
   chart renders both cases from proxy.*, and an `env` entry of either case would leave the two disagreeing.
 - The pre-fill Job writes only where it mounts: /tmp, its home (home.path) and the model cache.
@@ -97,60 +95,6 @@ sidecars' (Services, probes and the InferencePool select the chart's ports by na
 {{- end -}}
 {{- end -}}
 
-{{/* Variables the chart derives from a key it also uses elsewhere (the pre-fill Job, probes, ports, Services, preflight
-rules): an `env` entry of the name would change the NIM container alone. Refused naming the key to set instead; each
-only while the chart derives it or uses its key in this release (NIM_HEALTH_PORT and the proxy variables always: the
-probes and NO_PROXY follow their keys). The cache and home variables are honoured everywhere instead (the NIM
-containers and the pre-fill Job take them from env; cachePathsWritable and cachePrefillPathsWritable check them). */}}
-{{- define "nim-llm.preflight.envNotDerived" -}}
-{{- $V := .Values -}}
-{{- $refused := dict
-  "NIM_HEALTH_PORT" "model.healthPort (the container port http-health, the probes, the Service and the network policy follow it)"
-  "HTTP_PROXY" "proxy.httpProxy (the chart renders HTTP_PROXY and http_proxy from it, in every container that downloads)"
-  "http_proxy" "proxy.httpProxy (the chart renders HTTP_PROXY and http_proxy from it, in every container that downloads)"
-  "HTTPS_PROXY" "proxy.httpsProxy (the chart renders HTTPS_PROXY and https_proxy from it, in every container that downloads)"
-  "https_proxy" "proxy.httpsProxy (the chart renders HTTPS_PROXY and https_proxy from it, in every container that downloads)"
-  "NO_PROXY" "proxy.noProxy or proxy.clusterCIDRs (the chart renders NO_PROXY and no_proxy from them, after the release's own Services and pods)"
-  "no_proxy" "proxy.noProxy or proxy.clusterCIDRs (the chart renders NO_PROXY and no_proxy from them, after the release's own Services and pods)" -}}
-{{- /* NIM_MODEL_PATH: refused beside modelSource.uri or the pre-fill Job, and for a source modelSource.uri takes (hf://,
-ngc://, modelscope://, a path); s3://, gs:// and local:// sources, which the chart does not model, still go through env
-(docs/model-sources.md). */ -}}
-{{- range $e := $V.env | default list -}}
-{{- if and (eq (toString $e.name) "NIM_MODEL_PATH") (or $V.modelSource.uri $V.cachePrefill.enabled (regexMatch "^(hf://|ngc://|modelscope://|/)" (toString ($e.value | default "")))) -}}
-{{- $_ := set $refused "NIM_MODEL_PATH" "modelSource.uri (the pre-fill Job downloads modelSource.uri, and the model-source rules check it)" -}}
-{{- end -}}
-{{- end -}}
-{{- if or $V.modelSource.profile $V.cachePrefill.enabled -}}
-{{- $_ := set $refused "NIM_MODEL_PROFILE" "modelSource.profile (the pre-fill Job downloads that profile, and the NIM pods select it)" -}}
-{{- end -}}
-{{- if $V.lora.enabled -}}
-{{- $_ := set $refused "NIM_PEFT_SOURCE" "lora.source (lora.enabled; the chart checks that it lies inside a mount)" -}}
-{{- $_ := set $refused "NIM_PEFT_REFRESH_INTERVAL" "lora.refreshInterval (lora.enabled)" -}}
-{{- end -}}
-{{- with include "nim-llm.modelSource.tokenName" . -}}
-{{- $_ := set $refused . "modelSource.tokenSecret (the pre-fill Job and every NIM pod read the token from it)" -}}
-{{- end -}}
-{{- if not (include "nim-llm.airGapped" .) -}}
-{{- $_ := set $refused "NGC_API_KEY" "model.ngcAPISecret (the pre-fill Job and every NIM pod read NGC_API_KEY from that Secret)" -}}
-{{- end -}}
-{{- if include "nim-llm.caBundle.enabled" . -}}
-{{- $_ := set $refused "SSL_CERT_FILE" "proxy.caBundle (the chart points SSL_CERT_FILE and REQUESTS_CA_BUNDLE at the mounted bundle)" -}}
-{{- $_ := set $refused "REQUESTS_CA_BUNDLE" "proxy.caBundle (the chart points SSL_CERT_FILE and REQUESTS_CA_BUNDLE at the mounted bundle)" -}}
-{{- end -}}
-{{- if or $V.proxy.httpProxy $V.proxy.httpsProxy (include "nim-llm.caBundle.enabled" .) -}}
-{{- $_ := set $refused "NIM_SDK_USE_NATIVE_TLS" "proxy.* (the chart sets it to 1 whenever a proxy or a CA bundle is set, so NIM's downloads trust the bundle)" -}}
-{{- end -}}
-{{- range $i, $e := $V.env | default list -}}
-{{- if hasKey $refused (toString $e.name) -}}
-{{- $message := print
-  "env[%d] sets %s, which the chart derives from %s: the kubelet keeps the last entry of a name, so env[%d] would "
-  "silently replace it in the NIM container alone. Remove env[%d] and set %s instead." -}}
-{{- $key := index $refused (toString $e.name) -}}
-{{- include "nim-llm.fail" (printf $message $i (toString $e.name) $key $i $i (regexReplaceAll " \\(.*$" $key "")) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
 {{/* An init container of initContainers.extraInit gets the proxy variables (both cases) from proxy.* unless it sets
 one itself: setting one case only would leave the two cases disagreeing (Python's requests reads no_proxy first, curl
 reads only http_proxy), so a container that sets one sets all six, or none. */}}
@@ -214,5 +158,29 @@ would make the two equal, and the model's selector would take in the picker's po
   "characters) or give it another ending than -epp." -}}
 {{- include "nim-llm.fail" (printf $message (toString .Values.nameOverride) (index $model "app.kubernetes.io/name")) -}}
 {{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* The SSH port of MPI start-up, MASTER_PORT (torch.distributed's rendezvous on the leader) and the API port
+share the pod's network namespace. */ -}}
+{{- define "nim-llm.preflight.podPorts" -}}
+{{- $V := .Values -}}
+{{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.sshPort) (int $V.model.openaiPort)) -}}
+{{- $message := print
+  "multiNode.sshPort and model.openaiPort are both %d, but the workers' sshd and the API server listen "
+  "in one pod: give multiNode.sshPort another port (the default is 2222)." -}}
+{{- include "nim-llm.fail" (printf $message (int $V.model.openaiPort)) -}}
+{{- end -}}
+{{- if and $V.multiNode.enabled (eq (int $V.multiNode.masterPort) (int $V.model.openaiPort)) -}}
+{{- $message := print
+  "multiNode.masterPort and model.openaiPort are both %d, but MASTER_PORT and the API server listen on "
+  "the leader's pod: give multiNode.masterPort another port (the default is 50000)." -}}
+{{- include "nim-llm.fail" (printf $message (int $V.model.openaiPort)) -}}
+{{- end -}}
+{{- if and (include "nim-llm.usesMPI" .) (eq (int $V.multiNode.masterPort) (int $V.multiNode.sshPort)) -}}
+{{- $message := print
+  "multiNode.masterPort and multiNode.sshPort are both %d, but MASTER_PORT and the workers' sshd "
+  "listen in one pod: give multiNode.masterPort another port (the default is 50000)." -}}
+{{- include "nim-llm.fail" (printf $message (int $V.multiNode.sshPort)) -}}
 {{- end -}}
 {{- end -}}

@@ -1,7 +1,7 @@
 {{/* ---------------------------------------------------------------------------
-Preflight rules of secrets in plain sight and host access: proxy credentials, secret variables expanded into
-commands, host paths on the system's own directories (docs/security.md).
-Index and order: _preflight.tpl.
+Preflight rules of security: who the containers run as (runAsNonRoot, user 0), secrets in plain sight (literal
+secret-like env values, proxy credentials, secret variables expanded into commands), host paths on the system's own
+directories (docs/security.md). Index and order: _preflight.tpl.
 --------------------------------------------------------------------------- */}}
 
 {{- /* "true" when a variable name is secret-like: one of its words (split at "_", any case) is KEY (alone or after
@@ -20,18 +20,66 @@ true
 {{- end -}}
 {{- end -}}
 
-{{- /* Proxy URLs carry no credentials: HTTP_PROXY and friends are plain environment variables of every downloading
-container (readable by anyone who can read the pod), so user:password@ in them would publish the password. */ -}}
-{{- define "nim-llm.preflight.proxyCredentials" -}}
-{{- range $key := list "httpProxy" "httpsProxy" -}}
-{{- $url := toString (index $.Values.proxy $key | default "") -}}
-{{- if regexMatch "^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@" $url -}}
+{{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
+{{- define "nim-llm.preflight.runAsNonRoot" -}}
+{{- $V := .Values -}}
+{{- if not (or (hasKey ($V.podSecurityContext | default dict) "runAsNonRoot")
+    (hasKey ($V.containerSecurityContext | default dict) "runAsNonRoot")) -}}
 {{- $message := print
-  "proxy.%s holds credentials (user:password@ before the host), but the chart passes it to every downloading "
-  "container as a plain environment variable (HTTP_PROXY, HTTPS_PROXY), readable by anyone who can read the pod: "
-  "give the proxy URL without credentials, and let the proxy admit the pods by their address or a proxy that "
-  "authenticates without them." -}}
-{{- include "nim-llm.fail" (printf $message $key) -}}
+  "podSecurityContext.runAsNonRoot is not set (a null removed the chart's default) and containerSecurityContext sets "
+  "none, so nothing would stop a root image: set podSecurityContext.runAsNonRoot: true (or false, to run as root on "
+  "purpose)." -}}
+{{- include "nim-llm.fail" $message -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A container that must not run as root (runAsNonRoot: true, its own or the pod's) with user ID 0 (its own or the
+pod's): the kubelet refuses to start it (CreateContainerConfigError), after the release is installed. */ -}}
+{{- define "nim-llm.preflight.rootUserUnderNonRoot" -}}
+{{- $V := .Values -}}
+{{- $pod := $V.podSecurityContext | default dict -}}
+{{- $containers := list (list "containerSecurityContext" ($V.containerSecurityContext | default dict)) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- if $c.securityContext -}}
+{{- $containers = append $containers (list (printf "initContainers.extraInit[%d].securityContext" $i) $c.securityContext) -}}
+{{- end -}}
+{{- end -}}
+{{- range $c := $containers -}}
+{{- $key := index $c 0 -}}
+{{- $sc := index $c 1 -}}
+{{- $nonRoot := ternary $sc.runAsNonRoot $pod.runAsNonRoot (hasKey $sc "runAsNonRoot") -}}
+{{- $userKey := ternary (printf "%s.runAsUser" $key) "podSecurityContext.runAsUser" (hasKey $sc "runAsUser") -}}
+{{- $user := ternary $sc.runAsUser $pod.runAsUser (hasKey $sc "runAsUser") -}}
+{{- $nonRootKey := ternary (printf "%s.runAsNonRoot" $key) "podSecurityContext.runAsNonRoot" (hasKey $sc "runAsNonRoot") -}}
+{{- if and (eq (toString $nonRoot) "true") (not (kindIs "invalid" $user)) (eq (toString $user) "0") -}}
+{{- $message := print
+  "%s is 0 (root) but %s is true, so the kubelet refuses to start the container (after the release is "
+  "installed): set %s to a non-root user ID such as 1000, or %s: false to run as root on purpose." -}}
+{{- include "nim-llm.fail" (printf $message $userKey $nonRootKey $userKey $nonRootKey) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Environment: secrets only from a Secret (a literal value is readable by anyone who can read the pod). */ -}}
+{{- define "nim-llm.preflight.plainSecrets" -}}
+{{- $V := .Values -}}
+{{- include "nim-llm.preflight.plainSecretsIn" (dict "key" "env" "env" $V.env) -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- include "nim-llm.preflight.plainSecretsIn" (dict "key" (printf "initContainers.extraInit[%d].env" $i) "env" $c.env) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* A secret in a literal env value is readable by anyone who can read the pod. What is secret-like:
+"nim-llm.secretLikeName" (at the top of this file). Usage: (dict "key" "env" "env" list) */ -}}
+{{- define "nim-llm.preflight.plainSecretsIn" -}}
+{{- $key := .key -}}
+{{- range $i, $e := .env | default list -}}
+{{- if and (kindIs "map" $e) (hasKey $e "value") (include "nim-llm.secretLikeName" $e.name) -}}
+{{- $message := print
+  "%s[%d].value sets %s in plain text, readable by anyone who can read the pod: keep it in a Secret "
+  "and use %s[%d].valueFrom.secretKeyRef instead (for the NGC key: model.ngcAPISecret, or "
+  "model.ngcAPIKey to let the chart create the Secret)." -}}
+{{- include "nim-llm.fail" (printf $message $key $i (toString $e.name) $key $i) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -60,6 +108,22 @@ $$(VAR) is Kubernetes' escape for the literal text and is left alone. */ -}}
 {{- include "nim-llm.fail" (printf $message (index $l 0) $j $name $name $name) -}}
 {{- end -}}
 {{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Proxy URLs carry no credentials: HTTP_PROXY and friends are plain environment variables of every downloading
+container (readable by anyone who can read the pod), so user:password@ in them would publish the password. */ -}}
+{{- define "nim-llm.preflight.proxyCredentials" -}}
+{{- range $key := list "httpProxy" "httpsProxy" -}}
+{{- $url := toString (index $.Values.proxy $key | default "") -}}
+{{- if regexMatch "^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@" $url -}}
+{{- $message := print
+  "proxy.%s holds credentials (user:password@ before the host), but the chart passes it to every downloading "
+  "container as a plain environment variable (HTTP_PROXY, HTTPS_PROXY), readable by anyone who can read the pod: "
+  "give the proxy URL without credentials, and let the proxy admit the pods by their address or a proxy that "
+  "authenticates without them." -}}
+{{- include "nim-llm.fail" (printf $message $key) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

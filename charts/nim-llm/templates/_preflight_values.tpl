@@ -1,6 +1,7 @@
 {{/* ---------------------------------------------------------------------------
-Preflight rules on values alone: each key read by itself or with its neighbours, no Kubernetes object inside.
-Index and order: _preflight.tpl.
+Preflight rules on values alone: blocks of settings, upstream key names, Secret names, GPU counts and single-node
+parallelism, probes, labels, autoscaling bounds, budgets and rollouts, the ServiceAccount, the ServiceMonitor. Each
+key read by itself or with its neighbours, no Kubernetes object inside. Index and order: _preflight.tpl.
 --------------------------------------------------------------------------- */}}
 
 {{- /* Blocks of settings (the schema requires them, but helm install --skip-schema-validation does not
@@ -88,37 +89,6 @@ persistence.storageClass: null is the cluster default). */ -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* Helm has read the values file before the chart sees it: a tag written as a YAML number has lost its
-text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
-{{- define "nim-llm.preflight.imageTagQuoted" -}}
-{{- $V := .Values -}}
-{{- if not (kindIs "string" $V.image.tag) -}}
-{{- $message := print
-  "image.tag is the number %v: YAML read the tag as a number and lost its text (1.10 becomes 1.1, 0755 "
-  "becomes 493, 1.8 stays 1.8 only by chance): quote it, e.g. image.tag: \"1.10\"." -}}
-{{- include "nim-llm.fail" (printf $message $V.image.tag) -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* The image reference is <repository>:<tag>: a digest or a tag inside image.repository makes it invalid. */ -}}
-{{- define "nim-llm.preflight.imageReference" -}}
-{{- $V := .Values -}}
-{{- if contains "@" $V.image.repository -}}
-{{- $message := print
-  "image.repository is %q, which holds a digest, but the chart appends :<image.tag> to it (an invalid "
-  "reference): set image.repository to the repository alone (%s) and the digest in image.digest: %q." -}}
-{{- include "nim-llm.fail" (printf $message $V.image.repository (splitList "@" $V.image.repository | first)
-  (splitList "@" $V.image.repository | last)) -}}
-{{- end -}}
-{{- if contains ":" (splitList "/" $V.image.repository | last) -}}
-{{- $parts := splitList ":" (splitList "/" $V.image.repository | last) -}}
-{{- $message := print
-  "image.repository is %q, which ends in a tag (:%s), but the chart appends :<image.tag> to it: remove "
-  ":%s from image.repository and set image.tag: %q." -}}
-{{- include "nim-llm.fail" (printf $message $V.image.repository (last $parts) (last $parts) (last $parts)) -}}
-{{- end -}}
-{{- end -}}
-
 {{- /* Two Secrets of the release with one name: the second would overwrite the first. */ -}}
 {{- define "nim-llm.preflight.secretNames" -}}
 {{- $V := .Values -}}
@@ -138,58 +108,6 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
   "model.ngcAPISecret is %s, the name of the SSH key Secret the chart generates for MPI start-up: give "
   "model.ngcAPISecret another name." -}}
 {{- include "nim-llm.fail" (printf $message $V.model.ngcAPISecret) -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* the model cache takes one backend at most */ -}}
-{{- define "nim-llm.preflight.oneCacheBackend" -}}
-{{- $V := .Values -}}
-{{- $backends := list -}}
-{{- if $V.persistence.enabled -}}{{- $backends = append $backends "persistence.enabled" -}}{{- end -}}
-{{- if $V.hostPath.enabled -}}{{- $backends = append $backends "hostPath.enabled" -}}{{- end -}}
-{{- if $V.nfs.enabled -}}{{- $backends = append $backends "nfs.enabled" -}}{{- end -}}
-{{- if gt (len $backends) 1 -}}
-{{- $message := print
-  "%s are true, but the model cache takes one backend: keep one of them true and set the others to "
-  "false." -}}
-{{- include "nim-llm.fail" (printf $message (join " and " $backends)) -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* persistence.existingClaim only with persistence.enabled */ -}}
-{{- define "nim-llm.preflight.existingClaimNeedsPersistence" -}}
-{{- $V := .Values -}}
-{{- if and $V.persistence.existingClaim (not $V.persistence.enabled) -}}
-{{- $message := print
-  "persistence.existingClaim is %q but persistence.enabled is false, so the claim would be ignored: "
-  "set persistence.enabled: true (or remove persistence.existingClaim)." -}}
-{{- include "nim-llm.fail" (printf $message $V.persistence.existingClaim) -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* nfs.enabled needs nfs.server and nfs.path */ -}}
-{{- define "nim-llm.preflight.nfsServerAndPath" -}}
-{{- $V := .Values -}}
-{{- if and $V.nfs.enabled (or (not $V.nfs.server) (not $V.nfs.path)) -}}
-{{- include "nim-llm.fail" (print
-  "nfs.enabled is true but nfs.server or nfs.path is empty: set nfs.server (the NFS server address) "
-  "and nfs.path (the exported path).") -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* several single-node pods share a claim only with ReadWriteMany */ -}}
-{{- define "nim-llm.preflight.sharedClaimAccessMode" -}}
-{{- $V := .Values -}}
-{{- $rwoModes := list "ReadWriteOnce" "ReadWriteOncePod" -}}
-{{- $sharedClaim := has (include "nim-llm.cacheBackend" .) (list "pvc-existing" "pvc-shared") -}}
-{{- if and (not $V.multiNode.enabled) $sharedClaim (has $V.persistence.accessMode $rwoModes)
-  (or (gt (int $V.replicaCount) 1) $V.autoscaling.enabled) -}}
-{{- $message := print
-  "persistence.accessMode is %s but %d pods (replicaCount, or autoscaling.enabled) share one claim, "
-  "which can only attach to one node: set persistence.accessMode: ReadWriteMany (with a storage class "
-  "that supports it), or use statefulSet.enabled: true without persistence.existingClaim so each pod "
-  "gets its own claim." -}}
-{{- include "nim-llm.fail" (printf $message $V.persistence.accessMode (int (max $V.replicaCount 2))) -}}
 {{- end -}}
 {{- end -}}
 
@@ -288,9 +206,10 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- $V := .Values -}}
 {{- if and $V.podDisruptionBudget.enabled (toString $V.podDisruptionBudget.minAvailable)
   (toString $V.podDisruptionBudget.maxUnavailable) -}}
-{{- include "nim-llm.fail" (print
-  "podDisruptionBudget.minAvailable and podDisruptionBudget.maxUnavailable are both set, and a "
-  "PodDisruptionBudget takes one: set the other to \"\".") -}}
+{{- $message := print
+  "podDisruptionBudget.minAvailable and podDisruptionBudget.maxUnavailable are both set, and a PodDisruptionBudget "
+  "takes one: set the other to \"\"." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
 {{- end -}}
 
@@ -303,106 +222,12 @@ text (1.10 arrives as 1.1, 0755 as 493), so only a quoted tag is taken. */ -}}
 {{- if and (include "nim-llm.isZeroCount" ($rolling.maxSurge | default 0)) (include "nim-llm.isZeroCount"
     (or (kindIs "invalid" $rolling.maxUnavailable) (eq (toString $rolling.maxUnavailable) "") | ternary 1
       $rolling.maxUnavailable)) -}}
-{{- include "nim-llm.fail" (print
-  "strategy.rollingUpdate.maxSurge and strategy.rollingUpdate.maxUnavailable are both 0, so a rollout "
-  "could never replace a pod (Kubernetes refuses it): set strategy.rollingUpdate.maxUnavailable: 1 "
-  "(pods replaced in place, no extra GPUs), or a maxSurge above 0 if the cluster has GPUs free for the "
-  "extra pods.") -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* image.repository is a reference the container runtime can pull: no scheme (https://) and, past the registry host,
-lower case only (a runtime refuses "NVIDIA/llama"; the pod then waits in InvalidImageName). */ -}}
-{{- define "nim-llm.preflight.imageRepositoryForm" -}}
-{{- $repository := toString .Values.image.repository -}}
-{{- if regexMatch "^[A-Za-z][A-Za-z0-9+.-]*://" $repository -}}
 {{- $message := print
-  "image.repository is %q, which starts with a scheme (%s), but an image reference has none: set "
-  "image.repository: %s." -}}
-{{- $bare := regexReplaceAll "^[A-Za-z][A-Za-z0-9+.-]*://" $repository "" -}}
-{{- include "nim-llm.fail" (printf $message $repository (regexFind "^[A-Za-z][A-Za-z0-9+.-]*://" $repository) $bare) -}}
+  "strategy.rollingUpdate.maxSurge and strategy.rollingUpdate.maxUnavailable are both 0, so a rollout could never "
+  "replace a pod (Kubernetes refuses it): set strategy.rollingUpdate.maxUnavailable: 1 (pods replaced in place, no "
+  "extra GPUs), or a maxSurge above 0 if the cluster has GPUs free for the extra pods." -}}
+{{- include "nim-llm.fail" $message -}}
 {{- end -}}
-{{- $parts := splitList "/" $repository -}}
-{{- $path := $repository -}}
-{{- if and (gt (len $parts) 1) (regexMatch "[.:]|^localhost$" (first $parts)) -}}
-{{- $path = join "/" (rest $parts) -}}
-{{- end -}}
-{{- if not (regexMatch "^[a-z0-9]+((\\.|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+((\\.|_|__|-+)[a-z0-9]+)*)*$" $path) -}}
-{{- $message := print
-  "image.repository is %q, which is no image reference a container runtime pulls (after the registry host, only "
-  "lower-case letters, digits and the separators . _ __ - between path components): write it in lower case, "
-  "e.g. image.repository: %s." -}}
-{{- include "nim-llm.fail" (printf $message $repository (lower $repository)) -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* A tag that starts like a version is compared with the NIM versions whose start-up differs (multi-node); a part of
-ten digits or more overflows that comparison. */ -}}
-{{- define "nim-llm.preflight.imageTagComparable" -}}
-{{- $tag := toString .Values.image.tag -}}
-{{- $version := regexFind "^v?[0-9]+\\.[0-9]+\\.[0-9]+" $tag -}}
-{{- if and $version (regexMatch "(^v?|\\.)[0-9]{10,}(\\.|$)" $version) -}}
-{{- $message := print
-  "image.tag is %q, which starts like a version but has a part of ten digits or more, so it cannot be compared "
-  "with NIM versions (the multi-node start-up depends on the version): set image.tag to the NIM version you "
-  "run, e.g. image.tag: \"1.8.4\"." -}}
-{{- include "nim-llm.fail" (printf $message $tag) -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* Paths the pods mount: no ".." (Kubernetes refuses it in a mount path and a hostPath), and the model cache not on
-a directory the image or the chart already uses. */ -}}
-{{- define "nim-llm.preflight.pathsWithoutDotDot" -}}
-{{- $V := .Values -}}
-{{- $paths := list (list "model.nimCache" $V.model.nimCache) -}}
-{{- if $V.hostPath.enabled -}}{{- $paths = append $paths (list "hostPath.path" $V.hostPath.path) -}}{{- end -}}
-{{- if $V.nfs.enabled -}}{{- $paths = append $paths (list "nfs.path" $V.nfs.path) -}}{{- end -}}
-{{- $mapForm := kindIs "map" $V.extraVolumeMounts -}}
-{{- range $i, $m := include "nim-llm.namedList" $V.extraVolumeMounts | fromYamlArray -}}
-{{- $key := ternary (printf "extraVolumeMounts.%v.mountPath" $m.name) (printf "extraVolumeMounts[%d].mountPath" $i) $mapForm -}}
-{{- $paths = append $paths (list $key $m.mountPath) -}}
-{{- end -}}
-{{- range $p := $paths -}}
-{{- if has ".." (splitList "/" (toString (index $p 1))) -}}
-{{- /* The API server refuses ".." only in a host path (validatePathNoBacksteps); a mount path with ".." it takes, and
-the container runtime mounts at the directory the path resolves to, not the one written. */ -}}
-{{- $why := ternary "Kubernetes refuses a host path with \"..\"" (printf "the volume would be mounted at %s, the directory it resolves to, not where the path says" (clean (toString (index $p 1)))) (eq (index $p 0) "hostPath.path") -}}
-{{- $message := print "%s is %q, which holds a \"..\" segment: %s. Write the path without \"..\"." -}}
-{{- include "nim-llm.fail" (printf $message (index $p 0) (toString (index $p 1)) $why) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* The model cache is mounted at model.nimCache: over the image's own files or the chart's mounts it would hide them
-(or Kubernetes refuses the second mount). */ -}}
-{{- define "nim-llm.preflight.cachePathFree" -}}
-{{- $cache := trimSuffix "/" (toString .Values.model.nimCache) -}}
-{{- $taken := "" -}}
-{{- range $dir := list "/opt/nim" "/opt/nim-llm" "/etc/nim-llm" "/dev" "/proc" "/sys" "/etc" "/usr" "/bin" "/lib" -}}
-{{- if or (eq $cache $dir) (hasPrefix (printf "%s/" $dir) $cache) -}}{{- $taken = $dir -}}{{- end -}}
-{{- end -}}
-{{- if eq $cache "" -}}{{- $taken = "/, the whole file system" -}}{{- end -}}
-{{- if $taken -}}
-{{- $message := print
-  "model.nimCache is %q, on a directory the NIM image or the chart already uses (%s): the cache volume would hide "
-  "its files or collide with the chart's mounts. Set model.nimCache to a directory of its own, e.g. "
-  "model.nimCache: /model-store." -}}
-{{- include "nim-llm.fail" (printf $message (toString .Values.model.nimCache) $taken) -}}
-{{- end -}}
-{{- end -}}
-
-{{- /* nfs.server is a host name or address; the exported directory is nfs.path. */ -}}
-{{- define "nim-llm.preflight.nfsServerIsHost" -}}
-{{- $V := .Values -}}
-{{- if and $V.nfs.enabled (regexMatch "[/ ]|^[A-Za-z]+:" (toString $V.nfs.server)) -}}
-{{- $message := print
-  "nfs.server is %q, but it takes the server's host name or IP address only (the kubelet mounts "
-  "<nfs.server>:<nfs.path>): put the exported directory in nfs.path, e.g. nfs.server: %s and nfs.path: %s." -}}
-{{- $server := regexReplaceAll "^[A-Za-z]+://" (toString $V.nfs.server) "" -}}
-{{- $host := first (splitList "/" (first (splitList ":" $server))) -}}
-{{- $path := printf "/%s" (join "/" (rest (splitList "/" $server))) -}}
-{{- include "nim-llm.fail" (printf $message (toString $V.nfs.server) $host $path) -}}
 {{- end -}}
 {{- end -}}
 
@@ -431,7 +256,9 @@ the container runtime mounts at the directory the path resolves to, not the one 
 {{- $value := toString (index $c 1) -}}
 {{- $digits := regexReplaceAll "^0+" (trimSuffix "%" $value) "" -}}
 {{- if and (hasSuffix "%" $value) (or (gt (len $digits) 3) (and (eq (len $digits) 3) (gt (atoi $digits) 100))) -}}
-{{- include "nim-llm.fail" (printf "%s is %s, more than 100%% of the pods, which Kubernetes refuses: set it to at most \"100%%\"." (index $c 0) $value) -}}
+{{- $message := print
+  "%s is %s, more than 100%% of the pods, which Kubernetes refuses: set it to at most \"100%%\"." -}}
+{{- include "nim-llm.fail" (printf $message (index $c 0) $value) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -17,7 +17,8 @@ Volumes and mounts of every pod, by role.
 
 {{/* Names of every pod volume the chart itself may define (list); extraVolumes must not reuse them. */}}
 {{- define "nim-llm.chartVolumeNames" -}}
-{{- toYaml (list "model-store" "dshm" "tmp" "home" "mpi-scripts" "ssh-key" "sshd" "efa-ofi" "nccl-topology" "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband" "ca-bundle" "lora-adapters") -}}
+{{- toYaml (list "model-store" "dshm" "tmp" "home" "mpi-scripts" "ssh-key" "sshd" "efa-ofi" "nccl-topology"
+  "nvidia-install-dir-host" "sys" "proc-sys" "aperture-devices" "infiniband" "ca-bundle" "lora-adapters") -}}
 {{- end -}}
 
 {{/* The model cache volume source (absent for per-pod StatefulSet claims). */}}

@@ -63,7 +63,7 @@ public final class BinaryAssets implements BinarySource {
     }
 
     @Override
-    public Map<String, Path> controllers(Consumer<String> progress) {
+    public Map<String, Path> controllers(String kubeVersion, Consumer<String> progress) {
         Map<String, Path> dirs = new LinkedHashMap<>();
         for (String name : CONTROLLERS) {
             dirs.put(name, require(dir, name + "/" + name).getParent());
@@ -132,8 +132,8 @@ public final class BinaryAssets implements BinarySource {
         }
 
         @Override
-        public Map<String, Path> controllers(Consumer<String> progress) {
-            return call(() -> builder.controllers(progress));
+        public Map<String, Path> controllers(String kubeVersion, Consumer<String> progress) {
+            return call(() -> builder.controllers(kubeVersion, progress));
         }
 
         @Override

@@ -38,8 +38,8 @@ public final class ControllerBinaries {
         String version = settings.kubeVersion();
         progress.accept("control plane " + version + ": checking the binaries (a fresh machine builds them from Go modules)");
         Path controlPlane = source.controlPlane(version, line -> progress.accept("  " + line));
-        progress.accept("controllers: checking the binaries (a fresh machine builds them from Go modules)");
-        Map<String, Path> dirs = new HashMap<>(source.controllers(line -> progress.accept("  " + line)));
+        progress.accept("controllers (Kubernetes " + version + "): checking the binaries (a fresh machine builds them from Go modules)");
+        Map<String, Path> dirs = new HashMap<>(source.controllers(version, line -> progress.accept("  " + line)));
         ControllerBinaries binaries = new ControllerBinaries(controlPlane, dirs);
         for (String name : List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "lws", "mpi-operator")) {
             if (!Files.isExecutable(binaries.binary(name))) {

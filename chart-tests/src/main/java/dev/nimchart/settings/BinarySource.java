@@ -18,9 +18,10 @@ public interface BinarySource {
 
     /**
      * The controllers' directories by program (kube-controller-manager, kube-scheduler, kwok, lws, mpi-operator,
-     * kueue), each holding the program and the data files of its version.
+     * kueue), each holding the program and the data files of its version; kube-controller-manager and kube-scheduler
+     * of this Kubernetes version (the API server's).
      */
-    Map<String, Path> controllers(Consumer<String> progress);
+    Map<String, Path> controllers(String kubeVersion, Consumer<String> progress);
 
     /** The executable of a tool: helm, kubeconform, kube-score, ct or registry. */
     Path tool(String name, Consumer<String> progress);

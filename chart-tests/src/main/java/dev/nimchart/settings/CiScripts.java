@@ -35,8 +35,8 @@ final class CiScripts implements BinarySource {
     }
 
     @Override
-    public Map<String, Path> controllers(Consumer<String> progress) {
-        String out = run("build-controllers.sh", List.of("--print-dirs"), progress);
+    public Map<String, Path> controllers(String kubeVersion, Consumer<String> progress) {
+        String out = run("build-controllers.sh", List.of("--print-dirs", "--kube-version", kubeVersion), progress);
         Map<String, Path> dirs = new HashMap<>();
         out.lines().map(String::strip).filter(l -> l.matches("\\S+ /\\S.*")).forEach(l -> {
             String[] parts = l.split(" ", 2);

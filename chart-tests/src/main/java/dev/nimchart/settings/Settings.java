@@ -20,8 +20,16 @@ import java.util.function.Consumer;
  */
 public final class Settings {
 
-    /** The Kubernetes version of the local control plane and the controller tier: the pin of ci/control-plane/kubernetes/go.mod. */
-    public static final String DEFAULT_KUBE_VERSION = "1.34.10";
+    /**
+     * The Kubernetes version of the local control plane and the controller tier: the pin of
+     * ci/control-plane/kubernetes/go.mod, the newest minor the Go module proxy serves.
+     */
+    public static final String DEFAULT_KUBE_VERSION = "1.37.2";
+    /**
+     * The oldest Kubernetes version the chart claims (its kubeVersion), which the API-server tier also runs on (a second
+     * Failsafe execution with {@code -Dnim.kube.version} set to it): committed modules in ci/control-plane/v1.34.10/.
+     */
+    public static final String OLDEST_KUBE_VERSION = "1.34.10";
     /** The K3s image of {@code cluster=k3s} (and of {@code auto} where Docker runs). */
     public static final String DEFAULT_K3S_IMAGE = "rancher/k3s:v1.34.1-k3s1";
     /** How long the controllers get to reconcile one values file on the harness's own cluster. */

@@ -192,7 +192,7 @@ public final class SettingsFromProperties {
             }
 
             @Override
-            public Map<String, Path> controllers(Consumer<String> progress) {
+            public Map<String, Path> controllers(String kubeVersion, Consumer<String> progress) {
                 throw new ToolUnavailableException(why);
             }
 

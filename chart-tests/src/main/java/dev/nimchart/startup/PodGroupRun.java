@@ -963,10 +963,8 @@ public final class PodGroupRun implements AutoCloseable {
 
     /** As {@link #exec(PodRun, List)}, ended (and failed) after timeoutSeconds as the kubelet ends a probe. */
     public int exec(PodRun run, List<String> command, int timeoutSeconds) {
-        List<String> full = new ArrayList<>(List.of("timeout", "-s", "KILL", Integer.toString(timeoutSeconds), "nsenter", "-t", Long.toString(run.process().pid()), "-m", "-n", "-u", "--",
-                "setpriv", "--reuid=" + run.uid(), "--regid=" + run.gid(), groupList(run.groups()).equals("-") ? "--clear-groups"
-                        : "--groups=" + groupList(run.groups()), "--", "env", "-i"));
-        run.env().forEach((k, v) -> full.add(k + "=" + v));
+        List<String> full = executorCommand(run, "exec", "--timeout", Integer.toString(timeoutSeconds));
+        full.add("--");
         full.addAll(command);
         return StartupHost.run(full, timeoutSeconds + 10).exit();
     }

@@ -71,12 +71,25 @@ public final class StartupHost {
     static Result run(List<String> command, int timeoutSeconds) {
         try {
             Process p = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).start();
-            byte[] out = p.getInputStream().readAllBytes();
+            // Read on another thread, so that the timeout holds even when the command never closes its output.
+            java.util.concurrent.CompletableFuture<byte[]> out = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return p.getInputStream().readAllBytes();
+                } catch (IOException e) {
+                    return new byte[0];
+                }
+            });
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
-                return new Result(-1, "timed out: " + String.join(" ", command));
+                return new Result(-1, "timed out after " + timeoutSeconds + " s: " + String.join(" ", command));
             }
-            return new Result(p.exitValue(), new String(out).strip());
+            try {
+                // A background process the command left behind may hold its output open: what came within a few seconds.
+                return new Result(p.exitValue(), new String(out.get(5, TimeUnit.SECONDS)).strip());
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                return new Result(p.exitValue(), "");
+            }
         } catch (IOException e) {
             return new Result(-1, e.getMessage());
         } catch (InterruptedException e) {

@@ -39,80 +39,11 @@ def models(env=os.environ):
     return {"object": "list", "data": data}
 
 
-def serve(port, ready, status, generate, owner, flavour="nim"):
-    """Serves the API on port in a background thread. ready() -> bool; status() -> dict for the health answers;
-    generate(prompt, max_tokens) -> (text, completion tokens); owner names the server in completion ids. With
-    NIM_HEALTH_PORT set to another port, /v1/health/* move there (NIM 2.x): the API port answers them 404.
-    flavour "dynamo": the Dynamo frontend of NIM 3.0's Dynamo mode, which bypasses NIM's server: /live and /health
-    (Dynamo's health-check reference; /health lists the discovered worker endpoints, 503 before any), no /v1/health/*,
-    and the worker's system server (/live, /health) on NIM_HEALTH_PORT, 9090 when unset (NIM 3.0 troubleshooting).
-    flavour "vllm": plain vLLM, as Dynamo mode falls back to without the Dynamo package: /health (200, no body)."""
-    if flavour != "nim":
-        return serve_engine(port, ready, status, generate, owner, flavour)
-    health_port = int(os.environ.get("NIM_HEALTH_PORT") or port)
+def openai_handler(ready, generate, owner):
+    """The handler both servers share: JSON replies (no body for None), OpenAI chat completions for the models of
+    /v1/models once ready() (the completion from generate, its id naming owner), no request log."""
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def reply(self, code, payload):
-            body = json.dumps(payload).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_GET(self):
-            health_here = self.server.server_address[1] == health_port
-            if self.path.startswith("/v1/health/") and not health_here:
-                self.reply(404, {"error": "health is served on NIM_HEALTH_PORT %d" % health_port})
-            elif health_here and health_port != port and not self.path.startswith("/v1/health/"):
-                self.reply(404, {"error": "the health port serves /v1/health/* only"})
-            elif self.path == "/v1/health/live":
-                self.reply(200, status())
-            elif self.path == "/v1/health/ready":
-                self.reply(200 if ready() else 503, status())
-            elif self.path == "/v1/models" and ready():
-                self.reply(200, models())
-            else:
-                self.reply(404 if ready() else 503, {"error": "not served"})
-
-        def do_POST(self):
-            length = int(self.headers.get("Content-Length") or 0)
-            try:
-                request = json.loads(self.rfile.read(length) or b"{}")
-            except ValueError:
-                self.reply(400, {"error": "not JSON"})
-                return
-            if self.path != "/v1/chat/completions" or not ready():
-                self.reply(404 if ready() else 503, {"error": "not served"})
-                return
-            model = request.get("model")
-            if model not in [m["id"] for m in models()["data"]]:
-                self.reply(404, {"error": {"message": "The model %r does not exist." % request.get("model"), "type": "NotFoundError"}})
-                return
-            prompt = " ".join(str(m.get("content", "")) for m in request.get("messages", []))
-            text, tokens = generate(prompt, max(1, min(int(request.get("max_tokens") or 16), 256)))
-            self.reply(200, {"id": "chatcmpl-" + owner, "object": "chat.completion", "created": int(time.time()), "model": model,
-                             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length"}],
-                             "usage": {"prompt_tokens": len(prompt.encode()), "completion_tokens": tokens,
-                                       "total_tokens": len(prompt.encode()) + tokens}})
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("0.0.0.0", port), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    if health_port != port:
-        health = http.server.ThreadingHTTPServer(("0.0.0.0", health_port), Handler)
-        threading.Thread(target=health.serve_forever, daemon=True).start()
-    return server
-
-
-def serve_engine(port, ready, status, generate, owner, flavour):
-    """The Dynamo frontend (and its worker's system server) or plain vLLM on port: see serve."""
-    endpoints = ["dyn://dynamo.backend.generate"]
-
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class OpenAi(http.server.BaseHTTPRequestHandler):
         def reply(self, code, payload):
             body = b"" if payload is None else json.dumps(payload).encode()
             self.send_response(code)
@@ -120,21 +51,6 @@ def serve_engine(port, ready, status, generate, owner, flavour):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
-
-        def do_GET(self):
-            if flavour == "dynamo" and self.path == "/live":
-                self.reply(200, {"message": "Service is live", "status": "live"})
-            elif flavour == "dynamo" and self.path == "/health":
-                if ready():
-                    self.reply(200, {"status": "healthy", "endpoints": endpoints, "instances": [{"endpoint": "generate"}]})
-                else:
-                    self.reply(503, {"status": "unhealthy", "message": "No endpoints available", "endpoints": [], "instances": []})
-            elif flavour == "vllm" and self.path == "/health":
-                self.reply(200 if ready() else 503, None)
-            elif self.path == "/v1/models" and ready():
-                self.reply(200, models())
-            else:
-                self.reply(404 if ready() else 503, {"error": "not served"})
 
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
@@ -159,6 +75,66 @@ def serve_engine(port, ready, status, generate, owner, flavour):
 
         def log_message(self, *args):
             pass
+
+    return OpenAi
+
+
+def serve(port, ready, status, generate, owner, flavour="nim"):
+    """Serves the API on port in a background thread. ready() -> bool; status() -> dict for the health answers;
+    generate(prompt, max_tokens) -> (text, completion tokens); owner names the server in completion ids. With
+    NIM_HEALTH_PORT set to another port, /v1/health/* move there (NIM 2.x): the API port answers them 404.
+    flavour "dynamo": the Dynamo frontend of NIM 3.0's Dynamo mode, which bypasses NIM's server: /live and /health
+    (Dynamo's health-check reference; /health lists the discovered worker endpoints, 503 before any), no /v1/health/*,
+    and the worker's system server (/live, /health) on NIM_HEALTH_PORT, 9090 when unset (NIM 3.0 troubleshooting).
+    flavour "vllm": plain vLLM, as Dynamo mode falls back to without the Dynamo package: /health (200, no body)."""
+    if flavour != "nim":
+        return serve_engine(port, ready, status, generate, owner, flavour)
+    health_port = int(os.environ.get("NIM_HEALTH_PORT") or port)
+
+    class Handler(openai_handler(ready, generate, owner)):
+        def do_GET(self):
+            health_here = self.server.server_address[1] == health_port
+            if self.path.startswith("/v1/health/") and not health_here:
+                self.reply(404, {"error": "health is served on NIM_HEALTH_PORT %d" % health_port})
+            elif health_here and health_port != port and not self.path.startswith("/v1/health/"):
+                self.reply(404, {"error": "the health port serves /v1/health/* only"})
+            elif self.path == "/v1/health/live":
+                self.reply(200, status())
+            elif self.path == "/v1/health/ready":
+                self.reply(200 if ready() else 503, status())
+            elif self.path == "/v1/models" and ready():
+                self.reply(200, models())
+            else:
+                self.reply(404 if ready() else 503, {"error": "not served"})
+
+    server = http.server.ThreadingHTTPServer(("0.0.0.0", port), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    if health_port != port:
+        health = http.server.ThreadingHTTPServer(("0.0.0.0", health_port), Handler)
+        threading.Thread(target=health.serve_forever, daemon=True).start()
+    return server
+
+
+def serve_engine(port, ready, status, generate, owner, flavour):
+    """The Dynamo frontend (and its worker's system server) or plain vLLM on port: see serve."""
+    endpoints = ["dyn://dynamo.backend.generate"]
+
+    class Handler(openai_handler(ready, generate, owner)):
+        def do_GET(self):
+            if flavour == "dynamo" and self.path == "/live":
+                self.reply(200, {"message": "Service is live", "status": "live"})
+            elif flavour == "dynamo" and self.path == "/health":
+                if ready():
+                    self.reply(200, {"status": "healthy", "endpoints": endpoints, "instances": [{"endpoint": "generate"}]})
+                else:
+                    self.reply(503, {"status": "unhealthy", "message": "No endpoints available", "endpoints": [], "instances": []})
+            elif flavour == "vllm" and self.path == "/health":
+                self.reply(200 if ready() else 503, None)
+            elif self.path == "/v1/models" and ready():
+                self.reply(200, models())
+            else:
+                self.reply(404 if ready() else 503, {"error": "not served"})
 
     class System(http.server.BaseHTTPRequestHandler):
         """The Dynamo worker's system server: /live, /health."""

@@ -10,6 +10,9 @@
 #   pod-run.py start POD_DIR                 exec the pod's processes (init containers, then the main container)
 #   pod-run.py probe POD_DIR KIND [--pid P]  one run of the nim container's probe (startupProbe, readinessProbe,
 #                                            livenessProbe): exit 0 passed, 1 failed
+#   pod-run.py exec POD_DIR --pid P [--timeout S] -- COMMAND...
+#                                            COMMAND in the pod as an exec probe runs (its user, namespaces, environment);
+#                                            its exit code, 124 after S seconds (20 by default)
 #   pod-run.py startup POD_DIR --pid P       the startup probe on the kubelet's schedule; prints the outcome as JSON
 #   pod-run.py check BUNDLE [--standin] [--ready-timeout S]
 #                                            the serving check: start the pod, its probes as the kubelet runs them, the
@@ -47,6 +50,20 @@ def alive(pid):
 
 # ---- probes, as the kubelet runs them ----
 
+def exec_in_pod(pod_dir, plan, pid, command, timeout, output=False):
+    """A command in the pod's namespaces (those of its process pid), as its user and groups, with its environment only:
+    how the kubelet runs an exec probe (and kubectl exec a command). Its exit code, -1 once timeout seconds passed; with
+    output, its standard output and error go to ours."""
+    groups = ["--clear-groups"] if plan["groups"] == "-" else ["--groups=" + plan["groups"]]
+    cmd = ["nsenter", "-t", str(pid), "-m", "-n", "-u", "--", "setpriv", "--reuid=%d" % plan["uid"],
+           "--regid=%d" % plan["gid"]] + groups + ["--", "env", "-i"] + pod_env(pod_dir) + command
+    sink = None if output else subprocess.DEVNULL
+    try:
+        return subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=sink, stderr=sink, timeout=timeout).returncode
+    except subprocess.TimeoutExpired:
+        return -1
+
+
 def probe_once(pod_dir, plan, kind, pid):
     """One run of the nim container's probe of this kind; a container without it passes while its process runs."""
     p = plan["probes"].get(kind)
@@ -54,14 +71,7 @@ def probe_once(pod_dir, plan, kind, pid):
         return alive(pid)
     timeout = p.get("timeoutSeconds") or 1
     if "exec" in p:
-        groups = ["--clear-groups"] if plan["groups"] == "-" else ["--groups=" + plan["groups"]]
-        cmd = ["nsenter", "-t", str(pid), "-m", "-n", "-u", "--", "setpriv", "--reuid=%d" % plan["uid"],
-               "--regid=%d" % plan["gid"]] + groups + ["--", "env", "-i"] + pod_env(pod_dir) + list(p["exec"]["command"])
-        try:
-            return subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  timeout=timeout).returncode == 0
-        except subprocess.TimeoutExpired:
-            return False
+        return exec_in_pod(pod_dir, plan, pid, list(p["exec"]["command"]), timeout) == 0
     if "httpGet" in p:
         g = p["httpGet"]
         host = g.get("host") or plan["ip"]
@@ -487,9 +497,12 @@ def main(argv):
         raise SystemExit(__doc__ or "usage: pod-run.py start|probe|startup|check ...")
     cmd, target, rest = argv[0], argv[1], argv[2:]
     opts = {}
+    if "--" in rest:
+        opts["command"] = rest[rest.index("--") + 1:]
+        rest = rest[:rest.index("--")]
     i = 0
     while i < len(rest):
-        if rest[i] in ("--pid", "--ready-timeout"):
+        if rest[i] in ("--pid", "--ready-timeout", "--timeout"):
             opts[rest[i]] = int(rest[i + 1])
             i += 2
         elif rest[i] == "--standin":
@@ -503,6 +516,9 @@ def main(argv):
         os.execvp(plan["argv"][0], plan["argv"])
     if cmd == "probe":
         return 0 if probe_once(target, load_plan(target), opts["args"][0], opts.get("--pid")) else 1
+    if cmd == "exec":
+        code = exec_in_pod(target, load_plan(target), opts["--pid"], opts.get("command") or [], opts.get("--timeout", 20), output=True)
+        return 124 if code == -1 else code
     if cmd == "startup":
         print(json.dumps(startup(target, load_plan(target), opts["--pid"])))
         return 0

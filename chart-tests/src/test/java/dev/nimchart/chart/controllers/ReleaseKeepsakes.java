@@ -17,6 +17,21 @@ public record ReleaseKeepsakes(Map<String, String> claims, Object sshKey) {
         return new ReleaseKeepsakes(claims(state), sshKey(state));
     }
 
+    /**
+     * Whether this (after an upgrade to a newer chart version) keeps everything {@code before} had: the same claims, and
+     * every key of the SSH Secret with the same value; a key the newer version adds is allowed (1.15.0 adds
+     * {@code public.key}, the public half of the kept {@code private.key}).
+     */
+    public boolean keeps(ReleaseKeepsakes before) {
+        if (!claims.equals(before.claims)) {
+            return false;
+        }
+        if (before.sshKey instanceof Map<?, ?> was && sshKey instanceof Map<?, ?> now) {
+            return was.entrySet().stream().allMatch(e -> java.util.Objects.equals(now.get(e.getKey()), e.getValue()));
+        }
+        return java.util.Objects.equals(sshKey, before.sshKey);
+    }
+
     /** Cache claims of the namespace, "name (uid U)" to the bound volume (empty while unbound). */
     public static Map<String, String> claims(NamespaceState state) {
         return state.all("PersistentVolumeClaim").stream().filter(c -> c.name().startsWith("model-store-") || c.name().endsWith("-cache"))

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The tier's kube-controller-manager carries the fix for Kubernetes issue 138407 that {@code ci/build-controllers.sh}
- * makes: its resource claim controller applies a pod's {@code status.resourceClaimStatuses} with only the claims it has
+ * The tier's kube-controller-manager carries the fix for Kubernetes issue 138407 (upstream in v1.37.2, the tier's
+ * version; {@code ci/build-controllers.sh} adds it to v1.34.10, which lacks it): its resource claim controller applies a pod's {@code status.resourceClaimStatuses} with only the claims it has
  * just created or found, and server-side apply dropped the entries it had recorded before, so a pod with two claims
  * from templates could flap between one-entry lists and never be scheduled (seen in {@code PlacementIT}). The test puts
  * a pod into the state that starts the flap (one of its two entries recorded by the controller's field manager, the

@@ -17,7 +17,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The pipeline a chart's CI usually runs per values file, as processes:
- * {@code helm template RELEASE CHART -f FILE --namespace nim --kube-version 1.33.0 | kubeconform -strict -summary
+ * {@code helm template RELEASE CHART -f FILE --namespace nim --kube-version 1.34.0 | kubeconform -strict -summary
  * -output json -schema-location TEMPLATE}, with the Helm CLI and kubeconform built from their Go modules
  * (ci/build-tools.sh) and the schemas prepared offline ({@link KubeconformSchemas}). kubeconform runs without
  * {@code -ignore-missing-schemas}, so a kind without a schema is an error, never a skip; its schema location is a local

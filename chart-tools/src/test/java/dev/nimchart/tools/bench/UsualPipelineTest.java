@@ -117,7 +117,7 @@ class UsualPipelineTest {
         assertThat(result.passed()).isTrue();
         assertThat(result.wallNanos()).isPositive();
         assertThat(Files.readAllLines(dir.resolve("helm-args.txt"))).containsExactly("template", "my-values-file",
-                dir.resolve("chart").toString(), "-f", values.toString(), "--namespace", "nim", "--kube-version", "1.33.0");
+                dir.resolve("chart").toString(), "-f", values.toString(), "--namespace", "nim", "--kube-version", "1.34.0");
         assertThat(Files.readAllLines(dir.resolve("helm-env.txt"))).containsExactly(
                 "HELM_CACHE_HOME=" + dir.resolve("work/helm-cache"),
                 "HELM_CONFIG_HOME=" + dir.resolve("work/helm-config"),
