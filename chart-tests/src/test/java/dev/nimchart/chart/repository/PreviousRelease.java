@@ -14,9 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The chart version users run today, from this repository's git history: the newest commit of the main line (first
- * parents) whose
- * charts/nim-llm/Chart.yaml has another version than the working tree's (the last state of the previous version), its
+ * The chart version users run today: the version and commit recorded in previous-release.properties (the commit the
+ * last version landed as; checked against this clone's history and the CHANGELOG), its
  * chart and values-examples/ extracted with {@code git archive} under target/. The examples are the values files as
  * that release documented them, the files its users install.
  *
@@ -29,6 +28,8 @@ public record PreviousRelease(String version, String commit, Path chartDir, Path
 
     private static final Pattern VERSION = Pattern.compile("(?m)^version:\\s*\"?([^\"\\s]+)\"?\\s*$");
     private static final String CHART_YAML = "charts/nim-llm/Chart.yaml";
+    /** The landed release, recorded: version and commit (see the file). */
+    static final String RECORD = "/dev/nimchart/chart/previous-release.properties";
     private static volatile PreviousRelease found;
 
     /** The previous release (found and extracted once per JVM); fails naming why when the history cannot tell. */
@@ -66,31 +67,35 @@ public record PreviousRelease(String version, String commit, Path chartDir, Path
         if (!"true".equals(git(repo, "rev-parse", "--is-inside-work-tree").strip())) {
             throw new IllegalStateException(repo + " is not a git checkout: the previous release comes from its history");
         }
-        // Commits of the main line (first parents only: a branch merged in may have changed the version on its own, its
-        // commits before that holding half of the new version's work) that changed Chart.yaml, newest first; the version
-        // holds from each until the next one.
-        List<String> changes = git(repo, "log", "--first-parent", "--format=%H", "--", CHART_YAML).lines().filter(l -> !l.isBlank()).toList();
-        String previousCommit = null;
-        String previousVersion = null;
-        String head = git(repo, "rev-parse", "HEAD").strip();
-        String headVersion = version(git(repo, "show", head + ":" + CHART_YAML), CHART_YAML + " at HEAD");
-        if (!headVersion.equals(current)) {
-            previousCommit = head;
-            previousVersion = headVersion;
-        } else {
-            for (String c : changes) {
-                String parentVersion = parentVersion(repo, c);
-                if (parentVersion != null && !parentVersion.equals(current)) {
-                    previousCommit = git(repo, "rev-parse", c + "^").strip();
-                    previousVersion = parentVersion;
-                    break;
-                }
+        // The landed release is recorded (a branch merged in may have changed the version on its own, and its commits
+        // before that hold half of the new version's work under the old number: no search of the history can tell).
+        java.util.Properties recorded = new java.util.Properties();
+        try (java.io.InputStream in = PreviousRelease.class.getResourceAsStream(RECORD)) {
+            if (in == null) {
+                throw new IllegalStateException("no " + RECORD + " on the test class path");
             }
+            recorded.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        if (previousCommit == null) {
+        String previousVersion = recorded.getProperty("version", "");
+        String previousCommit = recorded.getProperty("commit", "");
+        String expected = previousChangelogVersion(read(repo.resolve("charts/nim-llm/CHANGELOG.md")), current);
+        if (!previousVersion.equals(expected)) {
+            throw new IllegalStateException(RECORD + " names version " + previousVersion + ", but the CHANGELOG entry below " + current
+                    + " is " + expected + ": set version=" + expected + " and commit= the commit " + expected + " landed as");
+        }
+        String there;
+        try {
+            there = version(git(repo, "show", previousCommit + ":" + CHART_YAML), CHART_YAML + " at " + previousCommit);
+        } catch (IllegalStateException missing) {
             boolean shallow = "true".equals(git(repo, "rev-parse", "--is-shallow-repository").strip());
-            throw new IllegalStateException("no commit of " + repo + " has a " + CHART_YAML + " version other than " + current
-                    + (shallow ? " (a shallow clone: fetch the history, git fetch --unshallow)" : ""));
+            throw new IllegalStateException("the commit " + previousCommit + " of " + RECORD + " is not in " + repo
+                    + (shallow ? " (a shallow clone: fetch the history, git fetch --unshallow)" : ""), missing);
+        }
+        if (!there.equals(previousVersion)) {
+            throw new IllegalStateException(RECORD + ": " + CHART_YAML + " at " + previousCommit + " is version " + there + ", not "
+                    + previousVersion);
         }
         Path dir = repo.resolve("chart-tests/target/previous-release-" + previousVersion + "-" + previousCommit.substring(0, 12));
         Path chart = dir.resolve("charts/nim-llm");
@@ -100,12 +105,17 @@ public record PreviousRelease(String version, String commit, Path chartDir, Path
         return new PreviousRelease(previousVersion, previousCommit, chart, dir.resolve("values-examples"));
     }
 
-    private static String parentVersion(Path repo, String commit) {
-        try {
-            return version(git(repo, "show", commit + "^:" + CHART_YAML), CHART_YAML + " before " + commit);
-        } catch (IllegalStateException noParentOrFile) {
-            return null;
+    /** The version of the CHANGELOG entry right below the one of {@code current}, or "" when there is none. */
+    static String previousChangelogVersion(String changelog, String current) {
+        Matcher m = Pattern.compile("(?m)^## \\[([^\\]]+)\\]").matcher(changelog);
+        boolean seen = false;
+        while (m.find()) {
+            if (seen) {
+                return m.group(1);
+            }
+            seen = m.group(1).equals(current);
         }
+        return "";
     }
 
     /** Extracts charts/nim-llm and values-examples of the commit into dir (through a temporary directory beside it). */
