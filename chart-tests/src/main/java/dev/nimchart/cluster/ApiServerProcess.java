@@ -40,7 +40,7 @@ public final class ApiServerProcess {
             command.addAll(List.of("--disable-admission-plugins", "ServiceAccount"));
         }
         LocalProcess apiServer = LocalProcess.start("kube-apiserver", command, Map.of(), runDir.resolve("logs"));
-        apiServer.awaitReady("/readyz answering", () -> HealthProbe.https(port, "/readyz"), Duration.ofSeconds(60));
+        apiServer.awaitReady("/readyz answering", () -> HealthProbe.https(port, "/readyz"), LocalProcess.START_TIMEOUT);
         return apiServer;
     }
 }

@@ -22,7 +22,7 @@ public final class EtcdProcess {
                 "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
                 "--initial-cluster", "tier=" + peer, "--unsafe-no-fsync", "--log-level", "warn"),
                 Map.of(), runDir.resolve("logs"));
-        etcd.awaitReady("/health answering", () -> HealthProbe.http(clientPort, "/health"), Duration.ofSeconds(30));
+        etcd.awaitReady("/health answering", () -> HealthProbe.http(clientPort, "/health"), LocalProcess.START_TIMEOUT);
         return etcd;
     }
 }

@@ -51,6 +51,13 @@ public final class LocalProcess implements AutoCloseable {
         this.log = log;
     }
 
+    /**
+     * How long a started process of the tiers (etcd, kube-apiserver, the controllers, the webhooks) may take to answer
+     * its health check. Generous on purpose: on a 2-core machine running five test JVMs, each starting its own tiers,
+     * kube-apiserver 1.37 was seen taking more than 60 s; a process that is ready sooner is used at once.
+     */
+    public static final java.time.Duration START_TIMEOUT = java.time.Duration.ofSeconds(180);
+
     /** Starts {@code command} with extra environment variables; stdout and stderr go to {@code <logDir>/<name>.log}. */
     public static LocalProcess start(String name, List<String> command, Map<String, String> env, Path logDir) {
         Path log = logDir.resolve(name + ".log");

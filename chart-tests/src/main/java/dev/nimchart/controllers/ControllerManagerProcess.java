@@ -35,7 +35,7 @@ final class ControllerManagerProcess {
                 "--horizontal-pod-autoscaler-sync-period", "1s",
                 "--kube-api-qps", "200", "--kube-api-burst", "400"),
                 Map.of("KUBECONFIG", kubeconfig.toString()), runDir.resolve("logs"));
-        kcm.awaitReady("/healthz answering", () -> HealthProbe.https(port, "/healthz"), Duration.ofSeconds(60));
+        kcm.awaitReady("/healthz answering", () -> HealthProbe.https(port, "/healthz"), LocalProcess.START_TIMEOUT);
         return kcm;
     }
 }

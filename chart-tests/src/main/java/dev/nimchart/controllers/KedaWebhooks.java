@@ -71,7 +71,7 @@ public final class KedaWebhooks implements AutoCloseable {
                     "--cert-dir", certDir.toString(), "--metrics-bind-address", "0", "--health-probe-bind-address", "127.0.0.1:" + health,
                     "--zap-log-level", "info"), Map.of("KUBECONFIG", runDir.resolve("kubeconfig").toString()), runDir.resolve("logs"));
             process.awaitReady("/readyz answering and the webhook port listening",
-                    () -> HealthProbe.http(health, "/readyz") && FreePort.listening(port), Duration.ofSeconds(120));
+                    () -> HealthProbe.http(health, "/readyz") && FreePort.listening(port), LocalProcess.START_TIMEOUT);
             registrations.add(register(api, binary.resolveSibling("validation_webhooks.yaml"), port, caBundle));
             awaitJudging(api, process);
             return new KedaWebhooks(api, process, registrations);

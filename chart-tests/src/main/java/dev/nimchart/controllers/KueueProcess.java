@@ -92,7 +92,7 @@ final class KueueProcess {
                 binaries.binary("kueue").toString(), "--config", config.toString(), "--zap-log-level", "2"),
                 Map.of("KUBECONFIG", kubeconfig.toString()), runDir.resolve("logs"));
         kueue.awaitReady("/readyz answering and the webhook port listening",
-                () -> HealthProbe.http(healthPort, "/readyz") && FreePort.listening(webhookPort), Duration.ofSeconds(120));
+                () -> HealthProbe.http(healthPort, "/readyz") && FreePort.listening(webhookPort), LocalProcess.START_TIMEOUT);
         return kueue;
     }
 }

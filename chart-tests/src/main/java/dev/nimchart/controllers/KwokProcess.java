@@ -76,7 +76,7 @@ final class KwokProcess {
                 "--node-lease-duration-seconds", "40",
                 "--server-address", "127.0.0.1:" + port),
                 Map.of("KUBECONFIG", kubeconfig.toString()), runDir.resolve("logs"));
-        kwok.awaitReady("/healthz answering", () -> HealthProbe.http(port, "/healthz"), Duration.ofSeconds(60));
+        kwok.awaitReady("/healthz answering", () -> HealthProbe.http(port, "/healthz"), LocalProcess.START_TIMEOUT);
         return kwok;
     }
 }

@@ -55,7 +55,7 @@ final class LwsControllerProcess {
                 "--config", config.toString(), "--zap-log-level", "info"),
                 Map.of("KUBECONFIG", kubeconfig.toString()), runDir.resolve("logs"));
         lws.awaitReady("/readyz answering and the webhook port listening",
-                () -> HealthProbe.http(healthPort, "/readyz") && FreePort.listening(webhookPort), Duration.ofSeconds(120));
+                () -> HealthProbe.http(healthPort, "/readyz") && FreePort.listening(webhookPort), LocalProcess.START_TIMEOUT);
         return lws;
     }
 }

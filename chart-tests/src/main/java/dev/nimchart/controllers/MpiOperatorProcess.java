@@ -49,7 +49,7 @@ final class MpiOperatorProcess {
                 "--kubeConfig", kubeconfig.toString(), "--lock-namespace", LOCK_NAMESPACE,
                 "--threadiness", "4", "--kube-api-qps", "200", "--kube-api-burst", "400"),
                 env, runDir.resolve("logs"));
-        operator.awaitReady("/healthz answering on port " + port, () -> HealthProbe.http(port, "/healthz"), Duration.ofSeconds(120));
+        operator.awaitReady("/healthz answering on port " + port, () -> HealthProbe.http(port, "/healthz"), LocalProcess.START_TIMEOUT);
         return operator;
     }
 }

@@ -23,7 +23,7 @@ final class SchedulerProcess {
                 "--cert-dir", runDir.resolve("scheduler-certs").toString(),
                 "--leader-elect=false", "--kube-api-qps", "200", "--kube-api-burst", "400"),
                 Map.of("KUBECONFIG", kubeconfig.toString()), runDir.resolve("logs"));
-        scheduler.awaitReady("/readyz answering", () -> HealthProbe.https(port, "/readyz"), Duration.ofSeconds(60));
+        scheduler.awaitReady("/readyz answering", () -> HealthProbe.https(port, "/readyz"), LocalProcess.START_TIMEOUT);
         return scheduler;
     }
 }
