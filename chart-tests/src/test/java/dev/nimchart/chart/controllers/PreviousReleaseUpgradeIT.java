@@ -164,7 +164,7 @@ class PreviousReleaseUpgradeIT {
             String step, List<String> problems) {
         NamespaceState state = installed.awaitReady(pods, TIMEOUT);
         if (changes.isEmpty()) {
-            sleep(STEADY);
+            dev.nimchart.cluster.LocalProcess.sleep(STEADY.toMillis());
             state = installed.awaitReady(pods, TIMEOUT);
             Set<String> replaced = new TreeSet<>(uids(before));
             replaced.removeAll(uids(state));
@@ -186,15 +186,6 @@ class PreviousReleaseUpgradeIT {
             return ExpectedPods.of(Example.of(values).values.raw());
         } catch (RuntimeException notRenderableHere) {
             return ExpectedPods.fromWorkloads(rendered);
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
         }
     }
 }
