@@ -26,6 +26,33 @@ Index and order: _preflight.tpl.
 {{- end -}}
 {{- end -}}
 
+{{- /* extraVolumes sources a kubelet of every Kubernetes version the chart claims can mount: the in-tree plugins
+Kubernetes removed (none of them migrated to CSI) are still in the API, so the pod is created and never starts. */ -}}
+{{- define "nim-llm.preflight.extraVolumeTypes" -}}
+{{- $V := .Values -}}
+{{- $mapForm := kindIs "map" $V.extraVolumes -}}
+{{- $removed := list "cephfs" "flocker" "glusterfs" "photonPersistentDisk" "quobyte" "rbd" "scaleIO" "storageos" -}}
+{{- range $i, $v := include "nim-llm.namedList" $V.extraVolumes | fromYamlArray -}}
+{{- $key := ternary (printf "extraVolumes.%v" $v.name) (printf "extraVolumes[%d]" $i) $mapForm -}}
+{{- range $type := $removed -}}
+{{- if hasKey $v $type -}}
+{{- $message := print
+  "%s is a %s volume, whose in-tree plugin Kubernetes removed (its API says \"no longer supported\"): the API "
+  "server still takes the pod, but no kubelet can mount it, so the pod would never start: mount the storage "
+  "through its CSI driver instead (a persistentVolumeClaim of the driver's StorageClass, or a csi volume)." -}}
+{{- include "nim-llm.fail" (printf $message $key $type) -}}
+{{- end -}}
+{{- end -}}
+{{- if hasKey $v "gitRepo" -}}
+{{- $message := print
+  "%s is a gitRepo volume: Kubernetes turned its driver off by default in 1.33 and for good in 1.36, so the "
+  "pod would never start: clone the repository into an emptyDir volume from an initContainers.extraInit "
+  "container (with git in its image) and mount that emptyDir instead." -}}
+{{- include "nim-llm.fail" (printf $message $key) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* every extraVolumeMounts entry names an extraVolumes volume */ -}}
 {{- define "nim-llm.preflight.extraMountsResolve" -}}
 {{- $V := .Values -}}
@@ -85,6 +112,30 @@ and extraVolumes; Kubernetes refuses a pod mounting any other, after the release
   "initContainers.extraInit[%d].volumeDevices[%d].name names a volume %q, which the pod does not have (the API "
   "server refuses the pod): add it to extraVolumes as a block-mode claim, or name one of %s." -}}
 {{- include "nim-llm.fail" (printf $message $i $j (toString $m.name) (join ", " ($podVolumes | uniq))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* An init container claims only the pod's own DRA claims: the API server refuses a container's resources.claims
+naming none of the pod's resourceClaims, for LeaderWorkerSet and MPIJob pods only once their controller creates them. */ -}}
+{{- define "nim-llm.preflight.initContainerClaims" -}}
+{{- $V := .Values -}}
+{{- $role := get (dict "statefulset" "server" "deployment" "server" "leaderworkerset" "leader" "mpijob" "mpi-worker")
+  (include "nim-llm.mode" .) -}}
+{{- $podClaims := list -}}
+{{- range $c := include "nim-llm.placement.podClaims" (dict "root" . "role" $role) | fromYamlArray -}}
+{{- $podClaims = append $podClaims (toString $c.name) -}}
+{{- end -}}
+{{- range $i, $c := $V.initContainers.extraInit | default list -}}
+{{- range $j, $claim := ($c.resources | default dict).claims | default list -}}
+{{- if not (has (toString $claim.name) $podClaims) -}}
+{{- $have := ternary (printf "name one of the pod's claims (%s)" (join ", " $podClaims))
+  "the pod has no claims (dra.enabled, multiNode.computeDomain and dra.extraClaims add them)" (gt (len $podClaims) 0) -}}
+{{- $message := print
+  "initContainers.extraInit[%d].resources.claims[%d].name is %q, which is not a claim of the pod, so Kubernetes "
+  "refuses the pod: %s, or add a claim with dra.extraClaims." -}}
+{{- include "nim-llm.fail" (printf $message $i $j (toString $claim.name) $have) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

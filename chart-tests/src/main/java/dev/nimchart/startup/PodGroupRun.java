@@ -888,6 +888,30 @@ public final class PodGroupRun implements AutoCloseable {
     }
 
     /**
+     * Whether the nim container's startup probe succeeds as the kubelet judges it: one pass within its failureThreshold
+     * attempts (3 when unset), periodSeconds apart (10 when unset). A slow attempt (an exec probe past its timeoutSeconds
+     * on a loaded machine) is one failed attempt, as on a node, not a failed probe.
+     */
+    public boolean startupProbeSucceeds(PodRun run) {
+        KubeObject nim = nimContainer(run.pod());
+        int attempts = intOr(nim.at("startupProbe.failureThreshold"), 3);
+        long period = intOr(nim.at("startupProbe.periodSeconds"), 10) * 1000L;
+        for (int i = 0; i < attempts; i++) {
+            if (probePasses(run, "startupProbe")) {
+                return true;
+            }
+            if (i + 1 < attempts) {
+                dev.nimchart.cluster.LocalProcess.sleep(period);
+            }
+        }
+        return false;
+    }
+
+    private static int intOr(Object value, int otherwise) {
+        return value == null ? otherwise : Integer.parseInt(value.toString());
+    }
+
+    /**
      * Whether one run of the nim container's probe of this kind (startupProbe, livenessProbe, readinessProbe) passes now,
      * as the kubelet runs it: an exec probe in the pod's namespaces as its user with its environment, within the probe's
      * timeoutSeconds; or an HTTP GET of the probe's path on the pod's IP and port (a 2xx or 3xx status); or a TCP

@@ -1,7 +1,6 @@
 package dev.nimchart.tiers.startup;
 
 import dev.nimchart.tiers.ChartRules;
-import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.junit.Timings;
 import dev.nimchart.objects.KubeObject;
@@ -187,11 +186,10 @@ final class GroupStart {
                     run.logs());
             List<String> failures = new ArrayList<>(run.proxiedInClusterAddresses());
             for (PodRun w : run.pods().stream().filter(p -> workers.contains(p.pod())).toList()) {
-                // As the kubelet: a startup probe succeeds once it passes within its failure threshold; one slow
-                // `ray status` (a CI run on a loaded machine) is a failed attempt, not a failed probe.
-                if (!passesWithinAttempts(run, w, 3)) {
-                    failures.add(String.format("%s: the startup probe of %s once it joined (3 attempts, 1 s apart); log:%n%s", name,
-                            w.pod().name(), w.logText()));
+                // As the kubelet: one slow `ray status` (a CI run on a loaded machine) is a failed attempt, not a failed probe.
+                if (!run.startupProbeSucceeds(w)) {
+                    failures.add(String.format("%s: the startup probe of %s once it joined (its failureThreshold attempts, periodSeconds"
+                            + " apart); log:%n%s", name, w.pod().name(), w.logText()));
                 }
             }
             Map<String, List<Map<String, Object>>> nodesByGroup = new TreeMap<>();
@@ -266,15 +264,6 @@ final class GroupStart {
         return nodes;
     }
 
-    private static boolean passesWithinAttempts(PodGroupRun run, PodRun pod, int attempts) {
-        for (int i = 0; i < attempts; i++) {
-            if (run.probePasses(pod, "startupProbe")) {
-                return true;
-            }
-            LocalProcess.sleep(1000);
-        }
-        return false;
-    }
 
     private static void require(boolean holds, String format, Object... args) {
         if (!holds) {
