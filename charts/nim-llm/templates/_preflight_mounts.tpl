@@ -37,15 +37,15 @@ Kubernetes removed (none of them migrated to CSI) are still in the API, so the p
 {{- range $type := $removed -}}
 {{- if hasKey $v $type -}}
 {{- $message := print
-  "%s is a %s volume, whose in-tree plugin Kubernetes removed (its API says \"no longer supported\"): the API "
-  "server still takes the pod, but no kubelet can mount it, so the pod would never start: mount the storage "
+  "%s.%s: Kubernetes removed the in-tree %s volume plugin (its API says \"no longer supported\"): the API "
+  "server still takes the pod, but no kubelet can mount the volume, so the pod would never start: mount the storage "
   "through its CSI driver instead (a persistentVolumeClaim of the driver's StorageClass, or a csi volume)." -}}
-{{- include "nim-llm.fail" (printf $message $key $type) -}}
+{{- include "nim-llm.fail" (printf $message $key $type $type) -}}
 {{- end -}}
 {{- end -}}
 {{- if hasKey $v "gitRepo" -}}
 {{- $message := print
-  "%s is a gitRepo volume: Kubernetes turned its driver off by default in 1.33 and for good in 1.36, so the "
+  "%s.gitRepo: Kubernetes turned the gitRepo volume driver off by default in 1.33 and for good in 1.36, so the "
   "pod would never start: clone the repository into an emptyDir volume from an initContainers.extraInit "
   "container (with git in its image) and mount that emptyDir instead." -}}
 {{- include "nim-llm.fail" (printf $message $key) -}}

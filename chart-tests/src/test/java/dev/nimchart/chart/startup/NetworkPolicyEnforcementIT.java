@@ -61,6 +61,8 @@ class NetworkPolicyEnforcementIT {
     static final String MPI_EXAMPLE = "multi-node-nemotron-340b-3-node.yaml";
     /** One LeaderWorkerSet group forming a Ray cluster, no ingressFrom (the API port open to every pod). */
     static final String RAY_EXAMPLE = "multi-node-ray-nim3-4-node-group.yaml";
+    /** A single-node model behind an Inference Gateway, with GAIE's endpoint picker. */
+    static final String PICKER_EXAMPLE = "single-node-inference-gateway.yaml";
     /** A connection the enforcer allows may need its watch to have caught up with a new pod first. */
     private static final Duration SETTLE = Duration.ofSeconds(60);
 
@@ -106,6 +108,50 @@ class NetworkPolicyEnforcementIT {
         });
     }
 
+    /**
+     * The endpoint picker's policy, with the gateway's namespace declared for ext-proc and monitoring's for metrics (as
+     * values a production release sets): a stranger opens none of the picker's three ports, the gateway only ext-proc,
+     * monitoring only metrics, and no one the health port. The tier starts no picker (it runs no model): its pod, as the
+     * Deployment created it with its address, gets a network namespace of its own with a listener on each port of its
+     * container ({@link PodNetworkProbe#listen}), so what is judged is the policy, not the picker.
+     */
+    @Test
+    void aStrangerCannotOpenThePickersPortsWhileTheDeclaredGatewayAndMonitoringCan(TierSessions tiers) {
+        StartupIT.requireStartupHost();
+        Path declared = valuesFile("picker-peers.yaml", """
+                networkPolicy:
+                  endpointPicker:
+                    extProcFrom:
+                      - namespaceSelector:
+                          matchLabels:
+                            kubernetes.io/metadata.name: envoy-gateway-system
+                    metricsFrom:
+                      - namespaceSelector:
+                          matchLabels:
+                            kubernetes.io/metadata.name: monitoring
+                """);
+        start(tiers, PICKER_EXAMPLE, List.of(declared), false, started -> {
+            Dialers d = dialers(started, "envoy-gateway-system");
+            String monitoring = client(started, "monitoring", "m");
+            Picker picker = picker(started);
+            try (AutoCloseable listening = PodNetworkProbe.listen(picker.netns, List.of(picker.extProc, picker.health, picker.metrics))) {
+                List<String> failures = new ArrayList<>();
+                expect(failures, "the gateway (namespace envoy-gateway-system) to the picker's ext-proc port", d.client, picker.at(), picker.extProc, CONNECTED);
+                expect(failures, "monitoring to the picker's metrics port", monitoring, picker.at(), picker.metrics, CONNECTED);
+                expect(failures, "a stranger (another namespace) to the picker's ext-proc port", d.stranger, picker.at(), picker.extProc, TIMED_OUT);
+                expect(failures, "a stranger (another namespace) to the picker's metrics port", d.stranger, picker.at(), picker.metrics, TIMED_OUT);
+                expect(failures, "a pod of the release's namespace to the picker's ext-proc port", d.neighbour, picker.at(), picker.extProc, TIMED_OUT);
+                expect(failures, "the gateway to the picker's metrics port", d.client, picker.at(), picker.metrics, TIMED_OUT);
+                expect(failures, "monitoring to the picker's ext-proc port", monitoring, picker.at(), picker.extProc, TIMED_OUT);
+                expect(failures, "the gateway to the picker's health port (open to no one)", d.client, picker.at(), picker.health, TIMED_OUT);
+                assertJudged(failures, started, d, picker.at(), picker.extProc);
+                assertThat(failures).as("%s with the picker's NetworkPolicy enforced; enforcer log %s", PICKER_EXAMPLE, enforcer(started).log()).isEmpty();
+            } catch (Exception e) {
+                throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            }
+        });
+    }
+
     /** The same two groups with {@code networkPolicy.enabled: false} and the same enforcer running: the stranger gets in. */
     @Test
     void withThePoliciesOffTheStrangerOpensSshdAndTheRayGcs(TierSessions tiers) {
@@ -129,6 +175,43 @@ class NetworkPolicyEnforcementIT {
             assertJudged(failures, started, d, head, rayPort(head.pod()));
             assertThat(failures).as("%s without NetworkPolicies; enforcer log %s", RAY_EXAMPLE, enforcer(started).log()).isEmpty();
         });
+        start(tiers, PICKER_EXAMPLE, List.of(off), true, started -> {
+            Dialers d = dialers(started, null);
+            Picker picker = picker(started);
+            try (AutoCloseable listening = PodNetworkProbe.listen(picker.netns, List.of(picker.extProc, picker.metrics))) {
+                List<String> failures = new ArrayList<>();
+                expect(failures, "a stranger (another namespace) to the picker's ext-proc port, no policy", d.stranger, picker.at(), picker.extProc, CONNECTED);
+                expect(failures, "a stranger (another namespace) to the picker's metrics port, no policy", d.stranger, picker.at(), picker.metrics, CONNECTED);
+                assertJudged(failures, started, d, picker.at(), picker.extProc);
+                assertThat(failures).as("%s without NetworkPolicies; enforcer log %s", PICKER_EXAMPLE, enforcer(started).log()).isEmpty();
+            } catch (Exception e) {
+                throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            }
+        });
+    }
+
+    /** A pod the tier does not start, as a destination: its name and address. */
+    record Target(String name, String ip) {
+    }
+
+    /** The endpoint picker's pod: its address in a network namespace of its own, and its container's three ports by name. */
+    record Picker(String name, String ip, String netns, int extProc, int health, int metrics) {
+        Target at() {
+            return new Target(name, ip);
+        }
+    }
+
+    private static Picker picker(ChartRules.Started started) {
+        KubeObject pod = started.reconciled().state().livePods().stream()
+                .filter(p -> "endpoint-picker".equals(String.valueOf(p.labels().get("app.kubernetes.io/component"))))
+                .findFirst().orElseThrow(() -> new AssertionError("no endpoint picker pod in " + started.reconciled().namespace()));
+        String ip = String.valueOf(pod.at("status.podIP"));
+        KubeObject container = pod.list("spec.containers").get(0);
+        Map<String, Integer> ports = new java.util.HashMap<>();
+        container.list("ports").forEach(p -> ports.put(String.valueOf(p.at("name")), Integer.parseInt(String.valueOf(p.at("containerPort")))));
+        assertThat(ports).as("the picker's container ports").containsKeys("grpc-ext-proc", "grpc-health", "http-metrics");
+        return new Picker(pod.name(), ip, started.run().attachNamespace("p", ip + "/17"), ports.get("grpc-ext-proc"), ports.get("grpc-health"),
+                ports.get("http-metrics"));
     }
 
     /** The network namespaces the check dials from, each holding the address of a real pod of the cluster. */
@@ -145,22 +228,29 @@ class NetworkPolicyEnforcementIT {
         String strangers = TierNamespaces.create(api, release + "-strangers", "restricted");
         String stranger = PodNetworkProbe.podWithAddress(api, strangers, "stranger", Map.of("app", "stranger"), SETTLE);
         String neighbour = PodNetworkProbe.podWithAddress(api, release, "neighbour", Map.of("app", "neighbour"), SETTLE);
-        String client = null;
-        if (clientNamespace != null) {
-            PodNetworkProbe.namespace(api, clientNamespace);
-            client = started.run().attachNamespace("c", PodNetworkProbe.podWithAddress(api, clientNamespace, "client-" + release,
-                    Map.of("app", "gateway"), SETTLE) + "/17");
-        }
+        String client = clientNamespace == null ? null : client(started, clientNamespace, "c");
         return new Dialers(started.run().attachNamespace("s", stranger + "/17"), strangers + "/stranger",
                 started.run().attachNamespace("n", neighbour + "/17"), release + "/neighbour", client);
     }
 
+    /** A client pod in {@code namespace} (created, kept if it exists), attached to the pod network: its network namespace. */
+    private static String client(ChartRules.Started started, String namespace, String suffix) {
+        KubeApi api = started.reconciled().api();
+        PodNetworkProbe.namespace(api, namespace);
+        return started.run().attachNamespace(suffix, PodNetworkProbe.podWithAddress(api, namespace, "client-" + started.reconciled().namespace(),
+                Map.of("app", "client"), SETTLE) + "/17");
+    }
+
     /** One connection whose outcome must be {@code expected}; a failure is added, naming who dialled whom and what happened. */
     private static void expect(List<String> failures, String what, String fromNetns, PodRun to, int port, Outcome expected) {
+        expect(failures, what, fromNetns, new Target(to.pod().name(), to.ip()), port, expected);
+    }
+
+    private static void expect(List<String> failures, String what, String fromNetns, Target to, int port, Outcome expected) {
         Outcome got = expected == CONNECTED ? PodNetworkProbe.connectExpecting(fromNetns, to.ip(), port, CONNECTED, SETTLE)
                 : PodNetworkProbe.connect(fromNetns, to.ip(), port);
         if (got != expected) {
-            failures.add(String.format("%s (%s %s:%d): %s, expected %s", what, to.pod().name(), to.ip(), port, got, expected));
+            failures.add(String.format("%s (%s %s:%d): %s, expected %s", what, to.name(), to.ip(), port, got, expected));
         }
     }
 
@@ -170,6 +260,10 @@ class NetworkPolicyEnforcementIT {
      * dials {@code to}:{@code port} again, once a second, until the log names it or {@link #SETTLE} is spent.
      */
     private static void assertJudged(List<String> failures, ChartRules.Started started, Dialers d, PodRun to, int port) {
+        assertJudged(failures, started, d, new Target(to.pod().name(), to.ip()), port);
+    }
+
+    private static void assertJudged(List<String> failures, ChartRules.Started started, Dialers d, Target to, int port) {
         long deadline = System.nanoTime() + SETTLE.toNanos();
         while (!enforcer(started).logText().contains("srcPod=\"" + d.strangerPod + "\"") && System.nanoTime() < deadline) {
             PodNetworkProbe.connect(d.stranger, to.ip(), port);
@@ -213,15 +307,22 @@ class NetworkPolicyEnforcementIT {
         String namespace = started.reconciled().namespace();
         api.delete("/api/v1/namespaces/" + namespace + "/pods/neighbour?gracePeriodSeconds=0");
         api.delete("/api/v1/namespaces/" + namespace + "-strangers");
-        api.delete("/api/v1/namespaces/api-gateway/pods/client-" + namespace + "?gracePeriodSeconds=0");
+        for (String clients : List.of("api-gateway", "envoy-gateway-system", "monitoring")) {
+            api.delete("/api/v1/namespaces/" + clients + "/pods/client-" + namespace + "?gracePeriodSeconds=0");
+        }
     }
 
     private static Path policiesOff() {
+        return valuesFile("network-policy-off.yaml", "networkPolicy:\n  enabled: false\n");
+    }
+
+    /** A values file of this name and text under the report directory. */
+    private static Path valuesFile(String name, String text) {
         try {
             Files.createDirectories(REPORT_DIR);
-            Path off = REPORT_DIR.resolve("network-policy-off.yaml").toAbsolutePath();
-            Files.writeString(off, "networkPolicy:\n  enabled: false\n");
-            return off;
+            Path file = REPORT_DIR.resolve(name).toAbsolutePath();
+            Files.writeString(file, text);
+            return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

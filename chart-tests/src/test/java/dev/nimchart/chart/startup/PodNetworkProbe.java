@@ -94,6 +94,39 @@ final class PodNetworkProbe {
         return Map.of("apiVersion", "v1", "kind", "Pod", "metadata", Map.of("name", name, "namespace", namespace, "labels", labels), "spec", spec);
     }
 
+    /**
+     * Listens on {@code ports} inside the network namespace {@code netns} (accepting and closing every connection) until
+     * closed: a stand-in for a pod the tier does not start, so that a policy selecting that pod is enforced on a port
+     * that is open.
+     */
+    static AutoCloseable listen(String netns, List<Integer> ports) {
+        String script = "import select, socket, sys\n"
+                + "socks = []\n"
+                + "for p in sys.argv[1:]:\n"
+                + "    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('0.0.0.0', int(p))); s.listen(64)\n"
+                + "    socks.append(s)\n"
+                + "print('listening', flush=True)\n"
+                + "while True:\n"
+                + "    for s in select.select(socks, [], [])[0]:\n"
+                + "        s.accept()[0].close()\n";
+        List<String> command = new java.util.ArrayList<>(List.of("ip", "netns", "exec", netns, "python3", "-c", script));
+        ports.forEach(p -> command.add(Integer.toString(p)));
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String first = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream())).readLine();
+            if (!"listening".equals(first)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("cannot listen on " + ports + " in " + netns + ": " + first);
+            }
+            return () -> {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            };
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run ip netns exec " + netns + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Creates a namespace of exactly this name (a policy's namespaceSelector names it); one that exists is kept. */
     static void namespace(KubeApi api, String name) {
         KubeApi.Response r = api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace", "metadata", Map.of("name", name)));
