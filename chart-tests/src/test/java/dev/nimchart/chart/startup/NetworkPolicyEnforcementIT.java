@@ -61,8 +61,8 @@ class NetworkPolicyEnforcementIT {
     static final String MPI_EXAMPLE = "multi-node-nemotron-340b-3-node.yaml";
     /** One LeaderWorkerSet group forming a Ray cluster, no ingressFrom (the API port open to every pod). */
     static final String RAY_EXAMPLE = "multi-node-ray-nim3-4-node-group.yaml";
-    /** A single-node model behind an Inference Gateway, with GAIE's endpoint picker. */
-    static final String PICKER_EXAMPLE = "single-node-inference-gateway.yaml";
+    /** LeaderWorkerSet groups behind an Inference Gateway, with GAIE's endpoint picker (the tier starts multi-node groups). */
+    static final String PICKER_EXAMPLE = "multi-node-inference-gateway-keda.yaml";
     /** A connection the enforcer allows may need its watch to have caught up with a new pod first. */
     private static final Duration SETTLE = Duration.ofSeconds(60);
 
