@@ -152,6 +152,41 @@ class NetworkPolicyEnforcementIT {
         });
     }
 
+    /**
+     * Air-gap mode's egress policy: the MPI groups with {@code airGap.enabled} start and serve (mpirun reaches every
+     * worker's sshd, so the group's own traffic passes), and a group's leader cannot open a port that listens on a pod
+     * outside the release (a stand-in for a registry or NGC mirror inside the cluster), while a pod of the release's
+     * namespace that no policy selects opens the same port. The enforcer's log names the leader's connection.
+     */
+    @Test
+    void anAirGappedGroupReachesItsOwnPodsButNoPortOutsideTheRelease(TierSessions tiers) {
+        StartupIT.requireStartupHost();
+        Path airGap = valuesFile("air-gap.yaml", "airGap:\n  enabled: true\n");
+        start(tiers, MPI_EXAMPLE, List.of(airGap), false, started -> {
+            assertThat(started.reconciled().rendered().ofKind("NetworkPolicy").stream().map(KubeObject::name))
+                    .as("air-gap mode renders the egress policy").anyMatch(n -> n.endsWith("-egress"));
+            Dialers d = dialers(started, null);
+            PodRun leader = leaders(started).get(0);
+            String strangerIp = d.strangerIp;
+            int port = 8443;
+            try (AutoCloseable listening = PodNetworkProbe.listen(d.stranger, List.of(port))) {
+                List<String> failures = new ArrayList<>();
+                Target outside = new Target(d.strangerPod, strangerIp);
+                expect(failures, "a pod no policy selects to a port outside the release", d.neighbour, outside, port, CONNECTED);
+                expect(failures, "the air-gapped group's leader to a port outside the release", leader.netns(), outside, port, TIMED_OUT);
+                String judged = "srcPod=\"" + started.reconciled().namespace() + "/" + leader.pod().name() + "\" dstPod=\"" + d.strangerPod + "\"";
+                if (!enforcer(started).logText().contains(judged)) {
+                    failures.add("the enforcer's log names no connection " + judged + " (" + enforcer(started).log() + ")");
+                }
+                enforcer(started).requireAlive();
+                assertThat(failures).as("%s with airGap.enabled and its policies enforced; enforcer log %s", MPI_EXAMPLE, enforcer(started).log())
+                        .isEmpty();
+            } catch (Exception e) {
+                throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            }
+        });
+    }
+
     /** The same two groups with {@code networkPolicy.enabled: false} and the same enforcer running: the stranger gets in. */
     @Test
     void withThePoliciesOffTheStrangerOpensSshdAndTheRayGcs(TierSessions tiers) {
@@ -215,7 +250,7 @@ class NetworkPolicyEnforcementIT {
     }
 
     /** The network namespaces the check dials from, each holding the address of a real pod of the cluster. */
-    record Dialers(String stranger, String strangerPod, String neighbour, String neighbourPod, String client) {
+    record Dialers(String stranger, String strangerPod, String strangerIp, String neighbour, String neighbourPod, String client) {
     }
 
     /**
@@ -229,7 +264,7 @@ class NetworkPolicyEnforcementIT {
         String stranger = PodNetworkProbe.podWithAddress(api, strangers, "stranger", Map.of("app", "stranger"), SETTLE);
         String neighbour = PodNetworkProbe.podWithAddress(api, release, "neighbour", Map.of("app", "neighbour"), SETTLE);
         String client = clientNamespace == null ? null : client(started, clientNamespace, "c");
-        return new Dialers(started.run().attachNamespace("s", stranger + "/17"), strangers + "/stranger",
+        return new Dialers(started.run().attachNamespace("s", stranger + "/17"), strangers + "/stranger", stranger,
                 started.run().attachNamespace("n", neighbour + "/17"), release + "/neighbour", client);
     }
 
