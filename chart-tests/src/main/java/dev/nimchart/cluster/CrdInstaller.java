@@ -91,19 +91,15 @@ public final class CrdInstaller {
 
     @SuppressWarnings("unchecked")
     private static void awaitEstablished(KubeApi api, String name) {
-        long deadline = System.currentTimeMillis() + ESTABLISH_TIMEOUT_MS;
-        while (true) {
+        boolean served = Poll.upTo(java.time.Duration.ofMillis(ESTABLISH_TIMEOUT_MS)).every(100).until(() -> {
             KubeObject crd = new KubeObject(KubeApi.require(api.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name), "read the CRD " + name));
             boolean established = crd.list("status.conditions").stream()
                     .anyMatch(c -> "Established".equals(c.at("type")) && "True".equals(c.at("status")));
             // Established comes first; the custom resources' storage may still be initializing for a moment after.
-            if (established && api.get(servedPath(crd) + "?limit=1").ok()) {
-                return;
-            }
-            if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("the CRD " + name + " was not established within " + ESTABLISH_TIMEOUT_MS + " ms");
-            }
-            sleep(100);
+            return established && api.get(servedPath(crd) + "?limit=1").ok();
+        });
+        if (!served) {
+            throw new IllegalStateException("the CRD " + name + " was not established within " + ESTABLISH_TIMEOUT_MS + " ms");
         }
     }
 
@@ -112,14 +108,5 @@ public final class CrdInstaller {
         String version = crd.list("spec.versions").stream().filter(v -> Boolean.TRUE.equals(v.at("storage")))
                 .map(v -> v.at("name").toString()).findFirst().orElseThrow();
         return "/apis/" + crd.at("spec.group") + "/" + version + "/" + crd.at("spec.names.plural");
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

@@ -119,27 +119,22 @@ public final class LocalProcess implements AutoCloseable {
         readyWhat = what;
         readyCheck = ready;
         long started = System.nanoTime();
-        long deadline = started + timeout.toNanos();
-        while (true) {
+        boolean ok = Poll.upTo(timeout).every(50).until(() -> {
             if (!process.isAlive()) {
                 throw new ClusterUnavailableException(name + " exited with code " + process.exitValue() + " before " + what
                         + "; last lines of " + log + ":\n" + tail());
             }
-            boolean ok;
             try {
-                ok = ready.getAsBoolean();
+                return ready.getAsBoolean();
             } catch (RuntimeException e) {
-                ok = false;
+                return false;
             }
-            if (ok) {
-                return Duration.ofNanos(System.nanoTime() - started);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new ClusterUnavailableException(name + " (PID " + pid() + ") was not ready (" + what + ") within "
-                        + timeout.toSeconds() + " s; last lines of " + log + ":\n" + tail());
-            }
-            sleep(50);
+        });
+        if (!ok) {
+            throw new ClusterUnavailableException(name + " (PID " + pid() + ") was not ready (" + what + ") within "
+                    + timeout.toSeconds() + " s; last lines of " + log + ":\n" + tail());
         }
+        return Duration.ofNanos(System.nanoTime() - started);
     }
 
     /** Fails with the log tail when the process is no longer running. */

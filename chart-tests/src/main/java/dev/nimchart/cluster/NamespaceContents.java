@@ -41,26 +41,11 @@ public final class NamespaceContents {
      * in the background. Returns the last contents seen, whether they satisfy it or not.
      */
     public static Set<String> settled(KubeApi api, String namespace, Predicate<Set<String>> condition) {
-        long deadline = System.currentTimeMillis() + SETTLE_TIMEOUT_MS;
-        Set<String> contents = of(api, namespace);
-        while (!condition.test(contents) && System.currentTimeMillis() < deadline) {
-            sleep();
-            contents = of(api, namespace);
-        }
-        return contents;
+        return Poll.upTo(java.time.Duration.ofMillis(SETTLE_TIMEOUT_MS)).every(500).until(() -> of(api, namespace), condition).last();
     }
 
     private static boolean isStatefulSetClaim(KubeObject o) {
         // Helm's objects carry the chart's managed-by label; claims from a claim template carry only selector labels.
         return o.kind().equals("PersistentVolumeClaim") && o.labels().get("app.kubernetes.io/managed-by") == null;
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(500);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -203,21 +203,12 @@ public final class ClusterPreconditions {
 
     /** Waits (at most 30 s) until the persistentvolume-controller has marked the volume Available (or bound it). */
     private static void awaitAvailable(KubeApi api, String volume) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            KubeApi.Response r = api.get("/api/v1/persistentvolumes/" + volume);
-            Object phase = r.ok() ? new KubeObject(r.body()).at("status.phase") : null;
-            if ("Available".equals(phase) || "Bound".equals(phase)) {
-                return;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        throw new IllegalStateException("PersistentVolume " + volume + " did not become Available within 30 s");
+        dev.nimchart.cluster.Poll.upTo(java.time.Duration.ofSeconds(30)).every(100)
+                .until(() -> {
+                    KubeApi.Response r = api.get("/api/v1/persistentvolumes/" + volume);
+                    return r.ok() ? String.valueOf(new KubeObject(r.body()).at("status.phase")) : r.message();
+                }, phase -> phase.equals("Available") || phase.equals("Bound"))
+                .orElseThrow(phase -> new IllegalStateException("PersistentVolume " + volume + " did not become Available within 30 s: " + phase));
     }
 
     /** Deletes the volumes made for this namespace (the claims go with the namespace). */

@@ -1,6 +1,5 @@
 package dev.nimchart.controllers;
 
-import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.cluster.KubeApi;
 import java.time.Duration;
@@ -259,20 +258,14 @@ public final class DesiredState {
      */
     private static NamespaceState poll(KubeApi api, String namespace, Duration timeout, Runnable alive,
             Function<NamespaceState, List<String>> missing, BiFunction<NamespaceState, List<String>, String> failure) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        NamespaceState state;
-        List<String> left;
-        long pause = 100;
-        do {
-            alive.run();
-            state = NamespaceState.read(api, namespace);
-            left = missing.apply(state);
-            if (left.isEmpty()) {
-                return state;
-            }
-            LocalProcess.sleep(pause);
-            pause = Math.min(500, pause * 3 / 2);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError(failure.apply(state, left));
+        alive.run();
+        record Seen(NamespaceState state, List<String> left) {
+        }
+        return dev.nimchart.cluster.Poll.upTo(timeout).every(100).growingTo(Duration.ofMillis(500)).checking(alive)
+                .until(() -> {
+                    NamespaceState state = NamespaceState.read(api, namespace);
+                    return new Seen(state, missing.apply(state));
+                }, seen -> seen.left().isEmpty())
+                .orElseThrow(seen -> new AssertionError(failure.apply(seen.state(), seen.left()))).state();
     }
 }

@@ -1,7 +1,6 @@
 package dev.nimchart.controllers;
 
 import dev.nimchart.settings.Settings;
-import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.cluster.KubeApi;
 import java.nio.file.Path;
@@ -35,15 +34,9 @@ public final class FakeGpuNodes {
             KubeApi.require(api.post("/api/v1/nodes?fieldValidation=Strict", node), "create the fake node " + name(node));
         }
         List<String> names = nodes.stream().map(FakeGpuNodes::name).toList();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        for (String name : names) {
-            while (!ready(api, name)) {
-                if (System.nanoTime() > deadline) {
-                    throw new ControllerTierException("kwok did not make the fake node " + name + " Ready within 60 s");
-                }
-                LocalProcess.sleep(50);
-            }
-        }
+        dev.nimchart.cluster.Poll.upTo(Duration.ofSeconds(60)).every(50)
+                .until(() -> names.stream().filter(name -> !ready(api, name)).toList(), List::isEmpty)
+                .orElseThrow(left -> new ControllerTierException("kwok did not make the fake nodes " + left + " Ready within 60 s"));
         return names;
     }
 
@@ -89,18 +82,11 @@ public final class FakeGpuNodes {
         KubeApi.Response existing = api.get("/api/v1/nodes/" + name);
         if (existing.code() != 404) {
             KubeApi.require(api.delete("/api/v1/nodes/" + name), "delete the node " + name + " before restoring it");
-            long gone = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (api.get("/api/v1/nodes/" + name).code() != 404 && System.nanoTime() < gone) {
-                LocalProcess.sleep(50);
-            }
+            dev.nimchart.cluster.Poll.upTo(Duration.ofSeconds(30)).every(50).until(() -> api.get("/api/v1/nodes/" + name).code() == 404);
         }
         KubeApi.require(api.post("/api/v1/nodes?fieldValidation=Strict", node), "create the fake node " + name + " again");
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!ready(api, name)) {
-            if (System.nanoTime() > deadline) {
-                throw new ControllerTierException("kwok did not make the restored node " + name + " Ready within 60 s");
-            }
-            LocalProcess.sleep(50);
+        if (!dev.nimchart.cluster.Poll.upTo(Duration.ofSeconds(60)).every(50).until(() -> ready(api, name))) {
+            throw new ControllerTierException("kwok did not make the restored node " + name + " Ready within 60 s");
         }
         FakeResourceSlices.restore(api, settings, node);
     }

@@ -121,18 +121,12 @@ public final class KedaWebhooks implements AutoCloseable {
         Map<String, Object> probe = Map.of("apiVersion", "keda.sh/v1alpha1", "kind", "ScaledObject",
                 "metadata", Map.of("name", "nim-chart-tests-keda-probe"),
                 "spec", Map.of("scaleTargetRef", Map.of("name", "none"), "triggers", List.of(trigger, trigger)));
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            process.requireAlive();
-            KubeApi.Response r = api.post("/apis/keda.sh/v1alpha1/namespaces/default/scaledobjects?dryRun=All", probe);
-            if (!r.ok() && r.message().contains("defined multiple times")) {
-                return;
-            }
-            last = r.ok() ? "accepted" : r.message();
-            LocalProcess.sleep(200);
-        }
-        throw new ControllerTierException("KEDA's webhook did not refuse a ScaledObject with two triggers of one name within 60 s: " + last);
+        process.requireAlive();
+        dev.nimchart.cluster.Poll.upTo(Duration.ofSeconds(60)).checking(process::requireAlive)
+                .until(() -> api.post("/apis/keda.sh/v1alpha1/namespaces/default/scaledobjects?dryRun=All", probe),
+                        r -> !r.ok() && r.message().contains("defined multiple times"))
+                .orElseThrow(r -> new ControllerTierException("KEDA's webhook did not refuse a ScaledObject with two triggers of one name"
+                        + " within 60 s: " + (r.ok() ? "accepted" : r.message())));
     }
 
     @Override

@@ -162,18 +162,11 @@ public final class Kueue implements AutoCloseable {
 
     /** Until a dry-run ResourceFlavor passes Kueue's own webhooks (the API server may call them before they are up). */
     private static void awaitWebhooks(KubeApi api, LocalProcess process) {
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
         Map<String, Object> flavor = Map.of("apiVersion", "kueue.x-k8s.io/v1beta2", "kind", "ResourceFlavor",
                 "metadata", Map.of("name", "nim-chart-tests-webhook-probe"));
-        KubeApi.Response r = api.post("/apis/kueue.x-k8s.io/v1beta2/resourceflavors?dryRun=All", flavor);
-        while (!r.ok()) {
-            process.requireAlive();
-            if (System.nanoTime() > deadline) {
-                throw new ControllerTierException("Kueue's webhooks did not answer within 60 s: " + r.message());
-            }
-            LocalProcess.sleep(200);
-            r = api.post("/apis/kueue.x-k8s.io/v1beta2/resourceflavors?dryRun=All", flavor);
-        }
+        dev.nimchart.cluster.Poll.upTo(java.time.Duration.ofSeconds(60)).checking(process::requireAlive)
+                .until(() -> api.post("/apis/kueue.x-k8s.io/v1beta2/resourceflavors?dryRun=All", flavor), KubeApi.Response::ok)
+                .orElseThrow(r -> new ControllerTierException("Kueue's webhooks did not answer within 60 s: " + r.message()));
     }
 
     /**
@@ -186,16 +179,10 @@ public final class Kueue implements AutoCloseable {
         for (String crd : crds) {
             api.delete("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + crd);
         }
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
-        for (String crd : crds) {
-            while (api.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + crd).ok()) {
-                if (System.nanoTime() > deadline) {
-                    problems.add("CRD " + crd + " still there after 60 s");
-                    break;
-                }
-                LocalProcess.sleep(200);
-            }
-        }
+        dev.nimchart.cluster.Poll.upTo(java.time.Duration.ofSeconds(60))
+                .until(() -> crds.stream().filter(crd -> api.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + crd).ok()).toList(),
+                        List::isEmpty)
+                .last().forEach(crd -> problems.add("CRD " + crd + " still there after 60 s"));
         webhookPaths.forEach(api::delete);
         if (process != null) {
             process.close();
@@ -203,13 +190,8 @@ public final class Kueue implements AutoCloseable {
         // The namespace is gone before close returns, so the next Kueue (another test's) can make it again.
         String namespace = "/api/v1/namespaces/" + KueueProcess.NAMESPACE;
         api.delete(namespace);
-        long namespaceDeadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
-        while (api.get(namespace).ok()) {
-            if (System.nanoTime() > namespaceDeadline) {
-                problems.add("namespace " + KueueProcess.NAMESPACE + " still there after 60 s");
-                break;
-            }
-            LocalProcess.sleep(200);
+        if (!dev.nimchart.cluster.Poll.upTo(java.time.Duration.ofSeconds(60)).until(() -> !api.get(namespace).ok())) {
+            problems.add("namespace " + KueueProcess.NAMESPACE + " still there after 60 s");
         }
         if (!problems.isEmpty()) {
             throw new ControllerTierException("Kueue did not go cleanly: " + problems);

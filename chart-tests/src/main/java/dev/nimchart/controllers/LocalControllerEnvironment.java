@@ -233,15 +233,10 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
             String version = crd.list("spec.versions").stream().filter(v -> Boolean.TRUE.equals(v.at("storage")))
                     .map(v -> String.valueOf(v.at("name"))).findFirst().orElseThrow();
             String path = "/apis/" + crd.at("spec.group") + "/" + version + "/" + crd.at("spec.names.plural") + "?limit=1";
-            KubeApi.Response r = api.get(path);
-            while (!r.ok()) {
-                if (System.nanoTime() > deadline) {
-                    throw new ControllerTierException("the restarted API server did not serve " + path + " within "
-                            + timeout.toSeconds() + " s: " + r.message());
-                }
-                LocalProcess.sleep(100);
-                r = api.get(path);
-            }
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            dev.nimchart.cluster.Poll.upTo(left).every(100).until(() -> api.get(path), KubeApi.Response::ok)
+                    .orElseThrow(r -> new ControllerTierException("the restarted API server did not serve " + path + " within "
+                            + timeout.toSeconds() + " s: " + r.message()));
         }
     }
 
@@ -294,17 +289,12 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
                 "metadata", Map.of("name", "webhook-probe", "namespace", "default"),
                 "spec", Map.of("leaderWorkerTemplate", Map.of("size", 2,
                         "workerTemplate", Map.of("spec", Map.of("containers", List.of(container))))));
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            KubeApi.Response r = api.post("/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets?dryRun=All", lws);
-            if (r.ok() && new KubeObject(r.body()).at("spec.networkConfig.subdomainPolicy") != null) {
-                return null;
-            }
-            last = r.ok() ? "not defaulted by the webhook" : r.message();
-            LocalProcess.sleep(100);
-        }
-        throw new ControllerTierException("the LWS webhooks did not answer within 30 s: " + last);
+        dev.nimchart.cluster.Poll.upTo(Duration.ofSeconds(30)).every(100)
+                .until(() -> api.post("/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets?dryRun=All", lws),
+                        r -> r.ok() && new KubeObject(r.body()).at("spec.networkConfig.subdomainPolicy") != null)
+                .orElseThrow(r -> new ControllerTierException("the LWS webhooks did not answer within 30 s: "
+                        + (r.ok() ? "not defaulted by the webhook" : r.message())));
+        return null;
     }
 
     private interface Step<T> {

@@ -96,25 +96,13 @@ public final class TierNamespaces {
      */
     private static void awaitNone(KubeApi api, String namespace, String resource, long deadline, Runnable alive,
             java.util.function.Supplier<String> failure) {
-        while (true) {
+        java.time.Duration left = java.time.Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+        boolean none = dev.nimchart.cluster.Poll.upTo(left).every(100).checking(alive).until(() -> {
             KubeApi.Response list = api.get("/api/v1/namespaces/" + namespace + "/" + resource);
-            if (!list.ok() || ((java.util.List<?>) list.body().getOrDefault("items", java.util.List.of())).isEmpty()) {
-                return;
-            }
-            alive.run();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(failure.get());
-            }
-            sleep(100);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
+            return !list.ok() || ((java.util.List<?>) list.body().getOrDefault("items", java.util.List.of())).isEmpty();
+        });
+        if (!none) {
+            throw new AssertionError(failure.get());
         }
     }
 }

@@ -160,18 +160,9 @@ public final class ModelProxy implements AutoCloseable {
     }
 
     private void awaitListening(String netns, String ip, int port, String what, Path output) {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (StartupHost.run(List.of("ip", "netns", "exec", netns, "bash", "-c", "exec 3<>\"/dev/tcp/$1/$2\"", "probe", ip, Integer.toString(port)), 5)
-                    .exit() == 0) {
-                return;
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+        if (dev.nimchart.cluster.Poll.upTo(java.time.Duration.ofSeconds(20)).until(() -> StartupHost.run(List.of("ip", "netns", "exec", netns,
+                "bash", "-c", "exec 3<>\"/dev/tcp/$1/$2\"", "probe", ip, Integer.toString(port)), 5).exit() == 0)) {
+            return;
         }
         throw new IllegalStateException(what + " does not listen on " + ip + ":" + port + " within 20 s: " + read(output));
     }

@@ -995,17 +995,11 @@ public final class PodGroupRun implements AutoCloseable {
 
     /** Waits until {@code ready} holds (true), a process of the group ends or the limit passes (false). */
     public boolean await(java.time.Duration limit, java.util.function.BooleanSupplier ready) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (ready.getAsBoolean()) {
-                return true;
-            }
-            if (pods().stream().anyMatch(p -> !p.process().isAlive())) {
-                return false;
-            }
-            dev.nimchart.cluster.LocalProcess.sleep(500);
-        }
-        return false;
+        // What a round saw: the condition held (true), a process ended (false), or neither yet (null).
+        java.util.function.Supplier<Boolean> round = () -> ready.getAsBoolean() ? Boolean.TRUE
+                : pods().stream().anyMatch(p -> !p.process().isAlive()) ? Boolean.FALSE : null;
+        dev.nimchart.cluster.Poll.Result<Boolean> seen = dev.nimchart.cluster.Poll.upTo(limit).every(500).until(round, java.util.Objects::nonNull);
+        return seen.held() && seen.last();
     }
 
     /** The last 3000 characters of every pod's log, each under its name (and exit code once it ended). */
