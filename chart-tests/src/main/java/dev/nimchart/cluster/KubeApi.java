@@ -165,6 +165,14 @@ public final class KubeApi {
         return objects;
     }
 
+    /** Whether the server serves this apiVersion and kind (the discovery read again after a miss, as {@link #resource}). */
+    public boolean serves(String apiVersion, String kind) {
+        return findResource(apiVersion, kind).or(() -> {
+            resources = null;
+            return findResource(apiVersion, kind);
+        }).isPresent();
+    }
+
     /** The server's resource for an apiVersion and kind; the discovery is read once and again after a miss (new CRDs). */
     public ApiResource resource(String apiVersion, String kind) {
         return findResource(apiVersion, kind).or(() -> {

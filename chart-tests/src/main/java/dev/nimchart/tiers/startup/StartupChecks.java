@@ -116,6 +116,11 @@ public final class StartupChecks implements TierCheck {
 
     /** As {@link #install(Path)}, with more values files after it (as {@code helm install -f FILE -f MORE...}). */
     public void install(Path valuesFile, List<Path> moreValues) {
+        if (!installs(valuesFile)) {
+            // Said at once: a file the rules do not opt in (such as a single-node one for nim-llm) would only time out.
+            throw new IllegalArgumentException(valuesFile.getFileName() + ": the chart's rules do not opt it into the start-up tier"
+                    + " (ChartRules.startsUp is false for it)");
+        }
         start();
         mustStart(valuesFile, moreValues);
     }

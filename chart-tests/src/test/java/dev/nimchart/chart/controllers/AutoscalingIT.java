@@ -142,7 +142,7 @@ class AutoscalingIT {
             metrics.objectValue(ns, "services", service, "gpu_cache_usage_perc", 0.95);
             KubeObject held = await(api, hpa, "the autoscaler sees the queue empty and the KV cache at 95%", h -> metricValues(h).equals(
                     Map.of("Pods/num_requests_waiting", "0", "Object/gpu_cache_usage_perc", "950m")));
-            sleep(Duration.ofSeconds(3)); // three more syncs of the autoscaler
+            dev.nimchart.cluster.LocalProcess.sleep(Duration.ofSeconds(3).toMillis()); // three more syncs of the autoscaler
             assertThat(new KubeObject(KubeApi.require(api.get(workload), "read the StatefulSet")).at("spec.replicas"))
                     .as("a full KV cache holds 3 replicas with no request waiting (%s)", held.at("status")).isEqualTo(3);
 
@@ -199,7 +199,7 @@ class AutoscalingIT {
             metrics.externalValue(ns, "gpu_cache_usage_perc", 0.95);
             await(api, hpa, "the autoscaler sees the queue empty and the KV cache at 95%", h -> metricValues(h).equals(
                     Map.of("Pods/num_requests_waiting", "0", "External/gpu_cache_usage_perc", "950m")));
-            sleep(Duration.ofSeconds(3));
+            dev.nimchart.cluster.LocalProcess.sleep(Duration.ofSeconds(3).toMillis());
             assertThat(new KubeObject(KubeApi.require(api.get(lws), "read the LeaderWorkerSet")).at("spec.replicas"))
                     .as("the External metric holds 2 groups with no request waiting").isEqualTo(2);
 
@@ -217,14 +217,10 @@ class AutoscalingIT {
     /** Registers the stand-in and waits until the aggregator has found it (both APIServices Available). */
     private static void register(MetricsApiStandIn metrics) {
         metrics.register();
-        long deadline = System.nanoTime() + STEP.toNanos();
-        while (!metrics.availability().values().stream().allMatch(s -> s.startsWith("True"))) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the aggregator did not reach the metrics API stand-in within " + STEP.toSeconds() + " s: "
-                        + metrics.availability() + "; requests it refused: " + metrics.refused());
-            }
-            sleep(Duration.ofMillis(250));
-        }
+        dev.nimchart.cluster.Poll.upTo(STEP).every(250)
+                .until(metrics::availability, a -> a.values().stream().allMatch(s -> s.startsWith("True")))
+                .orElseThrow(a -> new AssertionError("the aggregator did not reach the metrics API stand-in within " + STEP.toSeconds()
+                        + " s: " + a + "; requests it refused: " + metrics.refused()));
     }
 
     /** The HPA's current metric values by type/name, as its status reports them. */
@@ -269,31 +265,10 @@ class AutoscalingIT {
     }
 
     private static KubeObject await(KubeApi api, String path, String what, java.util.function.Predicate<KubeObject> done, Supplier<String> more) {
-        long deadline = System.nanoTime() + STEP.toNanos();
-        KubeObject last = null;
-        while (true) {
-            KubeApi.Response r = api.get(path);
-            if (r.ok()) {
-                last = new KubeObject(r.body());
-                if (done.test(last)) {
-                    return last;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                KubeObject seen = last;
-                Supplier<String> status = () -> seen == null ? r.message() : String.valueOf(seen.at("status"));
-                throw new AssertionError(what + ": not within " + STEP.toSeconds() + " s; last seen " + path + " status: " + status.get() + " " + more.get());
-            }
-            sleep(Duration.ofMillis(250));
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
+        KubeApi.Response found = dev.nimchart.cluster.Poll.upTo(STEP).every(250)
+                .until(() -> api.get(path), r -> r.ok() && done.test(new KubeObject(r.body())))
+                .orElseThrow(r -> new AssertionError(what + ": not within " + STEP.toSeconds() + " s; last seen " + path + " status: "
+                        + (r.ok() ? String.valueOf(new KubeObject(r.body()).at("status")) : r.message()) + " " + more.get()));
+        return new KubeObject(found.body());
     }
 }

@@ -159,21 +159,12 @@ class KueueAdmissionIT {
     }
 
     private static KubeObject awaitWorkload(KubeApi api, String namespace, Predicate<KubeObject> done, Runnable alive, String what) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            alive.run();
-            List<KubeObject> found = workloads(api, namespace);
-            for (KubeObject w : found) {
-                if (done.test(w)) {
-                    return w;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no " + what + " within " + WAIT.toSeconds() + " s; Workloads: "
-                        + found.stream().map(w -> w.name() + " " + w.at("status.conditions")).toList());
-            }
-            LocalProcess.sleep(250);
-        }
+        alive.run();
+        List<KubeObject> found = dev.nimchart.cluster.Poll.upTo(WAIT).every(250).checking(alive)
+                .until(() -> workloads(api, namespace), ws -> ws.stream().anyMatch(done))
+                .orElseThrow(ws -> new AssertionError("no " + what + " within " + WAIT.toSeconds() + " s; Workloads: "
+                        + ws.stream().map(w -> w.name() + " " + w.at("status.conditions")).toList()));
+        return found.stream().filter(done).findFirst().orElseThrow();
     }
 
     @SuppressWarnings("unchecked")

@@ -78,23 +78,10 @@ class PodSecurityWhereSeenIT {
     }
 
     private static String awaitPodSecurityEvent(KubeApi api, String namespace, ControllerEnvironment env) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            NamespaceState state = NamespaceState.read(api, namespace);
-            java.util.Optional<String> refusal = state.podSecurityRefusal();
-            if (refusal.isPresent()) {
-                return refusal.get();
-            }
-            env.requireAllRunning();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no Warning event says a pod violates PodSecurity within 60 s; events: " + state.warnings());
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", ex);
-            }
-        }
+        return dev.nimchart.cluster.Poll.upTo(Duration.ofSeconds(60)).checking(env::requireAllRunning)
+                .until(() -> NamespaceState.read(api, namespace), state -> state.podSecurityRefusal().isPresent())
+                .orElseThrow(state -> new AssertionError("no Warning event says a pod violates PodSecurity within 60 s; events: "
+                        + state.warnings()))
+                .podSecurityRefusal().orElseThrow();
     }
 }

@@ -203,7 +203,7 @@ public class UpgradeSafetyIT {
             Path surge = values(tmp, "surge.yaml", Map.of("strategy", Map.of("rollingUpdate", Map.of("maxSurge", 1, "maxUnavailable", 0)),
                     "env", List.of(Map.of("name", "NIM_CHART_UPGRADE_MARKER", "value", "2"))));
             installed.upgrade(ChartReleases.of(namespace, MINIMAL, fullRack, surge));
-            sleep(Duration.ofSeconds(10));
+            dev.nimchart.cluster.LocalProcess.sleep(Duration.ofSeconds(10).toMillis());
             NamespaceState stuck = NamespaceState.read(api, namespace);
             assertThat(stuck.pods().stream().filter(p -> "Pending".equals(p.at("status.phase"))).toList())
                     .as("with a surge, the new pod waits for GPUs no node has free").hasSize(1);
@@ -237,7 +237,7 @@ public class UpgradeSafetyIT {
     private static Map<String, String> steadyVersions(KubeApi api, String namespace) {
         Map<String, String> last = versions(api, namespace);
         for (int i = 0; i < 20; i++) {
-            sleep(Duration.ofSeconds(1));
+            dev.nimchart.cluster.LocalProcess.sleep(Duration.ofSeconds(1).toMillis());
             Map<String, String> now = versions(api, namespace);
             if (now.equals(last)) {
                 return now;
@@ -272,7 +272,7 @@ public class UpgradeSafetyIT {
 
     /** Waits a while and checks that the pods are still the same ones; returns the state then. */
     private static NamespaceState assertNoPodReplaced(ControllerEnvironment env, String namespace, NamespaceState before, String what) {
-        sleep(STEADY);
+        dev.nimchart.cluster.LocalProcess.sleep(STEADY.toMillis());
         NamespaceState after = NamespaceState.read(env.api(), namespace);
         assertThat(after.livePodUids()).as("pod UIDs after %s", what).isEqualTo(before.livePodUids());
         assertThat(after.workloads().stream().filter(w -> w.list("metadata.ownerReferences").isEmpty()).toList())
@@ -292,32 +292,15 @@ public class UpgradeSafetyIT {
     /** Waits until the namespace has the desired pods and none of the given state's pods is among them. */
     private static NamespaceState awaitReplaced(ControllerEnvironment env, String namespace, int pods, NamespaceState before) {
         Set<String> old = before.livePodUids();
-        long deadline = System.nanoTime() + ReconciledExampleIT.RECONCILE_TIMEOUT.toNanos();
-        while (true) {
-            NamespaceState state = await(env, namespace, pods);
-            if (state.livePodUids().stream().noneMatch(old::contains)) {
-                return state;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("pods of " + namespace + " were not replaced within " + ReconciledExampleIT.RECONCILE_TIMEOUT
-                        + ": " + DesiredState.describe(state));
-            }
-            sleep(Duration.ofMillis(500));
-        }
+        return dev.nimchart.cluster.Poll.upTo(ReconciledExampleIT.RECONCILE_TIMEOUT).every(500)
+                .until(() -> await(env, namespace, pods), state -> state.livePodUids().stream().noneMatch(old::contains))
+                .orElseThrow(state -> new AssertionError("pods of " + namespace + " were not replaced within "
+                        + ReconciledExampleIT.RECONCILE_TIMEOUT + ": " + DesiredState.describe(state)));
     }
 
     private static Path values(Path dir, String name, Map<String, Object> values) throws IOException {
         Path file = dir.resolve(name); // JSON is YAML
         Files.writeString(file, tools.jackson.databind.json.JsonMapper.shared().writeValueAsString(values));
         return file;
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", ex);
-        }
     }
 }

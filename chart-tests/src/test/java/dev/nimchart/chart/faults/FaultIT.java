@@ -395,16 +395,12 @@ class FaultIT {
         /** The release's pods (only pods, not being deleted) once they satisfy the condition, polled without pause. */
         @SuppressWarnings("unchecked")
         List<KubeObject> podsWhen(java.util.function.Predicate<List<KubeObject>> condition, Duration limit) {
-            long deadline = System.nanoTime() + limit.toNanos();
-            while (true) {
-                List<KubeObject> pods = ((List<Object>) KubeApi.require(api().get("/api/v1/namespaces/" + namespace + "/pods"), "list pods")
-                        .getOrDefault("items", List.of())).stream().map(o -> new KubeObject((Map<String, Object>) o))
-                        .filter(p -> p.at("metadata.deletionTimestamp") == null).toList();
-                if (condition.test(pods)) {
-                    return pods;
-                }
-                assertThat(System.nanoTime()).as("%s: the condition on the pods within %s", example.name(), limit).isLessThan(deadline);
-            }
+            return dev.nimchart.cluster.Poll.upTo(limit).every(0)
+                    .until(() -> ((List<Object>) KubeApi.require(api().get("/api/v1/namespaces/" + namespace + "/pods"), "list pods")
+                            .getOrDefault("items", List.of())).stream().map(o -> new KubeObject((Map<String, Object>) o))
+                            .filter(p -> p.at("metadata.deletionTimestamp") == null).toList(), condition)
+                    .orElseThrow(pods -> new AssertionError(String.format("%s: the condition on the pods within %s; pods: %s", example.name(), limit,
+                            pods.stream().map(KubeObject::name).toList())));
         }
 
         void upgrade(Map<String, String> sets) {
@@ -448,14 +444,7 @@ class FaultIT {
     }
 
     private static boolean until(Duration limit, java.util.function.BooleanSupplier condition) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            dev.nimchart.cluster.LocalProcess.sleep(500);
-        }
-        return false;
+        return dev.nimchart.cluster.Poll.upTo(limit).every(500).until(condition);
     }
 
     private static String markerKey() {

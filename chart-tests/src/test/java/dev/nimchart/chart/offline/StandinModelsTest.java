@@ -174,21 +174,22 @@ class StandinModelsTest {
     @SuppressWarnings("unchecked")
     private List<Map<String, Object>> models() throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
+        // Each round: the answer's body once it is 200, else null (not listening yet, or not ready).
+        String body = dev.nimchart.cluster.Poll.upTo(Duration.ofSeconds(20)).until(() -> {
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/models")).build(),
                         HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return (List<Map<String, Object>>) JsonMapper.shared().readValue(r.body(), Map.class).get("data");
-                }
+                return r.statusCode() == 200 ? r.body() : null;
             } catch (IOException notYet) {
-                // not listening yet
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
             }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the stand-in did not answer /v1/models: " + Files.readString(dir.resolve("standin.log")));
-            }
-            Thread.sleep(200);
+        }, java.util.Objects::nonNull).last();
+        if (body == null) {
+            throw new AssertionError("the stand-in did not answer /v1/models: " + Files.readString(dir.resolve("standin.log")));
         }
+        return (List<Map<String, Object>>) JsonMapper.shared().readValue(body, Map.class).get("data");
     }
 }

@@ -296,24 +296,18 @@ class EndpointPickerIT {
 
     /** Until the picker has synced the pool, the pods and their metrics and answers with an endpoint (at most 2 minutes). */
     static void awaitFirstPick(EndpointPickerRun run, ExtProcClient client, String model) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        RuntimeException last = null;
-        while (System.nanoTime() < deadline) {
-            run.requireAlive();
+        // Each round: null once an answer names an endpoint, else why not.
+        run.requireAlive();
+        dev.nimchart.cluster.Poll.upTo(Duration.ofMinutes(2)).every(500).checking(run::requireAlive).until(() -> {
             try {
                 ExtProcClient.Decision d = client.pick("llm.example.com", "/v1/chat/completions", body(model), UUID.randomUUID().toString(),
                         PICK_TIMEOUT);
-                if (d.endpoint() != null) {
-                    return;
-                }
-                last = new IllegalStateException("an answer without " + ExtProcClient.DESTINATION + ": " + d.setHeaders());
+                return d.endpoint() != null ? null : new IllegalStateException("an answer without " + ExtProcClient.DESTINATION + ": " + d.setHeaders());
             } catch (RuntimeException e) {
-                last = e;
+                return e;
             }
-            Thread.sleep(500);
-        }
-        throw new AssertionError("the endpoint picker gave no endpoint within 2 minutes: " + last + "\nits log:\n"
-                + EndpointPickerRun.tail(run.log(), 6000), last);
+        }, java.util.Objects::isNull).orElseThrow(last -> new AssertionError("the endpoint picker gave no endpoint within 2 minutes: " + last
+                + "\nits log:\n" + EndpointPickerRun.tail(run.log(), 6000), last));
     }
 
     /**
@@ -327,19 +321,11 @@ class EndpointPickerIT {
             run.metrics(ip, m[0], m[1], m[2]);
             before.put(ip, run.scrapes(ip));
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        for (String ip : ips) {
-            if (before.get(ip) == 0 && !busy.containsKey(ip)) {
-                continue; // never scraped: not in the pool
-            }
-            while (run.scrapes(ip) < before.get(ip) + 3) {
-                run.requireAlive();
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("the picker did not scrape " + ip + " three times within 30 s");
-                }
-                Thread.sleep(20);
-            }
-        }
+        // Pods never scraped before are not in the pool.
+        List<String> pooled = ips.stream().filter(ip -> before.get(ip) != 0 || busy.containsKey(ip)).toList();
+        dev.nimchart.cluster.Poll.upTo(Duration.ofSeconds(30)).every(20).checking(run::requireAlive)
+                .until(() -> pooled.stream().filter(ip -> run.scrapes(ip) < before.get(ip) + 3).toList(), List::isEmpty)
+                .orElseThrow(left -> new AssertionError("the picker did not scrape " + left + " three times within 30 s"));
     }
 
     /** Marks the pod's Ready and ContainersReady conditions False, as the kubelet does when its readiness probe fails. */
@@ -362,13 +348,13 @@ class EndpointPickerIT {
 
     /** Until twenty picks in a row avoid {@code endpoint} (the picker saw the pod's update), at most 30 s. */
     static void awaitNoPicksOf(EndpointPickerRun run, ExtProcClient client, String model, String endpoint) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        int inARow = 0;
-        while (inARow < 20) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the picker still chose " + endpoint + " 30 s after its pod stopped being Ready");
-            }
-            inARow = endpoint.equals(picks(run, client, model, 1).get(0).endpoint()) ? 0 : inARow + 1;
+        int[] inARow = {0};
+        boolean avoided = dev.nimchart.cluster.Poll.upTo(Duration.ofSeconds(30)).every(0).until(() -> {
+            inARow[0] = endpoint.equals(picks(run, client, model, 1).get(0).endpoint()) ? 0 : inARow[0] + 1;
+            return inARow[0] >= 20;
+        });
+        if (!avoided) {
+            throw new AssertionError("the picker still chose " + endpoint + " 30 s after its pod stopped being Ready");
         }
     }
 

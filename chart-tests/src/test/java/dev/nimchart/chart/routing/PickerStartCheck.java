@@ -124,7 +124,9 @@ public final class PickerStartCheck {
         try {
             for (KubeObject o : manifest.objects()) {
                 boolean pickers = PICKER_KINDS.contains(o.kind()) && o.name().equals(deployment.name());
-                if (pickers || o.kind().equals("InferencePool") || o.kind().equals("InferenceObjective")) {
+                // An InferenceObjective of a group this cluster serves no CRD of (llm-d.ai's) the picker would not read here either.
+                boolean objective = o.kind().equals("InferenceObjective") && api.serves(o.apiVersion(), o.kind());
+                if (pickers || o.kind().equals("InferencePool") || objective) {
                     KubeApi.Response r = api.create(withoutNamespace(o), namespace, false);
                     if (r.ok()) {
                         created.add(api.resource(o.apiVersion(), o.kind()).collectionPath(namespace) + "/" + o.name());
@@ -143,23 +145,19 @@ public final class PickerStartCheck {
                     pod, List.of(), Integer.parseInt(String.valueOf(target)), EndpointPickerRun.ExportedNames.NIM_1)) {
                 String readiness = probeService(container, "readinessProbe");
                 String liveness = probeService(container, "livenessProbe");
-                long deadline = System.nanoTime() + wait.toNanos();
-                String ready = "";
-                String live = "";
-                while (System.nanoTime() < deadline) {
-                    if (!run.alive()) {
-                        return Optional.of("the endpoint picker exited at start; its log ends: " + lastLines(run.log(), 3));
-                    }
-                    ready = run.health(readiness);
-                    live = run.health(liveness);
-                    if (ready.equals("SERVING") && live.equals("SERVING")) {
-                        return Optional.empty();
-                    }
-                    sleep(250);
+                // Each round: null once the picker exited, else what its two probes answered.
+                dev.nimchart.cluster.Poll.Result<List<String>> seen = dev.nimchart.cluster.Poll.upTo(wait).every(250)
+                        .until(() -> run.alive() ? List.of(run.health(readiness), run.health(liveness)) : null,
+                                answers -> answers == null || answers.equals(List.of("SERVING", "SERVING")));
+                if (seen.last() == null) {
+                    return Optional.of("the endpoint picker exited at start; its log ends: " + lastLines(run.log(), 3));
+                }
+                if (seen.held()) {
+                    return Optional.empty();
                 }
                 return Optional.of("the endpoint picker did not answer SERVING within " + wait.toSeconds() + " s to its readiness probe (service \""
-                        + readiness + "\": " + ready + ") and liveness probe (service \"" + liveness + "\": " + live + "); its log ends: "
-                        + lastLines(run.log(), 3));
+                        + readiness + "\": " + seen.last().get(0) + ") and liveness probe (service \"" + liveness + "\": " + seen.last().get(1)
+                        + "); its log ends: " + lastLines(run.log(), 3));
             }
         } finally {
             created.forEach(api::delete);
@@ -221,13 +219,5 @@ public final class PickerStartCheck {
         List<String> errors = lines.stream().filter(l -> l.contains("\"level\":\"error\"") || l.startsWith("Error") || l.contains("exit")).toList();
         List<String> from = errors.isEmpty() ? lines : errors;
         return String.join(" | ", from.subList(Math.max(0, from.size() - n), from.size()));
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

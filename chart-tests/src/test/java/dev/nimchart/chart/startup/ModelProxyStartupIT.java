@@ -235,13 +235,6 @@ class ModelProxyStartupIT {
     }
 
     static boolean await(Duration limit, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(500);
-        }
-        return condition.getAsBoolean();
+        return dev.nimchart.cluster.Poll.upTo(limit).every(500).until(condition);
     }
 }

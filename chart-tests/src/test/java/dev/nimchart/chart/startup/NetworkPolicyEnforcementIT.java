@@ -299,12 +299,10 @@ class NetworkPolicyEnforcementIT {
     }
 
     private static void assertJudged(List<String> failures, ChartRules.Started started, Dialers d, Target to, int port) {
-        long deadline = System.nanoTime() + SETTLE.toNanos();
-        while (!enforcer(started).logText().contains("srcPod=\"" + d.strangerPod + "\"") && System.nanoTime() < deadline) {
-            PodNetworkProbe.connect(d.stranger, to.ip(), port);
-            dev.nimchart.cluster.LocalProcess.sleep(1000);
-        }
-        if (!enforcer(started).logText().contains("srcPod=\"" + d.strangerPod + "\"")) {
+        boolean named = dev.nimchart.cluster.Poll.upTo(SETTLE).every(1000)
+                .checking(() -> PodNetworkProbe.connect(d.stranger, to.ip(), port))
+                .until(() -> enforcer(started).logText().contains("srcPod=\"" + d.strangerPod + "\""));
+        if (!named) {
             failures.add("the enforcer's log names no connection from " + d.strangerPod + " (" + enforcer(started).log() + ")");
         }
         enforcer(started).requireAlive();

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -54,12 +53,7 @@ final class PodNetworkProbe {
      * watch a moment after the pod has its address), or the last outcome.
      */
     static Outcome connectExpecting(String netns, String ip, int port, Outcome expected, Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        Outcome last;
-        do {
-            last = connect(netns, ip, port);
-        } while (last != expected && System.nanoTime() < deadline);
-        return last;
+        return dev.nimchart.cluster.Poll.upTo(within).every(0).until(() -> connect(netns, ip, port), expected::equals).last();
     }
 
     /**
@@ -69,16 +63,10 @@ final class PodNetworkProbe {
     static String podWithAddress(KubeApi api, String namespace, String name, Map<String, String> labels, Duration within) {
         KubeApi.require(api.post("/api/v1/namespaces/" + namespace + "/pods", pod(namespace, name, labels, Map.of())),
                 "create the pod " + namespace + "/" + name);
-        long deadline = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<KubeObject> read = api.read("v1", "Pod", namespace, name);
-            Object ip = read.map(p -> p.at("status.podIP")).orElse(null);
-            if (ip != null && !ip.toString().isBlank()) {
-                return ip.toString();
-            }
-            sleep();
-        }
-        throw new AssertionError("the pod " + namespace + "/" + name + " got no address within " + within);
+        return dev.nimchart.cluster.Poll.upTo(within)
+                .until(() -> api.read("v1", "Pod", namespace, name).map(p -> p.at("status.podIP")).map(String::valueOf).orElse(""),
+                        ip -> !ip.isBlank() && !ip.equals("null"))
+                .orElseThrow(ip -> new AssertionError("the pod " + namespace + "/" + name + " got no address within " + within));
     }
 
     /**
@@ -132,15 +120,6 @@ final class PodNetworkProbe {
         KubeApi.Response r = api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace", "metadata", Map.of("name", name)));
         if (!r.ok() && r.code() != 409) {
             throw new IllegalStateException("cannot create the namespace " + name + ": " + r.message());
-        }
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(200);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }

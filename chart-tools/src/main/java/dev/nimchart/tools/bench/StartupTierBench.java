@@ -103,15 +103,12 @@ final class StartupTierBench {
         long t0 = System.nanoTime();
         try (PodGroupRun group = PodGroupRun.start(state, pods, dir, Map.of(), dev.nimchart.settings.SettingsFromProperties.shared().rayDir())) {
             List<PodGroupRun.PodRun> serving = group.pods().stream().filter(p -> serves(p.pod())).toList();
-            long deadline = t0 + limit.toNanos();
-            while (System.nanoTime() < deadline) {
-                if (serving.stream().allMatch(group::readinessProbePasses)) {
-                    return new long[] {System.nanoTime() - t0, group.residentBytes()};
-                }
-                if (group.pods().stream().anyMatch(p -> !p.process().isAlive())) {
-                    break;
-                }
-                sleep(200);
+            // Each round: true once every serving pod is Ready, false once a process ended, else null.
+            dev.nimchart.cluster.Poll.Result<Boolean> seen = dev.nimchart.cluster.Poll.upTo(limit).every(200)
+                    .until(() -> serving.stream().allMatch(group::readinessProbePasses) ? Boolean.TRUE
+                            : group.pods().stream().anyMatch(p -> !p.process().isAlive()) ? Boolean.FALSE : null, java.util.Objects::nonNull);
+            if (seen.held() && seen.last()) {
+                return new long[] {System.nanoTime() - t0, group.residentBytes()};
             }
             throw new IllegalStateException(file.getFileName() + ": the serving pods were not Ready within " + limit + "; see " + dir);
         }
@@ -128,14 +125,5 @@ final class StartupTierBench {
 
     private static boolean isMultiNode(Map<String, Object> values) {
         return values.get("multiNode") instanceof Map<?, ?> m && Boolean.TRUE.equals(m.get("enabled"));
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }
