@@ -95,6 +95,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- include "nim-llm.preflight.initContainerNames" . -}}            {{- /* init container names are unique and not the chart's */ -}}
 {{- include "nim-llm.preflight.initContainerMounts" . -}}           {{- /* init containers mount (and map devices of) only volumes the pod has */ -}}
 {{- include "nim-llm.preflight.initContainerClaims" . -}}           {{- /* init containers claim only the pod's own DRA claims */ -}}
+{{- include "nim-llm.preflight.initContainerRestartPolicy" . -}}    {{- /* an init container's restartPolicy Never/OnFailure needs Kubernetes 1.35 */ -}}
 {{- include "nim-llm.preflight.mountPaths" . -}}                    {{- /* extra mounts stay off the chart's own mount paths */ -}}
 {{- /* Where the NIM container writes (_preflight_writable.tpl) */ -}}
 {{- include "nim-llm.preflight.homePathFree" . -}}                  {{- /* home.path is a directory of its own (no image, system or chart directory) */ -}}

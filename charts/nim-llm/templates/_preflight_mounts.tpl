@@ -117,6 +117,20 @@ and extraVolumes; Kubernetes refuses a pod mounting any other, after the release
 {{- end -}}
 {{- end -}}
 
+{{- /* An init container's own restartPolicy other than Always (a sidecar) needs Kubernetes 1.35 (ContainerRestartRules,
+on by default from 1.35): 1.34's API server supports only Always there. */ -}}
+{{- define "nim-llm.preflight.initContainerRestartPolicy" -}}
+{{- range $i, $c := .Values.initContainers.extraInit | default list -}}
+{{- if and (has (toString $c.restartPolicy) (list "Never" "OnFailure")) (semverCompare "<1.35.0-0" $.Capabilities.KubeVersion.Version) -}}
+{{- $message := print
+  "initContainers.extraInit[%d].restartPolicy is %s, which Kubernetes %s does not support for an init container (only "
+  "Always, a sidecar, until ContainerRestartRules in 1.35): leave restartPolicy out (the pod's restartPolicy applies), or "
+  "set Always to run it as a sidecar." -}}
+{{- include "nim-llm.fail" (printf $message $i (toString $c.restartPolicy) $.Capabilities.KubeVersion.Version) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* An init container claims only the pod's own DRA claims: the API server refuses a container's resources.claims
 naming none of the pod's resourceClaims, for LeaderWorkerSet and MPIJob pods only once their controller creates them. */ -}}
 {{- define "nim-llm.preflight.initContainerClaims" -}}

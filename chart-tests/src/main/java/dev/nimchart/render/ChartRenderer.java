@@ -40,11 +40,16 @@ public final class ChartRenderer {
      * @throws ChartRefusedException with Helm's error text when Helm refuses the values or a template fails
      */
     public String template(String releaseName, String namespace, List<Path> valuesFiles, Map<String, String> setValues) {
+        return template(releaseName, namespace, valuesFiles, setValues, KUBE_VERSION);
+    }
+
+    /** As {@link #template(String, String, List, Map)}, claiming Kubernetes {@code kubeVersion} (a rule that depends on it). */
+    public String template(String releaseName, String namespace, List<Path> valuesFiles, Map<String, String> setValues, String kubeVersion) {
         lookups();
         TemplateCommand command = helm.template()
                 .withName(releaseName)
                 .withNamespace(namespace)
-                .withKubeVersion(KUBE_VERSION);
+                .withKubeVersion(kubeVersion);
         valuesFiles.forEach(command::withValuesFile);
         setValues.forEach(command::set);
         try {
