@@ -160,6 +160,19 @@ public class SecureDefaultsTest {
                 .anyMatch(s -> String.valueOf(s.at("data")).contains(forms.get(1)));
     }
 
+    /** The picker's ports its policy leaves open to every pod (the peers not named) are named in the NOTES, and only they. */
+    @Test
+    void theNotesSayWhichOfThePickersPortsAreOpenToEveryPod() {
+        Path file = dev.nimchart.chart.repository.Examples.named("single-node-inference-gateway.yaml");
+        assertThat(ChartNotes.of(file, Map.of())).contains("its ext-proc port (9002").contains("extProcFrom is empty")
+                .contains("its\nmetrics port (9090) open to every pod, as networkPolicy.endpointPicker.metricsFrom is empty");
+        String gateway = ChartNotes.of(file, Map.of("networkPolicy.endpointPicker.extProcFrom[0].podSelector.matchLabels.app", "gateway"));
+        assertThat(gateway).doesNotContain("extProcFrom is empty").contains("metricsFrom is empty");
+        String both = ChartNotes.of(file, Map.of("networkPolicy.endpointPicker.extProcFrom[0].podSelector.matchLabels.app", "gateway",
+                "networkPolicy.endpointPicker.metricsFrom[0].podSelector.matchLabels.app", "prometheus"));
+        assertThat(both).doesNotContain("Security: the endpoint picker");
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.nimchart.chart.repository.Examples#withNetworking")
     void theNotesNameTheSecurityExceptionOfTheProvider(Path file) {
