@@ -78,6 +78,7 @@ _preflight_<topic>.tpl, and one line below calling it, with a one-line comment.
 {{- /* Who containers run as, secrets in plain sight, host paths (_preflight_security.tpl) */ -}}
 {{- include "nim-llm.preflight.runAsNonRoot" . -}}                  {{- /* runAsNonRoot is set somewhere (a null must not silently allow root) */ -}}
 {{- include "nim-llm.preflight.rootUserUnderNonRoot" . -}}          {{- /* no container runs as user 0 under runAsNonRoot: true */ -}}
+{{- include "nim-llm.preflight.seLinuxChangePolicy" . -}}           {{- /* seLinuxChangePolicy MountOption only from Kubernetes 1.37 */ -}}
 {{- /* The environment (_preflight_env.tpl) */ -}}
 {{- include "nim-llm.preflight.envOnePerName" . -}}                 {{- /* env holds one entry per variable */ -}}
 {{- /* Who containers run as, secrets in plain sight, host paths (_preflight_security.tpl) */ -}}

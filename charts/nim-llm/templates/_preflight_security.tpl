@@ -33,6 +33,18 @@ true
 {{- end -}}
 {{- end -}}
 
+{{- /* seLinuxChangePolicy MountOption needs the SELinuxMount feature, on by default from Kubernetes 1.37: an older API
+server supports only Recursive there (for a LeaderWorkerSet or MPIJob, refusing the pods once their controller makes them). */ -}}
+{{- define "nim-llm.preflight.seLinuxChangePolicy" -}}
+{{- $policy := (.Values.podSecurityContext | default dict).seLinuxChangePolicy -}}
+{{- if and (eq (toString $policy) "MountOption") (semverCompare "<1.37.0-0" .Capabilities.KubeVersion.Version) -}}
+{{- $message := print
+  "podSecurityContext.seLinuxChangePolicy is MountOption, which Kubernetes %s supports only with its SELinuxMount "
+  "feature gate (on by default from 1.37): set Recursive, or leave it out." -}}
+{{- include "nim-llm.fail" (printf $message .Capabilities.KubeVersion.Version) -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* A container that must not run as root (runAsNonRoot: true, its own or the pod's) with user ID 0 (its own or the
 pod's): the kubelet refuses to start it (CreateContainerConfigError), after the release is installed. */ -}}
 {{- define "nim-llm.preflight.rootUserUnderNonRoot" -}}

@@ -41,6 +41,17 @@ public final class AgreementScenarios implements FuzzScenarios {
             "kueue.preferredTopology", "Kueue's webhook (a label name, one topology annotation a pod set)",
             "fullnameOverride", "the API server on the pods the controllers create (their controller-revision-hash label,"
                     + " <StatefulSet>-<hash>, is 63 characters at most; a dry run creates no StatefulSet)");
+    /** A rule of a newer Kubernetes than the oldest the chart claims: the validator, and the minor version from which it runs. */
+    record NewerRule(int minor, String validator) {
+    }
+
+    /**
+     * Keys whose refusal stands for a rule only newer API servers have (the chart refuses what any version it claims
+     * refuses): on an older API server that validator is not run.
+     */
+    static final Map<String, NewerRule> NEWER_KUBERNETES_RULES = Map.of(
+            "dra.matchAttribute", new NewerRule(37, "Kubernetes 1.37's API server (a lower-case attribute domain; older ones ignore its case)"));
+
     /** The keys of {@link #VALIDATOR_NOT_RUN} that Kueue's webhooks judge, where a run registers them. */
     static final java.util.Set<String> KUEUE_KEYS = java.util.Set.of("kueue.queueName", "kueue.requiredTopology", "kueue.preferredTopology");
 
