@@ -137,8 +137,10 @@ public final class StartupChecks implements TierCheck {
             NamespaceState state = installed.awaitReady(r -> rules.expectedPods(file, r), timeout);
             ChartRules.Reconciled reconciled = new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning);
             Path runDir = workDir.resolve(release).toAbsolutePath();
-            new GroupStart(file.getFileName().toString(), state, runDir, workDir, rules.startupTimeout(file).orElse(timeout), settings.rayDir(),
-                    podNetwork(rendered, runDir)).run(rules, reconciled);
+            try (GroupStartSlot slot = GroupStartSlot.take(settings.rayDir().toAbsolutePath().resolveSibling("group-start.lock"), progress::line)) {
+                new GroupStart(file.getFileName().toString(), state, runDir, workDir, rules.startupTimeout(file).orElse(timeout), settings.rayDir(),
+                        podNetwork(rendered, runDir)).run(rules, reconciled);
+            }
             installed.uninstall();
         } finally {
             TierNamespaces.delete(api, namespace, env::requireAllRunning);
