@@ -1,11 +1,8 @@
 package dev.nimchart.controllers;
 
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Files;
+import dev.nimchart.cluster.MachineFileLock;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
 
 /**
@@ -16,17 +13,16 @@ import java.util.function.Consumer;
  */
 final class MachineLock implements AutoCloseable {
 
-    private final FileChannel channel;
-    private final FileLock lock;
+    /** The file lock, or null where no lock is needed. */
+    private final MachineFileLock lock;
 
-    private MachineLock(FileChannel channel, FileLock lock) {
-        this.channel = channel;
+    private MachineLock(MachineFileLock lock) {
         this.lock = lock;
     }
 
     /** No lock: the tier's programs clash with no other tier's. */
     static MachineLock notNeeded() {
-        return new MachineLock(null, null);
+        return new MachineLock(null);
     }
 
     /** The machine lock when this tier's mpi-operator needs port 8080, else none. */
@@ -37,29 +33,17 @@ final class MachineLock implements AutoCloseable {
     /** Takes the lock of this file ({@code Settings.controllerLock()}: one path for every checkout of a machine). */
     private static MachineLock acquire(Path file, Consumer<String> progress) {
         try {
-            Files.createDirectories(file.getParent());
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
-                progress.accept("another controller tier runs on this machine (" + file + "); waiting for it to finish");
-                lock = channel.lock();
-            }
-            return new MachineLock(channel, lock);
-        } catch (IOException e) {
-            throw new ControllerTierException("cannot take the controller tier's machine lock " + file + ": " + e.getMessage(), e);
+            return new MachineLock(MachineFileLock.take(file, "another controller tier runs on this machine (" + file
+                    + "); waiting for it to finish", progress));
+        } catch (UncheckedIOException e) {
+            throw new ControllerTierException("cannot take the controller tier's machine lock " + file + ": " + e.getCause().getMessage(), e);
         }
     }
 
     @Override
     public void close() {
-        if (channel == null) {
-            return;
-        }
-        try {
-            lock.release();
-            channel.close();
-        } catch (IOException ignored) {
-            // the operating system releases the lock with the process anyway
+        if (lock != null) {
+            lock.close();
         }
     }
 }

@@ -1,12 +1,7 @@
 package dev.nimchart.tiers.startup;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Files;
+import dev.nimchart.cluster.MachineFileLock;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
 
 /**
@@ -21,11 +16,9 @@ final class GroupStartSlot implements AutoCloseable {
     /** The threads of one JVM queue here first: a file lock is held per JVM, and a second one from the same JVM would fail. */
     private static final java.util.concurrent.locks.ReentrantLock IN_THIS_JVM = new java.util.concurrent.locks.ReentrantLock();
 
-    private final FileChannel channel;
-    private final FileLock lock;
+    private final MachineFileLock lock;
 
-    private GroupStartSlot(FileChannel channel, FileLock lock) {
-        this.channel = channel;
+    private GroupStartSlot(MachineFileLock lock) {
         this.lock = lock;
     }
 
@@ -33,28 +26,18 @@ final class GroupStartSlot implements AutoCloseable {
     static GroupStartSlot take(Path file, Consumer<String> progress) {
         IN_THIS_JVM.lock();
         try {
-            Files.createDirectories(file.getParent());
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
-                progress.accept("another group start runs on this machine (" + file + "); waiting for it to finish");
-                lock = channel.lock();
-            }
-            return new GroupStartSlot(channel, lock);
-        } catch (IOException | RuntimeException e) {
+            return new GroupStartSlot(MachineFileLock.take(file, "another group start runs on this machine (" + file
+                    + "); waiting for it to finish", progress));
+        } catch (RuntimeException e) {
             IN_THIS_JVM.unlock();
-            throw e instanceof IOException io ? new UncheckedIOException("cannot take the start-up tier's machine slot " + file + ": "
-                    + io.getMessage(), io) : (RuntimeException) e;
+            throw e;
         }
     }
 
     @Override
     public void close() {
         try {
-            lock.release();
-            channel.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            lock.close();
         } finally {
             IN_THIS_JVM.unlock();
         }
