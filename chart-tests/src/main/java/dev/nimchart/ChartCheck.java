@@ -15,10 +15,12 @@ import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.settings.Settings;
 import dev.nimchart.settings.SettingsFromProperties;
 import dev.nimchart.cluster.ExistingCluster;
-import dev.nimchart.junit.OwnedTierSessions;
 import dev.nimchart.progress.Progress;
-import dev.nimchart.junit.TierNotStartedException;
-import dev.nimchart.junit.TierSessions;
+import dev.nimchart.result.Check;
+import dev.nimchart.result.CheckSkipped;
+import dev.nimchart.sessions.OwnedTierSessions;
+import dev.nimchart.sessions.TierNotStartedException;
+import dev.nimchart.sessions.TierSessions;
 import dev.nimchart.tiers.apiserver.ApiServerChecks;
 import dev.nimchart.tiers.controllers.ControllerChecks;
 import dev.nimchart.tiers.offline.OfflineChecks;
@@ -34,24 +36,24 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.DynamicTest;
 
 /**
  * The front door of the library: a chart directory (any chart name, e.g. a vendored copy renamed {@code acme-nim})
- * and the directories of values files to check it with, on the offline tier. In a JUnit 5 test class:
+ * and the directories of values files to check it with, on the offline tier. Its {@code *Tests()} methods return the
+ * library's own {@link Check} tree, which no test framework owns; in a JUnit 5 test class, JUnit's adapter
+ * ({@code dev.nimchart.junit.DynamicChecks}) turns it into dynamic tests:
  *
  * <pre>{@code
  * class AcmeNimChartTest {
  *     @TestFactory
  *     Stream<DynamicNode> offlineTier() {
- *         return ChartCheck.of(Path.of("charts/acme-nim")).values(Path.of("values")).offlineTests();
+ *         return DynamicChecks.of(ChartCheck.of(Path.of("charts/acme-nim")).values(Path.of("values")).offlineTests());
  *     }
  * }
  * }</pre>
  *
- * One dynamic test per values file (named after it), plus one for the fuzz run: a bad file is one failing test whose
- * message is the first reason it failed. The test JVM needs the environment variable {@code KUBECONFIG} set to a
+ * One check per values file (named after it, its source the file), plus one for the fuzz run: a bad file is one failing
+ * test whose message is the first reason it failed. The test JVM needs the environment variable {@code KUBECONFIG} set to a
  * writable path ending in {@code lookup-stub.kubeconfig} (Helm's {@code lookup} goes to a loopback stub there, never
  * to a real cluster); in Maven: surefire's {@code <environmentVariables>}.
  *
@@ -109,7 +111,7 @@ import org.junit.jupiter.api.DynamicTest;
  * {@link #apiServerTests()}, {@link #controllerTests()} and {@link #startupTests()} (or {@link #verdicts(Tier)}) check the
  * same files on a real kube-apiserver, on real controllers with fake GPU nodes, and with the pods' processes started on
  * this machine; every tier is one {@link TierCheck} ({@link #tierCheck(Tier)}, {@link #tiers()}). Each environment has
- * one owner: in JUnit the run's root store ({@link #on(dev.nimchart.junit.TierSessions)} with a {@code TierSessions}
+ * one owner: in JUnit the run's launcher-session store ({@link #on(TierSessions)} with a {@code TierSessions}
  * parameter and {@code @ExtendWith(ChartTiers.class)}, package {@code dev.nimchart.junit}: one environment per tier per
  * test JVM, shared with every class of the run, closed by JUnit); otherwise this check, which starts what it needs on
  * first use and stops it in {@link #close()}. With CI=true a tier that cannot start fails; without, its tests are skipped
@@ -286,7 +288,7 @@ public final class ChartCheck implements AutoCloseable {
     }
 
     /**
-     * The cluster tiers on environments the caller owns, e.g. JUnit's root store ({@code TierSessions.of(context)}, or a
+     * The cluster tiers on environments the caller owns, e.g. JUnit's launcher-session store ({@code ChartTiers.sessions(context)}, or a
      * {@code TierSessions} parameter with {@code @ExtendWith(ChartTiers.class)}): one environment per tier per test JVM,
      * shared with every class of the run, closed by their owner and not by {@link #close()}.
      */
@@ -383,26 +385,31 @@ public final class ChartCheck implements AutoCloseable {
     }
 
     /**
-     * For a {@code @TestFactory}: one dynamic test per values file and one for the fuzz run, each failing with the
-     * first reason its subject failed. The first test to run judges every file, in parallel on every core; each test
-     * then reports its own file's verdict.
+     * The offline tier's checks, to run (e.g. as a JUnit {@code @TestFactory} through {@code DynamicChecks.of}): one per
+     * values file and one for the fuzz run, each failing with the first reason its subject failed. The first check to
+     * run judges every file, in parallel on every core; each check then reports its own file's verdict.
      */
-    public Stream<DynamicNode> offlineTests() {
+    public Check offlineTests() {
         OfflineChecks offline = (OfflineChecks) tierCheck(Tier.OFFLINE);
-        Stream<DynamicNode> fileTests = tierTests(offline, () -> offline);
-        Stream<DynamicNode> lintTest = lint != null
-                ? Stream.of(DynamicTest.dynamicTest("policy engines (kube-score, checkov)", () -> {
-                    Map<String, String> findings = policyFindings(validFiles());
-                    if (!findings.isEmpty()) {
-                        throw new AssertionError(String.join("\n", findings.values()));
-                    }
-                }))
-                : Stream.empty();
-        Stream<DynamicNode> fuzzTest = fuzzCount == 0 ? Stream.empty() : hasValuesSchema()
-                ? Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> fail(fuzzVerdict(offline.judge()))))
-                : Stream.of(DynamicTest.dynamicTest(fuzzSubject(), () -> org.junit.jupiter.api.Assumptions.abort(
-                        "no fuzz documents: the chart has no values.schema.json to draw them from")));
-        return Stream.of(fileTests, lintTest, fuzzTest).flatMap(s -> s);
+        List<Check> checks = new ArrayList<>(tierTests(offline, () -> offline));
+        if (lint != null) {
+            checks.add(Check.test("policy engines (kube-score, checkov)", () -> {
+                Map<String, String> findings = policyFindings(validFiles());
+                if (!findings.isEmpty()) {
+                    throw new AssertionError(String.join("\n", findings.values()));
+                }
+            }));
+        }
+        if (fuzzCount != 0) {
+            checks.add(hasValuesSchema() ? Check.test(fuzzSubject(), () -> fail(fuzzVerdict(offline.judge())))
+                    : Check.skipped(fuzzSubject(), "no fuzz documents: the chart has no values.schema.json to draw them from"));
+        }
+        return group(Tier.OFFLINE, checks);
+    }
+
+    /** The checks of a tier under one name, the tier's and the chart directory's. */
+    private Check group(Tier tier, List<Check> checks) {
+        return Check.group(tier.label() + " tier: " + chartDir.getFileName(), checks);
     }
 
     /** Values file name to why the policy engines fail it (its undocumented findings), for files with any. */
@@ -464,15 +471,15 @@ public final class ChartCheck implements AutoCloseable {
         return verdicts;
     }
 
-    /** For a {@code @TestFactory}: one dynamic test per values file, installed into a real kube-apiserver. */
-    public Stream<DynamicNode> apiServerTests() {
+    /** The API-server tier's checks: one per values file, installed into a real kube-apiserver (refusal files refused). */
+    public Check apiServerTests() {
         return tierTests(Tier.API);
     }
 
     /** As {@link #apiServerTests()}, only the values files the chart must install. */
-    public Stream<DynamicNode> apiServerInstallTests() {
+    public Check apiServerInstallTests() {
         TierCheck checks = tierCheck(Tier.API);
-        return installTests(checks, startedForTests(checks));
+        return group(Tier.API, installTests(checks, startedForTests(checks)));
     }
 
     /**
@@ -480,79 +487,81 @@ public final class ChartCheck implements AutoCloseable {
      * install} refused with its expected message, its namespace left empty. A class of its own can run beside the
      * installs (Failsafe's forks).
      */
-    public Stream<DynamicNode> apiServerRefusalTests() {
+    public Check apiServerRefusalTests() {
         TierCheck checks = tierCheck(Tier.API);
-        return refusalTests(checks, startedForTests(checks));
+        return group(Tier.API, refusalTests(checks, startedForTests(checks)));
     }
 
-    /** For a {@code @TestFactory}: one dynamic test per values file, reconciled by real controllers on fake GPU nodes. */
-    public Stream<DynamicNode> controllerTests() {
+    /** The controller tier's checks: one per values file, reconciled by real controllers on fake GPU nodes. */
+    public Check controllerTests() {
         return tierTests(Tier.CONTROLLERS);
     }
 
     /**
-     * For a {@code @TestFactory}: one dynamic test per values file the chart's rules opt into the start-up tier
+     * The start-up tier's checks: one per values file the chart's rules opt into the start-up tier
      * ({@link ChartRules#startsUp(Path)}): installed and reconciled as on the controller tier, then its pods' processes
      * started on this machine (an MPI launcher once its workers listen, a Ray head once its workers wait for it) until
      * every readiness probe passes ({@code dev.nimchart.tiers.startup.StartupChecks}). Needs root and {@code ip netns}:
      * with CI=true it runs or fails; otherwise it is skipped with the reason printed.
      */
-    public Stream<DynamicNode> startupTests() {
+    public Check startupTests() {
         return tierTests(Tier.STARTUP);
     }
 
-    /** For a {@code @TestFactory}: one dynamic test per values file the tier checks (install, then refusal files). */
-    public Stream<DynamicNode> tierTests(Tier tier) {
+    /** A tier's checks: one per values file the tier checks (installs, then refusal files). */
+    public Check tierTests(Tier tier) {
         TierCheck checks = tierCheck(tier);
-        return tierTests(checks, startedForTests(checks));
+        return group(tier, tierTests(checks, startedForTests(checks)));
     }
 
-    private Stream<DynamicNode> tierTests(TierCheck checks, Supplier<TierCheck> started) {
-        return checks.tier().checksRefusals() ? Stream.concat(installTests(checks, started), refusalTests(checks, started))
-                : installTests(checks, started);
+    private List<Check> tierTests(TierCheck checks, Supplier<TierCheck> started) {
+        List<Check> all = new ArrayList<>(installTests(checks, started));
+        if (checks.tier().checksRefusals()) {
+            all.addAll(refusalTests(checks, started));
+        }
+        return all;
     }
 
     /**
-     * The tier's checks, started when the first test needs them (so that a class whose tests are all filtered out starts
-     * nothing): a tier that cannot start fails its tests with CI=true and skips them, with the reason printed, otherwise.
+     * The tier's checks, started when the first check needs them (so that a class whose tests are all filtered out starts
+     * nothing): a tier that cannot start fails its checks with CI=true and skips them, with the reason printed, otherwise.
      */
     private static Supplier<TierCheck> startedForTests(TierCheck checks) {
         return once(() -> {
             try {
                 checks.start();
             } catch (TierNotStartedException e) {
-                throw e.failOrAbort();
+                throw e.failOrSkip();
             }
             return checks;
         });
     }
 
     /**
-     * One dynamic test per values file the chart must install and the tier checks. On the offline tier the first of them
-     * judges every file, in parallel; each test then reports its own file.
+     * One check per values file the chart must install and the tier checks. On the offline tier the first of them
+     * judges every file, in parallel; each check then reports its own file.
      */
-    private Stream<DynamicNode> installTests(TierCheck checks, Supplier<TierCheck> started) {
+    private List<Check> installTests(TierCheck checks, Supplier<TierCheck> started) {
         List<Path> files = validFiles().stream().filter(checks::installs).toList();
         if (checks.tier() == Tier.OFFLINE) {
             Supplier<Map<Path, Optional<Throwable>>> all = once(() -> started.get().installEach(files));
-            return files.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                    () -> failOffline(f, all.get().get(f))));
+            return files.stream().<Check>map(f -> Check.test(label(f), f.toUri(), () -> failOffline(f, all.get().get(f)))).toList();
         }
-        return files.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(), () -> named(f, () -> started.get().install(f))));
+        return files.stream().<Check>map(f -> Check.test(label(f), f.toUri(), () -> named(f, () -> started.get().install(f)))).toList();
     }
 
     /**
-     * One dynamic test per values file the chart must refuse. The first of them checks every refusal file, in parallel;
-     * each test then reports its own file.
+     * One check per values file the chart must refuse. The first of them checks every refusal file, in parallel; each
+     * check then reports its own file.
      */
-    private Stream<DynamicNode> refusalTests(TierCheck checks, Supplier<TierCheck> started) {
+    private List<Check> refusalTests(TierCheck checks, Supplier<TierCheck> started) {
         List<Path> invalidFiles = invalidFiles();
         Supplier<Map<Path, Optional<Throwable>>> refusals = once(() -> started.get().refuseEach(invalidFiles));
         if (checks.tier() == Tier.OFFLINE) {
-            return invalidFiles.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(), () -> failOffline(f, refusals.get().get(f))));
+            return invalidFiles.stream().<Check>map(f -> Check.test(label(f), f.toUri(), () -> failOffline(f, refusals.get().get(f)))).toList();
         }
-        return invalidFiles.stream().map(f -> DynamicTest.dynamicTest(label(f), f.toUri(),
-                () -> named(f, () -> RefusalChecksInParallel.rethrow(refusals.get().get(f)))));
+        return invalidFiles.stream().<Check>map(f -> Check.test(label(f), f.toUri(),
+                () -> named(f, () -> RefusalChecksInParallel.rethrow(refusals.get().get(f))))).toList();
     }
 
     /** The offline tier's verdict of a file as a test: fails with the file's name and its first reason. */
@@ -586,7 +595,7 @@ public final class ChartCheck implements AutoCloseable {
     private static void named(Path file, Runnable check) {
         try {
             check.run();
-        } catch (org.opentest4j.TestAbortedException e) {
+        } catch (CheckSkipped e) {
             throw e;
         } catch (AssertionError e) {
             throw new AssertionError(label(file) + ": " + e.getMessage(), e);

@@ -1,13 +1,18 @@
 package dev.nimchart.junit;
 
+import dev.nimchart.cluster.ClusterSession;
+import dev.nimchart.sessions.ControllerSession;
+import dev.nimchart.sessions.Started;
+import dev.nimchart.sessions.TierSessions;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Hands a test (a {@code @TestFactory} of the library's door) the {@link TierSessions} of this JUnit run, kept in its
- * launcher session's store: {@code ChartCheck.on(tiers).controllerTests()} then shares one environment per tier with every class of
- * the run, and JUnit closes them when it ends. Nothing starts until a test needs it.
+ * launcher session's store: {@code DynamicChecks.of(ChartCheck.on(tiers).controllerTests())} then shares one
+ * environment per tier with every class of the run, and JUnit closes them when it ends. Nothing starts until a test
+ * needs it.
  */
 public final class ChartTiers implements ParameterResolver {
 
@@ -18,6 +23,21 @@ public final class ChartTiers implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return TierSessions.of(context);
+        return sessions(context);
+    }
+
+    /** The environments of this JUnit run, kept in its launcher session's store and shared with {@code @ExtendWith(ClusterTier.class)} classes. */
+    public static TierSessions sessions(ExtensionContext context) {
+        return new TierSessions() {
+            @Override
+            public Started<ClusterSession> apiServer() {
+                return new ClusterTier().started(context);
+            }
+
+            @Override
+            public Started<ControllerSession> controllers() {
+                return new ControllerTier().started(context);
+            }
+        };
     }
 }

@@ -1,4 +1,6 @@
 /**
- * The tiers' environments and their owners: JUnit 5 adapters keeping one environment per tier per test JVM in JUnit's launcher-session store, and owned sessions a ChartCheck or the command line closes.
+ * The JUnit 5 adapters of the library, the only package that knows JUnit: the tiers' extensions ({@code ClusterTier},
+ * {@code ControllerTier}, {@code SharedTier}) keeping one environment per tier per test JVM in JUnit's launcher-session store,
+ * {@code ChartTiers} handing the door those sessions, and {@code DynamicChecks} turning the door's checks into dynamic tests.
  */
 package dev.nimchart.junit;

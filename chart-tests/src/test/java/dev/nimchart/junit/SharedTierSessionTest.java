@@ -1,5 +1,6 @@
 package dev.nimchart.junit;
 
+import dev.nimchart.sessions.TierStarts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.request;

@@ -1,5 +1,6 @@
 package dev.nimchart.junit;
 
+import dev.nimchart.sessions.TierStarts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

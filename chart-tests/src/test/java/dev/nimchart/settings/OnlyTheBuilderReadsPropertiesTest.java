@@ -36,7 +36,7 @@ class OnlyTheBuilderReadsPropertiesTest {
             "\"(ci/)?(build-control-plane|build-controllers|build-tools|install-python-tools|fetch-crds|install-startup-tools|install-ray"
                     + "|install-model-proxy|install-node-tools|build-epp|build-netpol-enforcer)\\.sh\"|resolve\\(\"ci/");
     /** The command lines and JUnit entry points that take this JVM's settings from the builder; no tier does. */
-    private static final Set<String> BUILDER_CALLERS = Set.of(BUILDER, "CheckChart.java", "ChartCheck.java", "junit/SharedTier.java",
+    private static final Set<String> BUILDER_CALLERS = Set.of(BUILDER, "CheckChart.java", "ChartCheck.java", "sessions/TierLifecycle.java",
             "render/ChartUnderTest.java", "render/UnpackedHelmLibrary.java", "render/LookupStub.java", "values/ExampleValuesFiles.java",
             "controllers/ReconciledExample.java", "controllers/LocalCluster.java", "report/ChartSummary.java");
 

@@ -3,7 +3,7 @@ package dev.nimchart.tiers.apiserver;
 import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.tiers.Tier;
 import dev.nimchart.tiers.TierCheck;
-import dev.nimchart.junit.TierSessions;
+import dev.nimchart.sessions.TierSessions;
 
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.HelmReleases;
@@ -13,8 +13,8 @@ import dev.nimchart.cluster.NamespaceContents;
 import dev.nimchart.cluster.ReleaseRecord;
 import dev.nimchart.cluster.StoredObjectCheck;
 import dev.nimchart.judge.RefusalRule;
-import dev.nimchart.junit.ClusterTier;
-import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.sessions.ClusterTierLifecycle;
+import dev.nimchart.sessions.TierNamespaces;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartLayout;
@@ -139,7 +139,7 @@ public final class ApiServerChecks implements TierCheck {
         if (!contents.equals(expected)) {
             throw new AssertionError("the namespace holds " + contents + ", not the release's objects " + expected);
         }
-        ClusterTier.record("install + read back " + file.getFileName(), Duration.ofNanos(System.nanoTime() - started));
+        ClusterTierLifecycle.record("install + read back " + file.getFileName(), Duration.ofNanos(System.nanoTime() - started));
         rules.installed(new ChartRules.Installed(file, release, namespace, api, rendered, RenderedManifest.of(stored)));
     }
 

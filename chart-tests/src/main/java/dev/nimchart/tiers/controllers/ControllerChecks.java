@@ -3,7 +3,7 @@ package dev.nimchart.tiers.controllers;
 import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.tiers.Tier;
 import dev.nimchart.tiers.TierCheck;
-import dev.nimchart.junit.TierSessions;
+import dev.nimchart.sessions.TierSessions;
 
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
@@ -15,9 +15,10 @@ import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.Release;
 import dev.nimchart.judge.ValuesJudge;
-import dev.nimchart.junit.ControllerTier;
-import dev.nimchart.junit.TierNamespaces;
-import dev.nimchart.junit.Timings;
+import dev.nimchart.sessions.ControllerSession;
+import dev.nimchart.sessions.ControllerTierLifecycle;
+import dev.nimchart.sessions.TierNamespaces;
+import dev.nimchart.sessions.Timings;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import java.nio.file.Path;
@@ -39,7 +40,7 @@ public final class ControllerChecks implements TierCheck {
     private final TierSessions sessions;
     private final ChartRules rules;
     private final Duration reconcileTimeout;
-    private ControllerTier.ControllerSession session;
+    private ControllerSession session;
     private ControllerEnvironment env;
     private HelmReleases releases;
 
@@ -59,7 +60,7 @@ public final class ControllerChecks implements TierCheck {
     @Override
     public synchronized void start() {
         if (session == null) {
-            ControllerTier.ControllerSession started = sessions.controllers().sessionOrThrow();
+            ControllerSession started = sessions.controllers().sessionOrThrow();
             env = started.environment();
             releases = started.releases(chartDir);
             session = started;
@@ -82,10 +83,10 @@ public final class ControllerChecks implements TierCheck {
             InstalledRelease installed = session.install(Release.of(chartDir, release, namespace, List.of(file)));
             RenderedManifest rendered = installed.rendered();
             NamespaceState state = installed.awaitReady(r -> rules.expectedPods(file, r), reconcileTimeout);
-            Timings.record(ControllerTier.REPORT_DIR, "install to all pods Ready: " + file.getFileName(), installed.sinceInstall());
+            Timings.record(ControllerTierLifecycle.REPORT_DIR, "install to all pods Ready: " + file.getFileName(), installed.sinceInstall());
             long checking = System.nanoTime();
             rules.reconciled(new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning));
-            Timings.record(ControllerTier.REPORT_DIR, "checks: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - checking));
+            Timings.record(ControllerTierLifecycle.REPORT_DIR, "checks: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - checking));
             helmTest(file, release, namespace);
 
             Set<String> kept = new TreeSet<>();
@@ -100,7 +101,7 @@ public final class ControllerChecks implements TierCheck {
             long uninstalling = System.nanoTime();
             installed.uninstall();
             DesiredState.awaitUninstalled(env.api(), namespace, env.settleTimeout(), env::requireAllRunning, kept);
-            Timings.record(ControllerTier.REPORT_DIR, "uninstall to nothing left: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - uninstalling));
+            Timings.record(ControllerTierLifecycle.REPORT_DIR, "uninstall to nothing left: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - uninstalling));
         } finally {
             if (env.startedByHarness()) {
                 TierNamespaces.delete(api, namespace, env::requireAllRunning, env.settleTimeout());
@@ -128,7 +129,7 @@ public final class ControllerChecks implements TierCheck {
             throw new AssertionError("helm test failed for its test hooks " + tests.stream().map(h -> h.kind() + "/" + h.name()).toList()
                     + ": " + ValuesJudge.helmMessage(String.valueOf(e.getMessage())) + "\n" + DesiredState.describe(NamespaceState.read(env.api(), namespace)));
         }
-        Timings.record(ControllerTier.REPORT_DIR, "helm test: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - testing));
+        Timings.record(ControllerTierLifecycle.REPORT_DIR, "helm test: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - testing));
     }
 
     private static boolean isStatefulSetClaim(RenderedManifest rendered, String claim) {

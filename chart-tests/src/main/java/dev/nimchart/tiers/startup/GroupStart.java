@@ -2,7 +2,7 @@ package dev.nimchart.tiers.startup;
 
 import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.controllers.NamespaceState;
-import dev.nimchart.junit.Timings;
+import dev.nimchart.sessions.Timings;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.startup.PodGroupRun;

@@ -3,8 +3,8 @@ package dev.nimchart.tiers.startup;
 import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.tiers.Tier;
 import dev.nimchart.tiers.TierCheck;
-import dev.nimchart.junit.TierNotStartedException;
-import dev.nimchart.junit.TierSessions;
+import dev.nimchart.sessions.TierNotStartedException;
+import dev.nimchart.sessions.TierSessions;
 import dev.nimchart.progress.Progress;
 import dev.nimchart.settings.Settings;
 import dev.nimchart.settings.ToolUnavailableException;
@@ -14,8 +14,8 @@ import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.Release;
-import dev.nimchart.junit.ControllerTier;
-import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.sessions.ControllerSession;
+import dev.nimchart.sessions.TierNamespaces;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.BinaryAssets;
 import dev.nimchart.startup.NetworkPolicyEnforcer;
@@ -44,7 +44,7 @@ public final class StartupChecks implements TierCheck {
     private final Duration timeout;
     private final Path workDir;
     private final Progress progress;
-    private ControllerTier.ControllerSession session;
+    private ControllerSession session;
     private ControllerEnvironment env;
 
     private final Settings settings;
@@ -78,7 +78,7 @@ public final class StartupChecks implements TierCheck {
                 throw new TierNotStartedException("startup tier", new IllegalStateException("the start-up tier cannot run here: "
                         + unavailable.get()), true, settings.ci(), progress);
             }
-            ControllerTier.ControllerSession started = sessions.controllers().sessionOrThrow();
+            ControllerSession started = sessions.controllers().sessionOrThrow();
             if (!started.environment().startedByHarness()) {
                 // The pods' processes run on this machine, beside the tier's own fake nodes: a cluster the harness did
                 // not start has neither, so the tier is unavailable there (skipped with the reason; failed with CI=true).

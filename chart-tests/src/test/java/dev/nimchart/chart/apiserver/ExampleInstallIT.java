@@ -1,5 +1,6 @@
 package dev.nimchart.chart.apiserver;
 
+import dev.nimchart.junit.DynamicChecks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.tiers.ChartRules;
@@ -17,7 +18,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
 import dev.nimchart.junit.ChartTiers;
-import dev.nimchart.junit.TierSessions;
+import dev.nimchart.sessions.TierSessions;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -32,7 +33,7 @@ public class ExampleInstallIT {
 
     @TestFactory
     Stream<DynamicNode> everyExampleInstallsAndTheServerStoresWhatHelmApplied(TierSessions tiers) {
-        return RepositoryChart.check().on(tiers).apiServerInstallTests();
+        return DynamicChecks.of(RepositoryChart.check().on(tiers).apiServerInstallTests());
     }
 
     /** nim-llm's rules on an installed example: the stored shape, and exactly the documented Pod Security exceptions. */

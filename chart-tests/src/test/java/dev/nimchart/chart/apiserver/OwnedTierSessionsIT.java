@@ -7,7 +7,7 @@ import dev.nimchart.tiers.Tier;
 import dev.nimchart.Verdict;
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.junit.OwnedTierSessions;
+import dev.nimchart.sessions.OwnedTierSessions;
 import dev.nimchart.progress.Progress;
 import dev.nimchart.render.ChartUnderTest;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.fuzz.FuzzDocument;
 import dev.nimchart.fuzz.ValuesFuzzer;
 import dev.nimchart.junit.ClusterTier;
-import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.sessions.TierNamespaces;
 import dev.nimchart.objects.EmbeddedPods;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;

@@ -1,10 +1,11 @@
 package dev.nimchart.chart.apiserver;
 
+import dev.nimchart.junit.DynamicChecks;
 import dev.nimchart.chart.repository.RepositoryChart;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
 import dev.nimchart.junit.ChartTiers;
-import dev.nimchart.junit.TierSessions;
+import dev.nimchart.sessions.TierSessions;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -19,6 +20,6 @@ class RefusalInstallIT {
 
     @TestFactory
     Stream<DynamicNode> everyRefusalFileIsRefusedAndLeavesItsNamespaceEmpty(TierSessions tiers) {
-        return RepositoryChart.check().on(tiers).apiServerRefusalTests();
+        return DynamicChecks.of(RepositoryChart.check().on(tiers).apiServerRefusalTests());
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.LocalProcess;
-import dev.nimchart.junit.ControllerTier.ControllerSession;
+import dev.nimchart.sessions.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.objects.KubeObject;
 import java.util.List;

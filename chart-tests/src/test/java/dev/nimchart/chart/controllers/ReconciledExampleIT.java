@@ -1,5 +1,6 @@
 package dev.nimchart.chart.controllers;
 
+import dev.nimchart.junit.DynamicChecks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
@@ -28,7 +29,7 @@ import java.util.stream.Stream;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.DynamicNode;
 import dev.nimchart.junit.ChartTiers;
-import dev.nimchart.junit.TierSessions;
+import dev.nimchart.sessions.TierSessions;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,7 +48,7 @@ public class ReconciledExampleIT {
 
     @TestFactory
     Stream<DynamicNode> everyExampleReconcilesToItsDesiredState(TierSessions tiers) {
-        return RepositoryChart.check().on(tiers).controllerTests();
+        return DynamicChecks.of(RepositoryChart.check().on(tiers).controllerTests());
     }
 
     /** nim-llm's rules on a reconciled example (the library checked the desired state and checks the uninstall). */

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.junit.DynamicChecks;
 import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,8 +63,8 @@ class ChartCheckTest {
                 Files.copy(sorted.get(i), invalid.resolve(sorted.get(i).getFileName()));
             }
         }
-        return ChartCheck.of(acme).values(values).rules(new NimLlmRules()).fuzz(50, 7).workDir(Path.of("target", "chart-check"))
-                .offlineTests();
+        return DynamicChecks.of(ChartCheck.of(acme).values(values).rules(new NimLlmRules()).fuzz(50, 7).workDir(Path.of("target", "chart-check"))
+                .offlineTests());
     }
 
     @Test

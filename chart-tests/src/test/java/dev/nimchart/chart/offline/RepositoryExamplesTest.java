@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.junit.DynamicChecks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.RepositoryChart;
@@ -29,7 +30,7 @@ class RepositoryExamplesTest {
 
     @TestFactory
     Stream<DynamicNode> everyExampleInstallsAndEveryRefusalIsRefusedAsItsFileSays() {
-        return RepositoryChart.check().fuzz(0, 0).offlineTests();
+        return DynamicChecks.of(RepositoryChart.check().fuzz(0, 0).offlineTests());
     }
 
     @Test

@@ -9,7 +9,7 @@ import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.OciRegistryProcess;
 import dev.nimchart.cluster.Pki;
 import dev.nimchart.junit.ClusterTier;
-import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.sessions.TierNamespaces;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.values.ValuesMerger;
 import java.nio.file.Files;

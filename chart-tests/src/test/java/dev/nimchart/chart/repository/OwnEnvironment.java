@@ -1,7 +1,7 @@
 package dev.nimchart.chart.repository;
 
 import dev.nimchart.controllers.ControllerEnvironment;
-import dev.nimchart.junit.ControllerTier.ControllerSession;
+import dev.nimchart.sessions.ControllerSession;
 import org.junit.jupiter.api.Assumptions;
 
 /**

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.junit.DynamicChecks;
 import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +9,7 @@ import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.Reconciled;
 import dev.nimchart.chart.startup.StartupIT.Installed;
-import dev.nimchart.junit.ControllerTier.ControllerSession;
+import dev.nimchart.sessions.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.startup.KubeletStartupProbe;
@@ -23,7 +24,7 @@ import java.util.stream.Collectors;
 import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.chart.repository.RepositoryChart;
 import dev.nimchart.junit.ChartTiers;
-import dev.nimchart.junit.TierSessions;
+import dev.nimchart.sessions.TierSessions;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.Test;
@@ -54,8 +55,8 @@ class RayStartupIT {
     @TestFactory
     Stream<DynamicNode> everyGroupFormsOneRayClusterOfExactlyItsPodsAndTheLeaderIsReadyOnlyThen(TierSessions tiers) {
         Set<Path> withRay = Examples.multiNodeWithRay().map(f -> f.toAbsolutePath().normalize()).collect(Collectors.toSet());
-        return RepositoryChart.check().on(tiers).rules(new NimLlmRules(f -> withRay.contains(f.toAbsolutePath().normalize())))
-                .reconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).startupTests();
+        return DynamicChecks.of(RepositoryChart.check().on(tiers).rules(new NimLlmRules(f -> withRay.contains(f.toAbsolutePath().normalize())))
+                .reconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).startupTests());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.junit.DynamicChecks;
 import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,9 +12,9 @@ import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.chart.repository.Reconciled;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.InstalledRelease;
-import dev.nimchart.junit.ControllerTier.ControllerSession;
+import dev.nimchart.sessions.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
-import dev.nimchart.junit.TierNamespaces;
+import dev.nimchart.sessions.TierNamespaces;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.startup.PodGroupRun.PodRun;
@@ -29,7 +30,7 @@ import java.util.stream.Collectors;
 import dev.nimchart.chart.repository.NimLlmRules;
 import dev.nimchart.chart.repository.RepositoryChart;
 import dev.nimchart.junit.ChartTiers;
-import dev.nimchart.junit.TierSessions;
+import dev.nimchart.sessions.TierSessions;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -62,8 +63,8 @@ public class StartupIT {
     @TestFactory
     Stream<DynamicNode> everyRankStartsWithItsOwnPodsRankRoleAndNetworkAndTheServingPodIsReadyOnlyOnceItsServerIs(TierSessions tiers) {
         Set<Path> withoutRay = Examples.multiNodeWithoutRay().map(f -> f.toAbsolutePath().normalize()).collect(Collectors.toSet());
-        return RepositoryChart.check().on(tiers).rules(new NimLlmRules(f -> withoutRay.contains(f.toAbsolutePath().normalize())))
-                .reconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).startupTests();
+        return DynamicChecks.of(RepositoryChart.check().on(tiers).rules(new NimLlmRules(f -> withoutRay.contains(f.toAbsolutePath().normalize())))
+                .reconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).startupTests());
     }
 
     @ParameterizedTest(name = "{0}")

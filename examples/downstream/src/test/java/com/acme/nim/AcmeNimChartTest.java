@@ -1,6 +1,7 @@
 package com.acme.nim;
 
 import dev.nimchart.ChartCheck;
+import dev.nimchart.junit.DynamicChecks;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
@@ -11,8 +12,8 @@ class AcmeNimChartTest {
 
     @TestFactory
     Stream<DynamicNode> offlineTier() {
-        return ChartCheck.of(Path.of(System.getProperty("acme.chart.dir", "target/acme-nim")))
+        return DynamicChecks.of(ChartCheck.of(Path.of(System.getProperty("acme.chart.dir", "target/acme-nim")))
                 .values(Path.of("values"))
-                .offlineTests();
+                .offlineTests());
     }
 }

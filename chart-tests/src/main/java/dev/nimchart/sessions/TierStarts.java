@@ -1,4 +1,4 @@
-package dev.nimchart.junit;
+package dev.nimchart.sessions;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +14,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The record of which tier environments JUnit's adapters started in which test JVM ({@link SharedTier#started}): one
+ * The record of which tier environments JUnit's adapters started in which test JVM ({@code dev.nimchart.junit.SharedTier#started}): one
  * line per start in {@code <work directory>/tier-starts.tsv}, so a run can prove what the adapters promise, one
  * environment per tier per test JVM, and {@link #startedTwice} names every JVM that started a tier again. Environments a
  * {@code ChartCheck} or the command line owns are not recorded: starting their own is what they are for.

@@ -1,7 +1,7 @@
-package dev.nimchart.junit;
+package dev.nimchart.sessions;
 
 import dev.nimchart.progress.Progress;
-import org.junit.jupiter.api.Assumptions;
+import dev.nimchart.result.CheckSkipped;
 
 /**
  * A tier's environment did not start: {@link #skippable()} when this machine cannot run the tier (no root, no binaries,
@@ -29,15 +29,15 @@ public final class TierNotStartedException extends RuntimeException {
     }
 
     /**
-     * For a test: with CI=true, or when the tier failed rather than being unavailable, an {@link AssertionError} to
-     * throw; otherwise the reason is printed and the test aborted (this method throws the abort itself).
+     * For a check: with CI=true, or when the tier failed rather than being unavailable, an {@link AssertionError} to
+     * throw; otherwise the reason is printed and the check skipped (this method throws the {@link CheckSkipped} itself,
+     * which JUnit's adapter reports as an aborted test).
      */
-    public AssertionError failOrAbort() {
+    public AssertionError failOrSkip() {
         if (ci || !skippable) {
             return new AssertionError("CI=true and the " + tier + " is unavailable: " + getMessage(), this);
         }
         progress.line("SKIPPED (CI is not true; with CI=true this fails the build): " + getMessage());
-        Assumptions.abort(tier + " skipped (CI is not true): " + getMessage());
-        return new AssertionError("unreachable");
+        throw new CheckSkipped(tier + " skipped (CI is not true): " + getMessage());
     }
 }

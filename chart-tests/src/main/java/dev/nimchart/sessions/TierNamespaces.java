@@ -1,4 +1,4 @@
-package dev.nimchart.junit;
+package dev.nimchart.sessions;
 
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;

@@ -1,11 +1,9 @@
-package dev.nimchart.junit;
+package dev.nimchart.sessions;
 
 import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.CrdInstaller;
 import dev.nimchart.cluster.ExistingCluster;
 import dev.nimchart.controllers.ControllerEnvironment;
-import dev.nimchart.junit.ControllerTier.ControllerSession;
-import dev.nimchart.junit.SharedTier.Started;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -13,20 +11,21 @@ import dev.nimchart.progress.Progress;
 import dev.nimchart.settings.Settings;
 
 /**
- * Tier environments owned by whoever holds this (a {@code ChartCheck} used outside JUnit, the command line): each
+ * Tier environments owned by whoever holds this (a {@code ChartCheck} used outside JUnit, the command line; no JUnit
+ * type involved, which is why it builds on {@link TierLifecycle} rather than on JUnit's adapters): each
  * started on its first call, once, and stopped by {@link #close()}, the last started first. No static state and no
  * shutdown hook: what is never closed is stopped by the tier processes' watchdogs when the JVM is gone.
  */
 public final class OwnedTierSessions implements TierSessions, AutoCloseable {
 
-    private final SharedTier<ClusterSession> apiTier;
-    private final SharedTier<ControllerSession> controllerTier;
+    private final TierLifecycle<ClusterSession> apiTier;
+    private final TierLifecycle<ControllerSession> controllerTier;
     private final Deque<Started<?>> started = new ArrayDeque<>();
     private Started<ClusterSession> api;
     private Started<ControllerSession> controllers;
     private boolean closed;
 
-    private OwnedTierSessions(SharedTier<ClusterSession> apiTier, SharedTier<ControllerSession> controllerTier) {
+    private OwnedTierSessions(TierLifecycle<ClusterSession> apiTier, TierLifecycle<ControllerSession> controllerTier) {
         this.apiTier = apiTier;
         this.controllerTier = controllerTier;
     }
@@ -44,7 +43,7 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
      * with its name.
      */
     public static OwnedTierSessions local(Progress progress, Settings settings) {
-        return new OwnedTierSessions(new ClusterTier(settings, progress), new ControllerTier(settings, progress));
+        return new OwnedTierSessions(new ClusterTierLifecycle(settings, progress), new ControllerTierLifecycle(settings, progress));
     }
 
     /**
@@ -54,7 +53,7 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
     public static OwnedTierSessions existing(Path kubeconfig, ExistingCluster.Writes writes, Path workDir, Settings settings, Progress progress) {
         Progress apiProgress = progress.tagged("cluster tier");
         Progress controllerProgress = progress.tagged("controller tier");
-        SharedTier<ClusterSession> api = new SharedTier<>("cluster tier", ClusterSession.class, settings, progress) {
+        TierLifecycle<ClusterSession> api = new TierLifecycle<>(ClusterTierLifecycle.NAME, ClusterSession.class, settings, progress) {
             @Override
             protected ClusterSession start() {
                 return ClusterSession.on(ExistingCluster.open(kubeconfig, writes, apiProgress), settings(), CrdInstaller.crdsDir(settings(), apiProgress),
@@ -71,7 +70,7 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
                 session.close();
             }
         };
-        SharedTier<ControllerSession> controllers = new SharedTier<>("controller tier", ControllerSession.class, settings, progress) {
+        TierLifecycle<ControllerSession> controllers = new TierLifecycle<>(ControllerTierLifecycle.NAME, ControllerSession.class, settings, progress) {
             @Override
             protected ControllerSession start() {
                 return ControllerSession.on(ControllerEnvironment.attach(ExistingCluster.open(kubeconfig, writes, controllerProgress),

@@ -1,4 +1,4 @@
-package dev.nimchart.junit;
+package dev.nimchart.sessions;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

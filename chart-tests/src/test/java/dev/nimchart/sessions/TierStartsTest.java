@@ -1,4 +1,4 @@
-package dev.nimchart.junit;
+package dev.nimchart.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

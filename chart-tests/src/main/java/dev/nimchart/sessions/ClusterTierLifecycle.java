@@ -1,0 +1,59 @@
+package dev.nimchart.sessions;
+
+import dev.nimchart.cluster.ClusterSession;
+import dev.nimchart.cluster.ClusterUnavailableException;
+import dev.nimchart.progress.Progress;
+import dev.nimchart.settings.Settings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The API-server tier's cluster ("cluster tier"): started (building the local control plane if needed, or K3s or an
+ * existing cluster as the settings choose) and torn down. Unavailable, rather than broken, when there is no cluster.
+ * Timings go to {@code cluster-tier/timings.tsv} of the settings' work directory.
+ */
+public final class ClusterTierLifecycle extends TierLifecycle<ClusterSession> {
+
+    public static final String NAME = "cluster tier";
+
+    /** The report directory of the default settings; a tier's own is {@code cluster-tier/} of its settings' work directory. */
+    public static final Path REPORT_DIR = Path.of("target", "cluster-tier");
+
+    /** The tier started with these settings (null: this JVM's), saying what it does to {@code progress}. */
+    public ClusterTierLifecycle(Settings settings, Progress progress) {
+        super(NAME, ClusterSession.class, settings, progress);
+    }
+
+    @Override
+    protected ClusterSession start() {
+        Settings settings = settings();
+        Path reportDir = settings.workDir().resolve(REPORT_DIR.getFileName());
+        try {
+            Files.deleteIfExists(reportDir.resolve("timings.tsv"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ClusterSession session = ClusterSession.start(settings, settings::chartDir, reportDir, progress());
+        record("cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
+        record("cluster ready with CRDs", session.readyTime());
+        return session;
+    }
+
+    @Override
+    protected boolean unavailable(RuntimeException failure) {
+        return failure instanceof ClusterUnavailableException;
+    }
+
+    @Override
+    protected void stop(ClusterSession session) {
+        session.close();
+    }
+
+    /** Appends one timing line (what, milliseconds) to the tier's report. */
+    public static void record(String what, Duration time) {
+        Timings.record(REPORT_DIR, what, time);
+    }
+}
