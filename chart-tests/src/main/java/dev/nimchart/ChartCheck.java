@@ -168,7 +168,7 @@ public final class ChartCheck implements AutoCloseable {
 
     /**
      * The cluster tiers' environments of a ChartCheck and its copies: given by the caller ({@link #on(TierSessions)},
-     * e.g. JUnit's root store), which keeps them; or owned, made on first use (the tiers' own, or an existing cluster's)
+     * e.g. JUnit's launcher-session store), which keeps them; or owned, made on first use (the tiers' own, or an existing cluster's)
      * and stopped by {@link #close()}.
      */
     private static final class Sessions {
@@ -211,7 +211,7 @@ public final class ChartCheck implements AutoCloseable {
     /**
      * The settings the tiers run with: where their programs come from, which cluster, CRDs, timeouts (default: those
      * of this JVM's system properties, {@link SettingsFromProperties#shared()}, as before there were settings). The
-     * reconcile timeout follows them unless {@link #reconcileTimeout} set one. Environments in JUnit's root store are
+     * reconcile timeout follows them unless {@link #reconcileTimeout} set one. Environments in JUnit's launcher-session store are
      * shared by the run: the first to start one decides its settings; those this check owns start with its settings.
      */
     public ChartCheck settings(Settings newSettings) {

@@ -21,7 +21,7 @@ public interface TierCheck {
 
     /**
      * Starts the tier's environment (or finds it started: environments belong to their owner, a {@code ChartCheck}, the
-     * command line or JUnit's root store, never to a tier check). Throws {@code dev.nimchart.sessions.TierNotStartedException}
+     * command line or JUnit's launcher-session store, never to a tier check). Throws {@code dev.nimchart.sessions.TierNotStartedException}
      * when it cannot, skippable when this machine cannot run the tier.
      */
     void start();

@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Tier environments outside JUnit's root store have one owner, which stops them: {@link OwnedTierSessions} (what a
+ * Tier environments outside JUnit's launcher-session store have one owner, which stops them: {@link OwnedTierSessions} (what a
  * {@code ChartCheck} and the command behind ci/check-chart.sh hold) stops the cluster it started when closed, and a
  * closed {@code ChartCheck} starts nothing again. No shutdown hook is involved: the cluster is gone before the JVM ends.
  */

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ChartTiers.class)
 class AnyChartIT {
 
-    /** The tier environments of this JUnit run (its root store): one per tier, shared with every class. */
+    /** The tier environments of this JUnit run (its launcher-session store): one per tier, shared with every class. */
     private TierSessions tiers;
 
     @BeforeEach
