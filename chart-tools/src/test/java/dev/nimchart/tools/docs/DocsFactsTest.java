@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * What README.md and docs/*.md name is what the repository has: every Java class written in backticks ({@code
  * `ChartCheck`}, {@code `ChartCheck.controllerTests()`}) is declared in chart-tests, chart-tools or examples/ (and the
  * member named after it occurs in its source), every {@code dev.nimchart...} package is a source directory, every
- * repository path in backticks exists, and every count is the repository's.
+ * repository path in backticks exists, every count is the repository's, and the versions the README asks for are the
+ * pinned ones.
  *
  * <p>The rules, so a writer knows what is checked (inline code in the prose; fenced code and the generated figures and
  * parameters tables are not read):
@@ -206,6 +207,31 @@ class DocsFactsTest {
         }
         assertThat(loose).as("a count of examples, refusal files, values files or fake nodes carries <!--count:WHAT--> (checked"
                 + " against the repository) or, for another day's count that the prose dates, " + PAST_COUNT).isEmpty();
+    }
+
+    /**
+     * The README's prerequisites are the versions the build pins: "Go X.Y+" the highest {@code go} directive of ci/'s
+     * go.mod files (the newest the builds need), "Java N" the compiler release of the root pom, "Helm 3.N CLI" the Helm
+     * module of ci/tools/helm/go.mod.
+     */
+    @Test
+    void theVersionsTheReadmeAsksForAreThePinnedOnes() throws IOException {
+        String readme = Documents.read(Documents.README);
+        String go;
+        try (Stream<Path> walk = Files.walk(REPO.resolve("ci"))) {
+            go = walk.filter(f -> f.getFileName().toString().equals("go.mod")).map(f -> {
+                Matcher m = Pattern.compile("(?m)^go (\\d+)\\.(\\d+)").matcher(Documents.read(f));
+                return m.find() ? String.format("%03d%03d", Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))) : "";
+            }).max(String::compareTo).orElseThrow();
+        }
+        String goVersion = Integer.parseInt(go.substring(0, 3)) + "." + Integer.parseInt(go.substring(3));
+        assertThat(readme).as("README.md asks for the Go the ci/ go.mod files need").contains("Go " + goVersion + "+");
+        Matcher release = Pattern.compile("<maven\\.compiler\\.release>(\\d+)<").matcher(Documents.read(REPO.resolve("pom.xml")));
+        assertThat(release.find()).as("pom.xml sets maven.compiler.release").isTrue();
+        assertThat(readme).as("README.md asks for the Java the build compiles for").contains("Java " + release.group(1) + ",");
+        Matcher helm = Pattern.compile("helm\\.sh/helm/v3 v3\\.(\\d+)\\.").matcher(Documents.read(REPO.resolve("ci/tools/helm/go.mod")));
+        assertThat(helm.find()).as("ci/tools/helm/go.mod pins Helm").isTrue();
+        assertThat(readme).as("README.md names the Helm CLI ci/build-tools.sh builds").contains("Helm 3." + helm.group(1) + " CLI");
     }
 
     /** The number of {@code what}: a glob of files in one directory of the repository, or a named count. */
