@@ -162,8 +162,8 @@ class LibraryStructureTest {
     static final class Floors {
         static final String ROOT = "dev.nimchart";
         static final String JUNIT_ADAPTERS = ROOT + ".junit";
-        static final List<String> ORDER = List.of("progress", "result", "settings", "objects", "values", "render", "checks",
-                "judge", "kubeschema", "fuzz", "report", "cluster", "lint", "controllers", "startup", "sessions", "tiers", "tiers.*",
+        static final List<String> ORDER = List.of("progress", "result", "settings", "objects", "kubeschema", "values", "render",
+                "checks", "judge", "fuzz", "report", "cluster", "lint", "controllers", "startup", "sessions", "tiers", "tiers.*",
                 "", "junit");
 
         /** The floor of a package (its index in {@link #ORDER}; every tier's implementation one floor above {@code tiers}), or -1. */

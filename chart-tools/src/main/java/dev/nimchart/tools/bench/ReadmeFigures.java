@@ -75,6 +75,8 @@ public final class ReadmeFigures {
             new Row("Whole `mvn -B verify`, all tiers, warm caches", "mvn-verify", "warm", Shape.ONE, "min", 1),
             new Row("... tests in that run, offline tier", "verify-tests", "offline", Shape.ONE, "", 0),
             new Row("... tests in that run, cluster tiers", "verify-tests", "cluster", Shape.ONE, "", 0),
+            new Row("... and again on the oldest Kubernetes Chart.yaml claims (Failsafe's oldest-kubernetes execution)",
+                    "verify-tests", "cluster-oldest-kubernetes", Shape.ONE, "", 0),
             new Row("... ", "verify-class", "*", Shape.EACH, "s", 0),
             new Row("First run on a fresh machine: fresh clone, empty Maven, Go and binary caches, `CI=true mvn -B verify`",
                     "mvn-verify", "cold", Shape.ONE, "min", 0),

@@ -28,9 +28,14 @@ final class VerifyRunReports {
         report.line("");
         int offline = count(target.resolve("surefire-reports"), false);
         int cluster = count(target.resolve("failsafe-reports"), true);
-        report.line(String.format("Tests in that run: %,d offline, %,d on a cluster.", offline, cluster));
+        // Failsafe's oldest-kubernetes execution: its classes again, on the oldest Kubernetes Chart.yaml claims
+        Path oldestReports = target.resolve("failsafe-reports-oldest");
+        int oldest = Files.isDirectory(oldestReports) ? count(oldestReports, false) : 0;
+        report.line(String.format("Tests in that run: %,d offline, %,d on a cluster (%,d of them again on the oldest Kubernetes).",
+                offline, cluster + oldest, oldest));
         report.figure("verify-tests", "offline", offline, "count");
         report.figure("verify-tests", "cluster", cluster, "count");
+        report.figure("verify-tests", "cluster-oldest-kubernetes", oldest, "count");
         // the suite those tests came from, counted from the files, so a later run can tell when it has moved
         SuiteSize suite = SuiteSize.of(target.resolve("../..").normalize());
         report.line(String.format("The suite: %d test methods, %d values files.", suite.testMethods(), suite.valuesFiles()));

@@ -13,10 +13,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The part of docs/layout.md that names the Java packages, made from the code itself so it cannot drift: for each
- * source tree of the build (the library, its tests, this repository's tools and their tests), every package with the
- * first sentence of its {@code package-info.java} and its classes. {@code ci/layout-doc.sh} writes it;
- * {@code LayoutDocTest} fails when the file and the code disagree.
+ * The part of docs/layout.md that names the Java packages and the ci/ scripts, made from the code itself so it cannot
+ * drift: for each source tree of the build (the library, its tests, this repository's tools and their tests), every
+ * package with the first sentence of its {@code package-info.java} and its classes; then every {@code ci/*.sh} with
+ * the first line of its header comment. {@code ci/layout-doc.sh} writes it; {@code LayoutDocTest} fails when the file
+ * and the code disagree.
  */
 public final class LayoutDoc {
 
@@ -59,7 +60,43 @@ public final class LayoutDoc {
                         .append(String.join(", ", p.getValue().stream().map(c -> "`" + c + "`").toList())).append(" |\n");
             }
         }
+        out.append(scripts(root));
         return out.append('\n').append(END).toString();
+    }
+
+    /** The table of {@code ci/*.sh}, each with the first line of its header comment; empty when there is no ci/. */
+    static String scripts(Path root) {
+        Path ci = root.resolve("ci");
+        if (!Files.isDirectory(ci)) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder("\n#### The scripts: `ci/`\n\n| script | what it does (the first line of its header) |\n|---|---|\n");
+        try (Stream<Path> list = Files.list(ci)) {
+            for (Path script : list.filter(f -> f.getFileName().toString().endsWith(".sh")).sorted().toList()) {
+                out.append("| `ci/").append(script.getFileName()).append("` | ").append(headerLine(script).replace("|", "\\|")).append(" |\n");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    /** The first line of a script's header comment (after any #! line), "…" added where its sentence goes on. */
+    static String headerLine(Path script) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(script);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int first = !lines.isEmpty() && lines.get(0).startsWith("#!") ? 1 : 0;
+        String line = first < lines.size() ? lines.get(first) : "";
+        String text = line.startsWith("#") ? line.substring(1).strip() : "";
+        if (text.isEmpty()) {
+            throw new IllegalStateException(script + " has no header comment: every ci/ script says what it does in the comment"
+                    + " that opens it");
+        }
+        return text.endsWith(".") ? text : text + " …";
     }
 
     /** The file with its generated part replaced by {@code generated}. */

@@ -1,4 +1,4 @@
 /**
- * Documents made from the code: the package tables of docs/layout.md.
+ * Documents made from the code: the package and ci/ script tables of docs/layout.md.
  */
 package dev.nimchart.tools.docs;

@@ -44,4 +44,21 @@ class LayoutDocTest {
         assertThat(LayoutDoc.generate(root)).contains("| `dev.acme.tools` | Tools that `measure` things. | `Meter` |")
                 .doesNotContain("Not this sentence");
     }
+
+    @Test
+    void everyCiScriptIsListedWithTheFirstLineOfItsHeader(@TempDir Path root) throws IOException {
+        Path ci = Files.createDirectories(root.resolve("ci"));
+        Files.writeString(ci.resolve("build-thing.sh"), "#!/usr/bin/env bash\n# Builds the thing | from its module\n# through the proxy.\nset -e\n");
+        Files.writeString(ci.resolve("sourced.sh"), "# Sourced by the others.\nfoo() { :; }\n");
+        Files.writeString(ci.resolve("go.mod"), "module x\n");
+        assertThat(LayoutDoc.generate(root)).contains("| `ci/build-thing.sh` | Builds the thing \\| from its module … |")
+                .contains("| `ci/sourced.sh` | Sourced by the others. |").doesNotContain("go.mod");
+    }
+
+    @Test
+    void aCiScriptWithoutAHeaderIsRefusedByName(@TempDir Path root) throws IOException {
+        Path ci = Files.createDirectories(root.resolve("ci"));
+        Files.writeString(ci.resolve("silent.sh"), "#!/usr/bin/env bash\nset -e\n");
+        assertThatThrownBy(() -> LayoutDoc.generate(root)).hasMessageContaining("silent.sh has no header comment");
+    }
 }
