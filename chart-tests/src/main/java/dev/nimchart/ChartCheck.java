@@ -13,7 +13,6 @@ import java.util.Map;
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.settings.Settings;
-import dev.nimchart.settings.SettingsFromProperties;
 import dev.nimchart.cluster.ExistingCluster;
 import dev.nimchart.progress.Progress;
 import dev.nimchart.result.Check;
@@ -134,9 +133,9 @@ public final class ChartCheck implements AutoCloseable {
     private final List<Path> valuesDirs;
     private final int fuzzCount;
     private final long fuzzSeed;
-    private final Path workDir;
     private final ChartRules rules;
-    private final Duration reconcileTimeout;
+    /** The reconcile timeout {@link #reconcileTimeout(Duration)} gave; empty: the settings' ({@link Settings#reconcileTimeout()}). */
+    private final Optional<Duration> reconcileTimeout;
     /** null: no policy engines; else the exceptions they allow (none: PolicyExceptions.none()). */
     private final PolicyExceptions lint;
     /** Where the cluster tiers' environments come from; shared by this ChartCheck and the copies made from it. */
@@ -145,13 +144,12 @@ public final class ChartCheck implements AutoCloseable {
     private final Progress progress;
     private final Settings settings;
 
-    private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, Path workDir, ChartRules rules,
-            Duration reconcileTimeout, PolicyExceptions lint, Sessions sessions, Progress progress, Settings settings) {
+    private ChartCheck(Path chartDir, List<Path> valuesDirs, int fuzzCount, long fuzzSeed, ChartRules rules,
+            Optional<Duration> reconcileTimeout, PolicyExceptions lint, Sessions sessions, Progress progress, Settings settings) {
         this.chartDir = chartDir;
         this.valuesDirs = List.copyOf(valuesDirs);
         this.fuzzCount = fuzzCount;
         this.fuzzSeed = fuzzSeed;
-        this.workDir = workDir;
         this.rules = rules;
         this.reconcileTimeout = reconcileTimeout;
         this.lint = lint;
@@ -199,24 +197,31 @@ public final class ChartCheck implements AutoCloseable {
         }
     }
 
-    /** The chart in this directory (it holds Chart.yaml, values.yaml and values.schema.json). */
+    /**
+     * The chart in this directory (it holds Chart.yaml, values.yaml and values.schema.json), checked with
+     * {@link Settings#defaults()} until {@link #settings(Settings)} gives others: the library reads no system property;
+     * in JUnit, {@code dev.nimchart.junit.RunSettings} hands a test the settings of the run's properties.
+     */
     public static ChartCheck of(Path chartDir) {
+        return of(chartDir, Settings.defaults());
+    }
+
+    /** The chart in this directory, checked with these settings. */
+    public static ChartCheck of(Path chartDir, Settings settings) {
         Path dir = chartDir.toAbsolutePath().normalize();
         ChartYaml.read(dir);
-        Settings settings = SettingsFromProperties.shared();
-        return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, Path.of("target").toAbsolutePath(), ChartRules.NONE,
-                settings.effectiveReconcileTimeout(), null, new Sessions(null, OwnedTierSessions::local), Progress.console(), settings);
+        return new ChartCheck(dir, List.of(), DEFAULT_FUZZ_COUNT, DEFAULT_FUZZ_SEED, ChartRules.NONE,
+                Optional.empty(), null, new Sessions(null, OwnedTierSessions::local), Progress.console(), settings);
     }
 
     /**
-     * The settings the tiers run with: where their programs come from, which cluster, CRDs, timeouts (default: those
-     * of this JVM's system properties, {@link SettingsFromProperties#shared()}, as before there were settings). The
-     * reconcile timeout follows them unless {@link #reconcileTimeout} set one. Environments in JUnit's launcher-session store are
-     * shared by the run: the first to start one decides its settings; those this check owns start with its settings.
+     * The settings everything this check does runs with: where the tiers' programs come from, which cluster, CRDs, the
+     * work directory, the reconcile timeout (unless {@link #reconcileTimeout(Duration)} set one), where Helm's lookups
+     * go and where Helm's library is unpacked. Environments in JUnit's launcher-session store are shared by the run: the
+     * first to start one decides its settings; those this check owns start with its settings.
      */
     public ChartCheck settings(Settings newSettings) {
-        Duration timeout = reconcileTimeout.equals(settings.effectiveReconcileTimeout()) ? newSettings.effectiveReconcileTimeout() : reconcileTimeout;
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, sessions, progress, newSettings);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, rules, reconcileTimeout, lint, sessions, progress, newSettings);
     }
 
     public Settings settings() {
@@ -229,7 +234,7 @@ public final class ChartCheck implements AutoCloseable {
      * report to the progress of the check that first needs them.
      */
     public ChartCheck progress(Progress to) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, sessions, to, settings);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, rules, reconcileTimeout, lint, sessions, to, settings);
     }
 
     /** Checks the values files of these directories (and of their {@code invalid/} subdirectories). */
@@ -240,27 +245,27 @@ public final class ChartCheck implements AutoCloseable {
     public ChartCheck values(List<Path> dirs) {
         List<Path> all = new ArrayList<>(valuesDirs);
         dirs.forEach(d -> all.add(d.toAbsolutePath().normalize()));
-        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint, sessions, progress, settings);
+        return new ChartCheck(chartDir, all, fuzzCount, fuzzSeed, rules, reconcileTimeout, lint, sessions, progress, settings);
     }
 
     /** Generated documents for the fuzz run (0: no fuzz run) and their seed. */
     public ChartCheck fuzz(int count, long seed) {
-        return new ChartCheck(chartDir, valuesDirs, count, seed, workDir, rules, reconcileTimeout, lint, sessions, progress, settings);
+        return new ChartCheck(chartDir, valuesDirs, count, seed, rules, reconcileTimeout, lint, sessions, progress, settings);
     }
 
-    /** Where fuzz documents are written (default {@code target/} of the working directory). */
+    /** The work directory: where fuzz documents and the tiers' reports are written ({@link Settings#workDir()}, default {@code target/}). */
     public ChartCheck workDir(Path dir) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, dir.toAbsolutePath(), rules, reconcileTimeout, lint, sessions, progress, settings);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, rules, reconcileTimeout, lint, sessions, progress, settings.withWorkDir(dir));
     }
 
     /** The chart's own rules on top of the generic checks (default: none). */
     public ChartCheck rules(ChartRules chartRules) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, chartRules, reconcileTimeout, lint, sessions, progress, settings);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, chartRules, reconcileTimeout, lint, sessions, progress, settings);
     }
 
     /** How long the controllers get to reconcile one values file. */
     public ChartCheck reconcileTimeout(Duration timeout) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint, sessions, progress, settings);
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, rules, Optional.of(timeout), lint, sessions, progress, settings);
     }
 
     /**
@@ -268,7 +273,7 @@ public final class ChartCheck implements AutoCloseable {
      * (null: none allowed).
      */
     public ChartCheck lint(Path exceptionsFile) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout,
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, rules, reconcileTimeout,
                 exceptionsFile == null ? PolicyExceptions.none() : PolicyExceptions.read(exceptionsFile), sessions, progress, settings);
     }
 
@@ -281,10 +286,15 @@ public final class ChartCheck implements AutoCloseable {
      * of the cluster. The start-up tier does not run there.
      */
     public ChartCheck existingCluster(Path kubeconfig, ExistingCluster.Writes writes) {
-        Duration timeout = reconcileTimeout.equals(settings.reconcileTimeout()) ? settings.existingClusterReconcileTimeout() : reconcileTimeout;
         Path config = kubeconfig.toAbsolutePath();
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, timeout, lint,
-                new Sessions(null, (p, st) -> OwnedTierSessions.existing(config, writes, workDir, st, p)), progress, settings);
+        Settings existing = settings.withExistingCluster(config, writes.name().toLowerCase(java.util.Locale.ROOT));
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, rules, reconcileTimeout, lint,
+                new Sessions(null, (p, st) -> OwnedTierSessions.existing(config, writes, st.workDir(), st, p)), progress, existing);
+    }
+
+    /** How long the controllers get to reconcile one values file: the one given, else the settings' ({@link Settings#reconcileTimeout()}). */
+    public Duration reconcileTimeout() {
+        return reconcileTimeout.orElseGet(settings::reconcileTimeout);
     }
 
     /**
@@ -293,7 +303,7 @@ public final class ChartCheck implements AutoCloseable {
      * shared with every class of the run, closed by their owner and not by {@link #close()}.
      */
     public ChartCheck on(TierSessions tierSessions) {
-        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, workDir, rules, reconcileTimeout, lint,
+        return new ChartCheck(chartDir, valuesDirs, fuzzCount, fuzzSeed, rules, reconcileTimeout, lint,
                 new Sessions(tierSessions, null), progress, settings);
     }
 
@@ -315,10 +325,10 @@ public final class ChartCheck implements AutoCloseable {
     /** One tier's checks with this ChartCheck's chart, rules and environments: the one place a tier is made. */
     public TierCheck tierCheck(Tier tier) {
         return switch (tier) {
-            case OFFLINE -> new OfflineChecks(chartDir, rules, settings.crdsDir());
-            case API -> new ApiServerChecks(chartDir, sessions.get(progress, settings), rules);
-            case CONTROLLERS -> new ControllerChecks(chartDir, sessions.get(progress, settings), rules, reconcileTimeout);
-            case STARTUP -> new StartupChecks(chartDir, sessions.get(progress, settings), rules, reconcileTimeout, workDir.resolve("startup-tier"), settings, progress);
+            case OFFLINE -> new OfflineChecks(chartDir, rules, settings);
+            case API -> new ApiServerChecks(chartDir, sessions.get(progress, settings), rules, settings);
+            case CONTROLLERS -> new ControllerChecks(chartDir, sessions.get(progress, settings), rules, reconcileTimeout());
+            case STARTUP -> new StartupChecks(chartDir, sessions.get(progress, settings), rules, reconcileTimeout(), settings.workDir().resolve("startup-tier"), settings, progress);
         };
     }
 
@@ -419,7 +429,7 @@ public final class ChartCheck implements AutoCloseable {
             return out;
         }
         PolicyCheck.Result result = PolicyCheck.withProjectTools(settings, line -> { })
-                .run(chartDir, files, ValuesJudge.NAMESPACE, lint, workDir);
+                .run(chartDir, settings, files, ValuesJudge.NAMESPACE, lint);
         Map<String, List<Finding>> bySubject = new java.util.LinkedHashMap<>();
         result.undocumented().forEach(f -> bySubject.computeIfAbsent(f.subject(), k -> new ArrayList<>()).add(f));
         bySubject.forEach((subject, list) -> out.put(subject, "policy engines: " + list.size() + " undocumented finding"
@@ -603,12 +613,12 @@ public final class ChartCheck implements AutoCloseable {
     }
 
     private Verdict fuzzVerdict(ValuesJudge tier) {
-        FuzzRun.Result result = new FuzzRun(tier, workDir, rules::fuzzScenario).run(fuzzSeed, fuzzCount);
+        FuzzRun.Result result = new FuzzRun(tier, settings.workDir(), rules::fuzzScenario).run(fuzzSeed, fuzzCount);
         if (result.failures().isEmpty()) {
             return Verdict.passed(fuzzSubject(), Tier.OFFLINE);
         }
         return new Verdict(fuzzSubject(), Tier.OFFLINE, result.failures().size() + " of " + fuzzCount
-                + " documents failed (kept under " + workDir.resolve("fuzz-failures") + "); the first: " + result.failures().get(0));
+                + " documents failed (kept under " + settings.workDir().resolve("fuzz-failures") + "); the first: " + result.failures().get(0));
     }
 
     private static void fail(Verdict verdict) {

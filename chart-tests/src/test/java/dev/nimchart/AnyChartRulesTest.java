@@ -34,7 +34,7 @@ class AnyChartRulesTest {
     @Test
     void aLongValuesFileNameNoLongerPushesObjectNamesPast63Characters() {
         Path chart = chart("long-names");
-        List<Verdict> shortNames = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).offline();
+        List<Verdict> shortNames = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).offline();
         assertThat(shortNames).as("with the default (short) release names").singleElement()
                 .satisfies(v -> assertThat(v.reason()).as(v.subject()).isNull());
         // The same file, its release named after it as before: the Service's name is 70 characters, which the API server refuses.
@@ -44,7 +44,7 @@ class AnyChartRulesTest {
                 return ChartRenderer.releaseName(valuesFile);
             }
         };
-        List<Verdict> longNames = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+        List<Verdict> longNames = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .rules(namedAfterTheFile).offline();
         assertThat(longNames).as("with the release named after the file").singleElement()
                 .satisfies(v -> assertThat(v.reason()).as(v.subject()).contains("daemonset-with-admission-webho-edge-proxy-gateway-controller-admission")
@@ -54,7 +54,7 @@ class AnyChartRulesTest {
     @Test
     void aSchemaDeclaringTheLatestDraftsAliasIsJudged() {
         Path chart = chart("latest-dialect");
-        List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(20, ChartCheck.DEFAULT_FUZZ_SEED).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).fuzz(20, ChartCheck.DEFAULT_FUZZ_SEED).offline();
         assertThat(verdicts).as("a valid file, a file refused by the schema (maximum), the fuzz run").hasSize(3)
                 .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }
@@ -62,7 +62,7 @@ class AnyChartRulesTest {
     @Test
     void aChartTheOfflineTierCannotJudgeStillGetsAVerdictPerFileAndItsTable() {
         Path chart = chart("custom-dialect");
-        ChartCheck check = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(5, ChartCheck.DEFAULT_FUZZ_SEED);
+        ChartCheck check = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).fuzz(5, ChartCheck.DEFAULT_FUZZ_SEED);
         List<Verdict> verdicts = check.verdicts(Tier.OFFLINE);
         assertThat(verdicts).as("the file and the fuzz run").hasSize(2).allSatisfy(v -> assertThat(v.reason()).as(v.subject())
                 .contains("the offline tier cannot judge this chart").contains("https://dialects.example.invalid/acme/schema"));
@@ -76,7 +76,7 @@ class AnyChartRulesTest {
     @Test
     void aTierThatStopsAsAWholeFailsEachFileSoTheTableIsPrinted() {
         Path chart = chart("latest-dialect");
-        ChartCheck check = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED);
+        ChartCheck check = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED);
         assertThat(CheckChart.stoppedTier(check, Tier.API, new IllegalStateException("no kube-apiserver binary")))
                 .as("the API-server tier's verdicts when it stops").hasSize(2)
                 .allSatisfy(v -> assertThat(v.reason()).contains("the api tier stopped: no kube-apiserver binary"));

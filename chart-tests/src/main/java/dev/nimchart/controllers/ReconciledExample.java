@@ -5,7 +5,9 @@ import dev.nimchart.settings.Settings;
 import dev.nimchart.settings.SettingsFromProperties;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.report.ManifestSummary;
-import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.ChartYaml;
+import dev.nimchart.values.ValuesMerger;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.ClusterUnavailableException;
 import dev.nimchart.cluster.HelmReleases;
@@ -20,7 +22,8 @@ import java.util.function.Consumer;
  * The README's main job (ci/show-example.sh): refuses a values file the chart refuses before starting anything;
  * otherwise starts the controller tier, installs the file with Helm (default: the seed's Llama 3.1 405B
  * LeaderWorkerSet example), waits until the controllers have reconciled it, prints what the release is and what the
- * cluster made of it, and stops everything.
+ * cluster made of it, and stops everything. Its {@code main} is the one place it reads system properties and names
+ * this repository's default example; the rest takes the settings.
  */
 public final class ReconciledExample {
 
@@ -41,7 +44,7 @@ public final class ReconciledExample {
                 System.err.flush();
             }
         };
-        Settings settings = SettingsFromProperties.shared(); // a command line of this repository (ci/show-example.sh)
+        Settings settings = SettingsFromProperties.fromSystemProperties(); // a command line of this repository (ci/show-example.sh)
         Path file = Path.of(args.length > 0 && !args[0].isBlank() ? args[0] : settings.examplesDir().resolve(DEFAULT_EXAMPLE).toString());
         if (!Files.isRegularFile(file)) {
             System.err.println("no such values file: " + file.toAbsolutePath());
@@ -49,8 +52,9 @@ public final class ReconciledExample {
         }
         progress.accept("rendering " + file.getFileName() + " (a file the chart refuses is refused before anything starts)");
         RenderedManifest rendered;
+        ChartRenderer renderer = new ChartRenderer(settings.chartDir(), settings);
         try {
-            rendered = ChartUnderTest.renderIn(NAMESPACE, file);
+            rendered = renderer.render(ChartRenderer.releaseName(file), NAMESPACE, List.of(file), Map.of());
         } catch (ChartRefusedException refused) {
             System.err.println("The chart refuses " + file + " (nothing was started):\n" + refused.getMessage().strip());
             System.exit(1);
@@ -58,7 +62,7 @@ public final class ReconciledExample {
         }
         int exit;
         try (ControllerEnvironment env = ControllerEnvironment.start(settings, settings.workDir().resolve("show-example"), progress)) {
-            exit = show(env, file, rendered, progress);
+            exit = show(env, renderer, file, progress);
             progress.accept("stopping the controller tier");
         } catch (ControllerTierException | ClusterUnavailableException e) {
             System.err.println(e.getMessage());
@@ -67,18 +71,19 @@ public final class ReconciledExample {
         System.exit(exit);
     }
 
-    private static int show(ControllerEnvironment env, Path file, RenderedManifest rendered, Consumer<String> progress) {
-        String release = ChartUnderTest.releaseName(file);
+    private static int show(ControllerEnvironment env, ChartRenderer renderer, Path file, Consumer<String> progress) {
+        Path chartDir = env.settings().chartDir();
+        String release = ChartRenderer.releaseName(file);
         dev.nimchart.cluster.KubeApi.require(env.api().post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                 "metadata", Map.of("name", NAMESPACE))), "create the namespace " + NAMESPACE);
-        HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(),
+        HelmReleases releases = new HelmReleases(chartDir, env.kubeConfigYaml(),
                 env.settings().workDir().resolve("show-example").resolve("helm"), env.settings());
         NamespaceState state;
         try {
-            InstalledRelease installed = InstalledRelease.install(env, chart -> releases, chart -> ChartUnderTest.renderer(),
-                    Release.of(ChartUnderTest.chartDir(), release, NAMESPACE, List.of(file)));
+            InstalledRelease installed = InstalledRelease.install(env, chart -> releases, chart -> renderer,
+                    Release.of(chartDir, release, NAMESPACE, List.of(file)));
             installed.prepared().forEach(made -> progress.accept("cluster has " + made));
-            state = installed.awaitReady(ExpectedPods.of(ChartUnderTest.values(file)), Duration.ofSeconds(120));
+            state = installed.awaitReady(ExpectedPods.of(ValuesMerger.mergedValues(chartDir, List.of(file))), Duration.ofSeconds(120));
             progress.accept("reconciled in " + installed.sinceInstall().toMillis() + " ms after helm install");
         } catch (AssertionError notReconciled) {
             System.err.println(notReconciled.getMessage());
@@ -88,7 +93,7 @@ public final class ReconciledExample {
                 .filter(o -> release.equals(o.labels().get("app.kubernetes.io/instance")))
                 .filter(o -> o.list("metadata.ownerReferences").isEmpty() && !o.kind().equals("Endpoints")).toList();
         StringBuilder picture = new StringBuilder("\n");
-        picture.append("nim-llm release \"").append(release).append("\" from ").append(file).append(", namespace ").append(NAMESPACE)
+        picture.append(ChartYaml.read(chartDir).name()).append(" release \"").append(release).append("\" from ").append(file).append(", namespace ").append(NAMESPACE)
                 .append("\n\n");
         picture.append("What the release asks for (").append(released.size()).append(" objects, as the API server stored them):\n");
         picture.append(ManifestSummary.describe(RenderedManifest.of(released)).indent(2)).append('\n');

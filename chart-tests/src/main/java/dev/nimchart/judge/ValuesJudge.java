@@ -10,6 +10,7 @@ import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRefusedException;
 import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.render.ChartYaml;
 import dev.nimchart.render.RefusalMessage;
 import dev.nimchart.values.ChartTree;
@@ -81,46 +82,36 @@ public final class ValuesJudge {
     private final boolean standardLabels;
     private final RefusalRule refusalRule;
 
-    /** The judge of any chart: no rule of a particular chart. */
-    public ValuesJudge(Path chartDir) {
-        this(chartDir, false);
-    }
-
-    /** With {@code standardLabels}, a values file must also render every object with the standard labels. */
-    public ValuesJudge(Path chartDir, boolean standardLabels) {
-        this(chartDir, standardLabels, Optional.empty());
+    /** The judge of any chart, with these settings (where Helm's lookups go, the pinned CRDs): no rule of a particular chart. */
+    public ValuesJudge(Path chartDir, Settings settings) {
+        this(chartDir, settings, false, Optional.empty());
     }
 
     /**
-     * As {@link #ValuesJudge(Path, boolean)}; with a {@code preflightTemplate} (its path under templates/), a refusal
-     * that is not the schema's must come from that template, else from any template.
+     * With {@code standardLabels}, a values file must also render every object with the standard labels; with a
+     * {@code preflightTemplate} (its path under templates/), a refusal that is not the schema's must come from that
+     * template, else from any template.
      */
-    public ValuesJudge(Path chartDir, boolean standardLabels, Optional<String> preflightTemplate) {
-        this(chartDir, standardLabels, preflightTemplate, ChartRenderer::releaseName);
+    public ValuesJudge(Path chartDir, Settings settings, boolean standardLabels, Optional<String> preflightTemplate) {
+        this(chartDir, settings, standardLabels, preflightTemplate, ChartRenderer::releaseName);
     }
 
     /**
-     * As {@link #ValuesJudge(Path, boolean, Optional)}, each values file rendered as the release {@code releaseNames}
-     * gives it (the door gives {@code ChartRules.releaseName}: short and unique by default).
+     * As {@link #ValuesJudge(Path, Settings, boolean, Optional)}, each values file rendered as the release
+     * {@code releaseNames} gives it (the door gives {@code ChartRules.releaseName}: short and unique by default); the
+     * strict object checks use the settings' pinned CRDs ({@link Settings#crdsDir()}) when given, else those the
+     * harness carries.
      */
-    public ValuesJudge(Path chartDir, boolean standardLabels, Optional<String> preflightTemplate,
+    public ValuesJudge(Path chartDir, Settings settings, boolean standardLabels, Optional<String> preflightTemplate,
             java.util.function.Function<Path, String> releaseNames) {
-        this(chartDir, standardLabels, preflightTemplate, releaseNames, Optional.empty());
-    }
-
-    /**
-     * As {@link #ValuesJudge(Path, boolean, Optional, java.util.function.Function)}, with the pinned CRDs of this
-     * directory ({@code Settings.crdsDir()}) when given, else those the harness carries.
-     */
-    public ValuesJudge(Path chartDir, boolean standardLabels, Optional<String> preflightTemplate,
-            java.util.function.Function<Path, String> releaseNames, Optional<Path> crdsDir) {
+        Optional<Path> crdsDir = settings.crdsDir();
         this.releaseNames = releaseNames;
         this.standardLabels = standardLabels;
         this.chartDir = chartDir;
         this.chart = ChartYaml.read(chartDir);
         this.refusalRule = new RefusalRule(chart, preflightTemplate);
-        this.renderer = new ChartRenderer(chartDir);
-        this.rendererWithoutSchema = ChartRenderer.withoutValuesSchema(chartDir);
+        this.renderer = new ChartRenderer(chartDir, settings);
+        this.rendererWithoutSchema = ChartRenderer.withoutValuesSchema(chartDir, settings);
         this.tree = ChartTree.load(chartDir);
         this.schema = new ValuesSchemaValidator(tree);
         this.strict = strictCheck(chartDir, crdsDir);

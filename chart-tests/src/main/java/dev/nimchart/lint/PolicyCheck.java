@@ -57,8 +57,9 @@ public final class PolicyCheck {
     }
 
     /** Renders each values file (release named after it, in {@code namespace}) and judges all of them at once. */
-    public Result run(Path chartDir, List<Path> valuesFiles, String namespace, PolicyExceptions exceptions, Path workDir) {
-        ChartRenderer renderer = new ChartRenderer(chartDir);
+    public Result run(Path chartDir, Settings settings, List<Path> valuesFiles, String namespace, PolicyExceptions exceptions) {
+        Path workDir = settings.workDir();
+        ChartRenderer renderer = new ChartRenderer(chartDir, settings);
         Map<String, RenderedManifest> manifests = new LinkedHashMap<>();
         Map<String, Map<String, Object>> values = new LinkedHashMap<>();
         for (Path file : valuesFiles) {

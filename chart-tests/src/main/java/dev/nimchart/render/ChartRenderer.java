@@ -1,6 +1,7 @@
 package dev.nimchart.render;
 
 import dev.nimchart.objects.RenderedManifest;
+import dev.nimchart.settings.Settings;
 import dev.nimchart.values.FileTrees;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
@@ -13,6 +14,7 @@ import java.util.stream.Stream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** Renders one chart with {@code helm template} through helm-java (Helm embedded as a native library). */
 public final class ChartRenderer {
@@ -27,10 +29,19 @@ public final class ChartRenderer {
     private static final String DEBUG_HINT = "Use --debug flag to render out invalid YAML";
 
     private final Helm helm;
+    /** The file Helm's lookups read ({@link Settings#lookupKubeconfig()}), which the stub writes. */
+    private final Optional<Path> lookupKubeconfig;
     /** The stub that answers this renderer's Helm lookups, started with its first render. */
     private volatile LookupStub lookups;
 
-    public ChartRenderer(Path chartDir) {
+    /**
+     * A renderer of the chart in this directory with these settings: Helm's lookups go to a stub at
+     * {@link Settings#lookupKubeconfig()}, and Helm's native library is unpacked into {@link Settings#helmLibraryDir()}
+     * when given (both once per process: the first renderer's settings decide, as Helm's library loads once).
+     */
+    public ChartRenderer(Path chartDir, Settings settings) {
+        UnpackedHelmLibrary.unpackInto(settings.helmLibraryDir());
+        this.lookupKubeconfig = settings.lookupKubeconfig();
         this.helm = new Helm(chartDir);
     }
 
@@ -68,7 +79,7 @@ public final class ChartRenderer {
     public LookupStub lookups() {
         LookupStub stub = lookups;
         if (stub == null) {
-            stub = LookupStub.forRenderers();
+            stub = LookupStub.forRenderers(lookupKubeconfig);
             lookups = stub;
         }
         return stub;
@@ -79,14 +90,14 @@ public final class ChartRenderer {
      * directory removed when the JVM ends): Helm then skips its own schema check, which costs more than the render
      * itself for a chart that embeds Kubernetes definitions. For values an independent validator has already accepted.
      */
-    public static ChartRenderer withoutValuesSchema(Path chartDir) {
+    public static ChartRenderer withoutValuesSchema(Path chartDir, Settings settings) {
         try {
             List<Path> schemas;
             try (Stream<Path> files = Files.walk(chartDir)) {
                 schemas = files.filter(ChartRenderer::isValuesSchema).toList();
             }
             if (schemas.isEmpty()) {
-                return new ChartRenderer(chartDir);
+                return new ChartRenderer(chartDir, settings);
             }
             Path copy = Files.createTempDirectory("chart-without-schema-").resolve(chartDir.getFileName().toString());
             try (Stream<Path> files = Files.walk(chartDir)) {
@@ -100,7 +111,7 @@ public final class ChartRenderer {
                 }
             }
             Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(copy.getParent())));
-            return new ChartRenderer(copy);
+            return new ChartRenderer(copy, settings);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the chart " + chartDir, e);
         }

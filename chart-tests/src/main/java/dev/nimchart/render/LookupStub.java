@@ -1,6 +1,5 @@
 package dev.nimchart.render;
 
-import dev.nimchart.settings.SettingsFromProperties;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -55,17 +54,19 @@ public final class LookupStub {
     }
 
     /**
-     * The stub serving this process's KUBECONFIG file, started by the first renderer that renders; fails clearly when
-     * KUBECONFIG does not name a stub file.
+     * The stub serving this process's KUBECONFIG file, which the renderer's settings name
+     * ({@code Settings.lookupKubeconfig()}), started by the first renderer that renders; fails clearly when they name
+     * no stub file.
      */
-    static synchronized LookupStub forRenderers() {
+    static synchronized LookupStub forRenderers(java.util.Optional<Path> lookupKubeconfig) {
         if (serving == null) {
-            // Helm's lookups read the JVM's KUBECONFIG, so the stub of the JVM writes that file: the settings of the JVM say where
-            String kubeconfig = SettingsFromProperties.shared().lookupKubeconfig().map(Path::toString).orElse(null);
+            // Helm's lookups read the process's KUBECONFIG, which a JVM cannot change: whoever built the settings read it
+            String kubeconfig = lookupKubeconfig.map(Path::toString).orElse(null);
             if (kubeconfig == null || !Path.of(kubeconfig).getFileName().toString().equals(KUBECONFIG_FILE_NAME)) {
-                throw new IllegalStateException("helm-java renders perform Helm lookups against the cluster of KUBECONFIG. "
-                        + "Run through Maven (it sets KUBECONFIG to target/" + KUBECONFIG_FILE_NAME + "), or set KUBECONFIG "
-                        + "to a writable path ending in " + KUBECONFIG_FILE_NAME + " (found: " + kubeconfig + ")");
+                throw new IllegalStateException("helm-java renders perform Helm lookups against the cluster of the process's "
+                        + "KUBECONFIG, so the renderer needs a lookup stub there: start the JVM with KUBECONFIG set to a writable "
+                        + "path ending in " + KUBECONFIG_FILE_NAME + " (in Maven: Surefire's <environmentVariables>) and give that "
+                        + "path as Settings.withLookupKubeconfig(PATH) (found: " + kubeconfig + ")");
             }
             try {
                 serving = new LookupStub(Path.of(kubeconfig));

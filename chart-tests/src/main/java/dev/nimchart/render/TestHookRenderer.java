@@ -19,7 +19,7 @@ public final class TestHookRenderer {
     }
 
     /** The renderer, or a clear error when the chart has no test template with a hook annotation. */
-    public static ChartRenderer of(Path chartDir) {
+    public static ChartRenderer of(Path chartDir, dev.nimchart.settings.Settings settings) {
         try {
             Path copy = Files.createTempDirectory("chart-with-test-pods-").resolve(chartDir.getFileName().toString());
             int removed = 0;
@@ -50,7 +50,7 @@ public final class TestHookRenderer {
                 throw new IllegalArgumentException("the chart " + chartDir + " has no helm test template (templates/tests/ with a "
                         + ChartLayout.HOOK_ANNOTATION + " annotation)");
             }
-            return new ChartRenderer(copy);
+            return new ChartRenderer(copy, settings);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the chart " + chartDir, e);
         }

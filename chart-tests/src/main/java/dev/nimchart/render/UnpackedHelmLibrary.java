@@ -1,6 +1,5 @@
 package dev.nimchart.render;
 
-import dev.nimchart.settings.SettingsFromProperties;
 import com.marcnuri.helm.jni.HelmLib;
 import com.marcnuri.helm.jni.NativeLibrary;
 import com.sun.jna.Native;
@@ -19,15 +18,19 @@ import java.util.ServiceLoader;
  * there by every later JVM, instead of copied out of its jar into a new temporary directory by each one, as helm-java
  * does. For a short-lived command that copy is a large part of its start: {@code ci/check-chart.sh}'s launcher
  * registers this class as helm-java's {@link NativeLibrary} (a service entry in the launcher's jar, which comes first
- * on its classpath) and names the directory with {@code -Dnim.helm.library.dir}. Without that property, and in every
- * other JVM (no service entry), Helm is loaded as helm-java loads it. The platform's own library (the jar helm-java
+ * on its classpath) and names the directory with {@code -Dnim.helm.library.dir}, which the command's settings carry
+ * ({@code Settings.helmLibraryDir()}) to the first {@code ChartRenderer}, which passes it here ({@link #unpackInto}).
+ * Without that directory, and in every other JVM (no service entry), Helm is loaded as helm-java loads it. The platform's own library (the jar helm-java
  * found for this machine) is what is unpacked, into a directory named after that jar, its size and time, so a new
  * helm-java version unpacks anew.
  */
 public final class UnpackedHelmLibrary implements NativeLibrary {
 
-    /** The system property naming the directory the library is unpacked into. */
-    public static final String DIRECTORY_PROPERTY = "nim.helm.library.dir";
+    /**
+     * Where the library is unpacked: the {@code Settings.helmLibraryDir()} of the first renderer made
+     * ({@link #unpackInto}), as helm-java's service loader makes this object itself and Helm loads once per process.
+     */
+    private static volatile java.util.Optional<Path> directory;
 
     private final NativeLibrary platform;
 
@@ -43,10 +46,19 @@ public final class UnpackedHelmLibrary implements NativeLibrary {
         return platform.getBinaryName();
     }
 
+    /**
+     * Unpacks the library into this directory when helm-java loads it (empty: helm-java's own load); the first call of
+     * the process decides, as helm-java loads Helm once. Each {@code ChartRenderer} passes its settings' directory.
+     */
+    public static synchronized void unpackInto(java.util.Optional<Path> dir) {
+        if (directory == null) {
+            directory = dir;
+        }
+    }
+
     @Override
     public HelmLib load() {
-        // helm-java's ServiceLoader makes this object, so the command line's settings are the only ones it can have
-        java.util.Optional<Path> dir = SettingsFromProperties.shared().helmLibraryDir();
+        java.util.Optional<Path> dir = directory == null ? java.util.Optional.empty() : directory;
         Path jar = platformJar();
         if (dir.isEmpty() || jar == null) {
             return platform.load();

@@ -19,10 +19,12 @@ public final class ClusterTierLifecycle extends TierLifecycle<ClusterSession> {
 
     public static final String NAME = "cluster tier";
 
-    /** The report directory of the default settings; a tier's own is {@code cluster-tier/} of its settings' work directory. */
-    public static final Path REPORT_DIR = Path.of("target", "cluster-tier");
+    /** The tier's report directory: {@code cluster-tier/} of the settings' work directory. */
+    public static Path reportDir(Settings settings) {
+        return settings.workDir().resolve("cluster-tier");
+    }
 
-    /** The tier started with these settings (null: this JVM's), saying what it does to {@code progress}. */
+    /** The tier started with these settings, saying what it does to {@code progress}. */
     public ClusterTierLifecycle(Settings settings, Progress progress) {
         super(NAME, ClusterSession.class, settings, progress);
     }
@@ -30,15 +32,15 @@ public final class ClusterTierLifecycle extends TierLifecycle<ClusterSession> {
     @Override
     protected ClusterSession start() {
         Settings settings = settings();
-        Path reportDir = settings.workDir().resolve(REPORT_DIR.getFileName());
+        Path reportDir = reportDir(settings);
         try {
             Files.deleteIfExists(reportDir.resolve("timings.tsv"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         ClusterSession session = ClusterSession.start(settings, settings::chartDir, reportDir, progress());
-        record("cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
-        record("cluster ready with CRDs", session.readyTime());
+        record(settings, "cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
+        record(settings, "cluster ready with CRDs", session.readyTime());
         return session;
     }
 
@@ -52,8 +54,8 @@ public final class ClusterTierLifecycle extends TierLifecycle<ClusterSession> {
         session.close();
     }
 
-    /** Appends one timing line (what, milliseconds) to the tier's report. */
-    public static void record(String what, Duration time) {
-        Timings.record(REPORT_DIR, what, time);
+    /** Appends one timing line (what, milliseconds) to the report of the tier of these settings. */
+    public static void record(Settings settings, String what, Duration time) {
+        Timings.record(reportDir(settings), what, time);
     }
 }

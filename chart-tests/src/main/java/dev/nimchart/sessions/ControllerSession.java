@@ -37,12 +37,12 @@ public final class ControllerSession {
     /** Releases of any chart on this environment (one per chart directory for the session). */
     public HelmReleases releases(Path chartDir) {
         return releasesByChart.computeIfAbsent(chartDir.toAbsolutePath().normalize(), dir -> new HelmReleases(dir,
-                environment.kubeConfigYaml(), ControllerTierLifecycle.REPORT_DIR.resolve("helm"), environment.settings()));
+                environment.kubeConfigYaml(), ControllerTierLifecycle.reportDir(environment.settings()).resolve("helm"), environment.settings()));
     }
 
     /** The renderer of a chart directory (one per chart directory for the session). */
     public ChartRenderer renderer(Path chartDir) {
-        return renderersByChart.computeIfAbsent(chartDir.toAbsolutePath().normalize(), ChartRenderer::new);
+        return renderersByChart.computeIfAbsent(chartDir.toAbsolutePath().normalize(), dir -> new ChartRenderer(dir, environment.settings()));
     }
 
     /**

@@ -18,33 +18,37 @@ import java.util.Map;
  * The controller tier's environment (real controllers on fake GPU nodes; with {@code -Dnim.cluster=kubeconfig}, the
  * existing cluster instead) as a {@link ControllerSession}: started (building the binaries if needed), checked alive
  * before each use, stopped. Unavailable, rather than broken, when this machine cannot run it. Timings go to
- * target/controller-tier/timings.tsv.
+ * {@code controller-tier/timings.tsv} of the settings' work directory.
  */
 public final class ControllerTierLifecycle extends TierLifecycle<ControllerSession> {
 
     public static final String NAME = "controller tier";
 
-    public static final Path REPORT_DIR = Path.of("target", "controller-tier");
+    /** The tier's report directory (timings, its processes' logs, Helm's home): {@code controller-tier/} of the settings' work directory. */
+    public static Path reportDir(Settings settings) {
+        return settings.workDir().resolve("controller-tier");
+    }
 
-    /** The tier started with these settings (null: this JVM's), saying what it does to {@code progress}. */
+    /** The tier started with these settings, saying what it does to {@code progress}. */
     public ControllerTierLifecycle(Settings settings, Progress progress) {
         super(NAME, ControllerSession.class, settings, progress);
     }
 
     @Override
     protected ControllerSession start() {
+        Settings settings = settings();
+        Path reportDir = reportDir(settings);
         try {
-            Files.deleteIfExists(REPORT_DIR.resolve("timings.tsv"));
+            Files.deleteIfExists(reportDir.resolve("timings.tsv"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         Progress progress = progress();
-        Settings settings = settings();
         ControllerEnvironment environment = ClusterChoice.existing(settings)
                 ? ControllerEnvironment.attach(ExistingCluster.of(settings, progress), settings, progress)
-                : ControllerEnvironment.start(settings, REPORT_DIR.toAbsolutePath(), progress);
+                : ControllerEnvironment.start(settings, reportDir, progress);
         for (Map.Entry<String, Duration> t : environment.startTimes().entrySet()) {
-            Timings.record(REPORT_DIR, "start: " + t.getKey(), t.getValue());
+            Timings.record(reportDir, "start: " + t.getKey(), t.getValue());
         }
         return new ControllerSession(environment);
     }

@@ -2,7 +2,6 @@ package dev.nimchart.sessions;
 
 import dev.nimchart.progress.Progress;
 import dev.nimchart.settings.Settings;
-import dev.nimchart.settings.SettingsFromProperties;
 
 /**
  * A tier's environment and how it starts, is checked alive and stops, knowing nothing of who owns it: an owner
@@ -19,22 +18,19 @@ public abstract class TierLifecycle<S> {
     private final Progress progress;
 
     /**
-     * A tier that starts with these settings (null: this JVM's system properties) and says what it does to
+     * A tier that starts with these settings (its owner's: a {@code ChartCheck}'s, the command line's or the JUnit run's) and says what it does to
      * {@code progress}, tagged with its name ({@code [cluster tier] ...}).
      */
     protected TierLifecycle(String name, Class<S> type, Settings settings, Progress progress) {
         this.name = name;
         this.type = type;
-        this.settings = settings;
+        this.settings = java.util.Objects.requireNonNull(settings, "the tier's settings");
         this.progress = progress.tagged(name);
     }
 
-    /**
-     * The settings the tier starts with: those given (by {@code ChartCheck.settings}), else those of this JVM's system
-     * properties, read once ({@link SettingsFromProperties#shared()}); the one place the tiers' owners take them from.
-     */
+    /** The settings the tier starts with, as its owner gave them. */
     public Settings settings() {
-        return settings != null ? settings : SettingsFromProperties.shared();
+        return settings;
     }
 
     /** Where the tier says what it does (its lines tagged with its name). */

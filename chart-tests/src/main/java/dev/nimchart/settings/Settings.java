@@ -151,24 +151,13 @@ public final class Settings {
         return workDir;
     }
 
-    /** The reconcile timeout given, if any. */
-    public Optional<Duration> reconcileTimeoutGiven() {
-        return reconcileTimeout;
-    }
-
-    /** How long the controllers get to reconcile one values file on the harness's own cluster. */
+    /**
+     * How long the controllers get to reconcile one values file: the timeout given ({@link #withReconcileTimeout}), else
+     * {@link #DEFAULT_RECONCILE_TIMEOUT} on the harness's own cluster and the longer
+     * {@link #DEFAULT_EXISTING_CLUSTER_RECONCILE_TIMEOUT} on a cluster it did not start ({@link #existingCluster()}).
+     */
     public Duration reconcileTimeout() {
-        return reconcileTimeout.orElse(DEFAULT_RECONCILE_TIMEOUT);
-    }
-
-    /** How long on a cluster the harness did not start. */
-    public Duration existingClusterReconcileTimeout() {
-        return reconcileTimeout.orElse(DEFAULT_EXISTING_CLUSTER_RECONCILE_TIMEOUT);
-    }
-
-    /** The reconcile timeout of the cluster {@link #cluster()} names. */
-    public Duration effectiveReconcileTimeout() {
-        return existingCluster() ? existingClusterReconcileTimeout() : reconcileTimeout();
+        return reconcileTimeout.orElse(existingCluster() ? DEFAULT_EXISTING_CLUSTER_RECONCILE_TIMEOUT : DEFAULT_RECONCILE_TIMEOUT);
     }
 
     /** The Kubernetes version of the harness's own control plane, without a leading v. */

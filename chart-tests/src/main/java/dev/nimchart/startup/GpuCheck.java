@@ -29,16 +29,16 @@ public final class GpuCheck {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out));
+        System.exit(run(dev.nimchart.settings.SettingsFromProperties.fromSystemProperties(), args, System.out));
     }
 
-    /** Runs the check; returns the exit code. */
-    public static int run(String[] args, PrintStream out) {
+    /** Runs the check with these settings (where Helm's lookups go; results default to {@code gpu-check/} of the work directory); returns the exit code. */
+    public static int run(dev.nimchart.settings.Settings settings, String[] args, PrintStream out) {
         Path chart = null;
         Path values = null;
         Path python = null;
         Path bundle = null;
-        Path results = Path.of("target", "gpu-check");
+        Path results = settings.workDir().resolve("gpu-check");
         int readySeconds = 900;
         for (int i = 0; i < args.length; i++) {
             // An option's value; none (Maven drops an empty argument) when the next word is an option itself.
@@ -70,7 +70,7 @@ public final class GpuCheck {
         }
         RenderedManifest manifest;
         try {
-            manifest = TestHookRenderer.of(chart).render("gpu-check", "gpu-check", List.of(values.toAbsolutePath()), Map.of());
+            manifest = TestHookRenderer.of(chart, settings).render("gpu-check", "gpu-check", List.of(values.toAbsolutePath()), Map.of());
         } catch (ChartRefusedException e) {
             out.println("gpu-check: the chart refuses " + values + ":\n" + e.getMessage());
             return 2;

@@ -1,7 +1,6 @@
 package dev.nimchart.values;
 
 import dev.nimchart.settings.Settings;
-import dev.nimchart.settings.SettingsFromProperties;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,24 +36,6 @@ public final class ExampleValuesFiles {
         dirs.add(settings.examplesDir());
         dirs.addAll(settings.valuesDirs());
         return new ExampleValuesFiles(dirs);
-    }
-
-    /**
-     * The examples of this JVM's system properties ({@code -Dnim.examples.dir}, {@code -Dnim.values.dirs}): a JUnit
-     * entry point, as {@link #validExamples()}.
-     */
-    public static ExampleValuesFiles fromSystemProperties() {
-        return of(SettingsFromProperties.shared());
-    }
-
-    /** For {@code @MethodSource}: every valid values file, sorted by file name. */
-    public static Stream<Path> validExamples() {
-        return fromSystemProperties().valid().stream();
-    }
-
-    /** For {@code @MethodSource}: every invalid values file, sorted by file name. */
-    public static Stream<Path> invalidExamples() {
-        return fromSystemProperties().invalid().stream();
     }
 
     public List<Path> valid() {

@@ -54,7 +54,7 @@ class StrictModelCheckTest {
 
     @Test
     void everyObjectOfTheFixtureChartPasses() {
-        RenderedManifest manifest = new ChartRenderer(FixtureChart.dir()).render("demo", "default", List.of(), Map.of());
+        RenderedManifest manifest = new ChartRenderer(FixtureChart.dir(), dev.nimchart.junit.RunSettings.get()).render("demo", "default", List.of(), Map.of());
 
         assertThat(manifest.objects()).isNotEmpty().allSatisfy(o -> assertThatCode(() -> check.check(o)).doesNotThrowAnyException());
     }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class UnwrappedPodsTest {
 
     private static List<KubeObject> unwrapped(String example) {
-        Path file = ExampleValuesFiles.fromSystemProperties().valid().stream().filter(p -> p.getFileName().toString().equals(example))
+        Path file = dev.nimchart.chart.repository.Examples.files().valid().stream().filter(p -> p.getFileName().toString().equals(example))
                 .findFirst().orElseThrow();
         RenderedManifest m = ChartUnderTest.render(file);
         return UnwrappedPods.of(m, "ns1").stream().map(KubeObject::new).toList();

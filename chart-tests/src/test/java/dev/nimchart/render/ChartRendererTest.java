@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ChartRendererTest {
 
-    private final ChartRenderer renderer = new ChartRenderer(FixtureChart.dir());
+    private final ChartRenderer renderer = new ChartRenderer(FixtureChart.dir(), dev.nimchart.junit.RunSettings.get());
 
     @Test
     void rendersTheChartWithItsDefaults() {

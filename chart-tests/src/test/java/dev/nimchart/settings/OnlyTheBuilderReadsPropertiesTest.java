@@ -2,7 +2,13 @@ package dev.nimchart.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
 import dev.nimchart.chart.repository.CiScript;
+import dev.nimchart.junit.RunSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +22,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The library's configuration comes from one place: {@link Settings}, built by the caller or by
  * {@link SettingsFromProperties} (the one class that reads system properties and environment variables, and the one
- * that knows this repository's ci/ scripts and machine paths). Reads the library's sources, so a new
- * {@code System.getProperty} in a tier, a fixed home path or a call of ci/ from a library class fails here.
+ * that knows this repository's ci/ scripts and machine paths), which only a command's {@code main} and the JUnit run's
+ * {@link RunSettings} call. Reads the library's sources and class files, so a new {@code System.getProperty} in a tier,
+ * a fixed home path, a call of ci/ or of the builder from a library class fails here.
  */
 class OnlyTheBuilderReadsPropertiesTest {
 
@@ -35,10 +42,12 @@ class OnlyTheBuilderReadsPropertiesTest {
     private static final Pattern CI_SCRIPT = Pattern.compile(
             "\"(ci/)?(build-control-plane|build-controllers|build-tools|install-python-tools|fetch-crds|install-startup-tools|install-ray"
                     + "|install-model-proxy|install-node-tools|build-epp|build-netpol-enforcer)\\.sh\"|resolve\\(\"ci/");
-    /** The command lines and JUnit entry points that take this JVM's settings from the builder; no tier does. */
-    private static final Set<String> BUILDER_CALLERS = Set.of(BUILDER, "CheckChart.java", "ChartCheck.java", "sessions/TierLifecycle.java",
-            "render/ChartUnderTest.java", "render/UnpackedHelmLibrary.java", "render/LookupStub.java", "values/ExampleValuesFiles.java",
-            "controllers/ReconciledExample.java", "controllers/LocalCluster.java", "report/ChartSummary.java");
+    /** The builder's methods that read this JVM's properties (or take a map of them). */
+    private static final Set<String> BUILDS = Set.of("shared", "fromSystemProperties", "from");
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+            .importPackages("dev.nimchart");
 
     @Test
     void onlyTheBuilderReadsSystemPropertiesAndEnvironmentVariables() throws IOException {
@@ -56,13 +65,27 @@ class OnlyTheBuilderReadsPropertiesTest {
                 .isNotEmpty().allMatch(l -> l.startsWith(CI_SCRIPTS + ":") || l.startsWith(BUILDER + ":"));
     }
 
+    /**
+     * Settings are built from properties in two kinds of place only: a command's {@code main} (and a lambda of it), and
+     * the JUnit run's {@link RunSettings}; every other class is handed them. Read from the class files, so a call
+     * through any name or a static field's initializer counts.
+     */
     @Test
-    void onlyCommandLinesAndJUnitEntryPointsAskTheBuilder() throws IOException {
-        List<String> callers = codeLines(Pattern.compile("SettingsFromProperties\\.(shared|fromSystemProperties|from)\\(")).stream()
-                .map(l -> l.substring(0, l.indexOf(':'))).distinct().toList();
+    void onlyCommandMainsAndTheJUnitRunBuildSettingsFromProperties() {
+        List<JavaMethodCall> calls = CLASSES.stream().flatMap(c -> c.getMethodCallsFromSelf().stream())
+                .filter(call -> call.getTargetOwner().isEquivalentTo(SettingsFromProperties.class) && BUILDS.contains(call.getName()))
+                .filter(call -> !call.getOriginOwner().isEquivalentTo(SettingsFromProperties.class))
+                .toList();
+        List<String> elsewhere = calls.stream().filter(call -> !commandMainOrJUnitRun(call.getOrigin()))
+                .map(call -> call.getOrigin().getFullName() + " calls SettingsFromProperties." + call.getName()).distinct().sorted().toList();
 
-        assertThat(callers).as("library classes that build settings from properties; a tier gets them passed in").isNotEmpty()
-                .allMatch(BUILDER_CALLERS::contains);
+        assertThat(calls).as("the commands' mains and RunSettings build settings from properties").isNotEmpty();
+        assertThat(elsewhere).as("library code that builds settings from properties: take them as a parameter instead").isEmpty();
+    }
+
+    private static boolean commandMainOrJUnitRun(JavaCodeUnit origin) {
+        return origin.getOwner().isEquivalentTo(RunSettings.class)
+                || origin.getName().equals("main") || origin.getName().startsWith("lambda$main$");
     }
 
     /** "file: line" for each line of code (not comment) of the library that matches. */

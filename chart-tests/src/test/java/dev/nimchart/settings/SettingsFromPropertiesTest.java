@@ -66,25 +66,27 @@ class SettingsFromPropertiesTest {
         assertThat(s.existingCluster()).isTrue();
         assertThat(s.kubeconfig()).contains(dir.resolve("kube/config"));
         assertThat(s.clusterWrites()).isEqualTo("cluster");
-        assertThat(s.effectiveReconcileTimeout()).isEqualTo(Duration.ofSeconds(900));
+        assertThat(s.reconcileTimeout()).isEqualTo(Duration.ofSeconds(900));
 
         Settings defaults = SettingsFromProperties.from(Map.of(), Map.of(), dir);
         assertThat(defaults.cluster()).isEqualTo("auto");
         assertThat(defaults.existingCluster()).isFalse();
         assertThat(defaults.kubeconfig()).isEmpty();
         assertThat(defaults.clusterWrites()).isEqualTo("namespaced");
-        assertThat(defaults.effectiveReconcileTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(defaults.reconcileTimeout()).isEqualTo(Duration.ofSeconds(90));
     }
 
     @Test
     void theReconcileTimeoutIsSecondsForBothClustersAndABlankOneIsNone() {
         Settings s = SettingsFromProperties.from(Map.of("nim.reconcile.timeout", "42"), Map.of(), dir);
         assertThat(s.reconcileTimeout()).isEqualTo(Duration.ofSeconds(42));
-        assertThat(s.existingClusterReconcileTimeout()).isEqualTo(Duration.ofSeconds(42));
+        assertThat(s.withExistingCluster(dir.resolve("kubeconfig"), "namespaced").reconcileTimeout())
+                .as("a timeout given holds on an existing cluster too").isEqualTo(Duration.ofSeconds(42));
 
         Settings blank = SettingsFromProperties.from(Map.of("nim.reconcile.timeout", ""), Map.of(), dir);
-        assertThat(blank.reconcileTimeoutGiven()).isEmpty();
         assertThat(blank.reconcileTimeout()).isEqualTo(Settings.DEFAULT_RECONCILE_TIMEOUT);
+        assertThat(blank.withCluster("kubeconfig").reconcileTimeout()).as("none given: the existing cluster's longer default")
+                .isEqualTo(Settings.DEFAULT_EXISTING_CLUSTER_RECONCILE_TIMEOUT);
     }
 
     @Test

@@ -55,7 +55,7 @@ class ChartTreeTest {
 
     /** The charts whose ConfigMap Helm renders (a subchart's .Chart.Name is its alias). */
     private static Set<String> helmRenders(Path chart, Path values) {
-        return new ChartRenderer(chart).render("tree", "nim", List.of(values), Map.of()).objects().stream()
+        return new ChartRenderer(chart, dev.nimchart.junit.RunSettings.get()).render("tree", "nim", List.of(values), Map.of()).objects().stream()
                 .map(KubeObject::name).collect(Collectors.toSet());
     }
 

@@ -98,7 +98,7 @@ class ValuesMergerTest {
             paths.add(Files.writeString(dir.resolve("values-" + i + ".yaml"), files[i]));
         }
         Object merged = ValuesMerger.mergedValues(FixtureChart.dir(), paths).get("image");
-        Object rendered = new ChartRenderer(FixtureChart.dir()).render("demo", "default", paths, Map.of())
+        Object rendered = new ChartRenderer(FixtureChart.dir(), dev.nimchart.junit.RunSettings.get()).render("demo", "default", paths, Map.of())
                 .one("Deployment").at("spec.template.spec.containers[0].image");
         return Map.entry(merged, rendered);
     }

@@ -49,10 +49,11 @@ public final class ApiServerChecks implements TierCheck {
     private ClusterSession cluster;
     private HelmReleases releases;
 
-    public ApiServerChecks(Path chartDir, TierSessions sessions, ChartRules rules) {
+    /** The checks of this chart on the sessions' API server, rendering with these settings. */
+    public ApiServerChecks(Path chartDir, TierSessions sessions, ChartRules rules, dev.nimchart.settings.Settings settings) {
         this.chartDir = chartDir;
         this.hooks = ChartLayout.declaresHooks(chartDir);
-        this.renderer = new ChartRenderer(chartDir);
+        this.renderer = new ChartRenderer(chartDir, settings);
         this.sessions = sessions;
         this.rules = rules;
         this.refusalRule = new RefusalRule(ChartYaml.read(chartDir), rules.preflightTemplate());
@@ -139,7 +140,7 @@ public final class ApiServerChecks implements TierCheck {
         if (!contents.equals(expected)) {
             throw new AssertionError("the namespace holds " + contents + ", not the release's objects " + expected);
         }
-        ClusterTierLifecycle.record("install + read back " + file.getFileName(), Duration.ofNanos(System.nanoTime() - started));
+        ClusterTierLifecycle.record(cluster.settings(), "install + read back " + file.getFileName(), Duration.ofNanos(System.nanoTime() - started));
         rules.installed(new ChartRules.Installed(file, release, namespace, api, rendered, RenderedManifest.of(stored)));
     }
 

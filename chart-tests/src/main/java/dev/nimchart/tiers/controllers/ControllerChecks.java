@@ -83,10 +83,10 @@ public final class ControllerChecks implements TierCheck {
             InstalledRelease installed = session.install(Release.of(chartDir, release, namespace, List.of(file)));
             RenderedManifest rendered = installed.rendered();
             NamespaceState state = installed.awaitReady(r -> rules.expectedPods(file, r), reconcileTimeout);
-            Timings.record(ControllerTierLifecycle.REPORT_DIR, "install to all pods Ready: " + file.getFileName(), installed.sinceInstall());
+            Timings.record(ControllerTierLifecycle.reportDir(env.settings()), "install to all pods Ready: " + file.getFileName(), installed.sinceInstall());
             long checking = System.nanoTime();
             rules.reconciled(new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning));
-            Timings.record(ControllerTierLifecycle.REPORT_DIR, "checks: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - checking));
+            Timings.record(ControllerTierLifecycle.reportDir(env.settings()), "checks: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - checking));
             helmTest(file, release, namespace);
 
             Set<String> kept = new TreeSet<>();
@@ -101,7 +101,7 @@ public final class ControllerChecks implements TierCheck {
             long uninstalling = System.nanoTime();
             installed.uninstall();
             DesiredState.awaitUninstalled(env.api(), namespace, env.settleTimeout(), env::requireAllRunning, kept);
-            Timings.record(ControllerTierLifecycle.REPORT_DIR, "uninstall to nothing left: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - uninstalling));
+            Timings.record(ControllerTierLifecycle.reportDir(env.settings()), "uninstall to nothing left: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - uninstalling));
         } finally {
             if (env.startedByHarness()) {
                 TierNamespaces.delete(api, namespace, env::requireAllRunning, env.settleTimeout());
@@ -129,7 +129,7 @@ public final class ControllerChecks implements TierCheck {
             throw new AssertionError("helm test failed for its test hooks " + tests.stream().map(h -> h.kind() + "/" + h.name()).toList()
                     + ": " + ValuesJudge.helmMessage(String.valueOf(e.getMessage())) + "\n" + DesiredState.describe(NamespaceState.read(env.api(), namespace)));
         }
-        Timings.record(ControllerTierLifecycle.REPORT_DIR, "helm test: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - testing));
+        Timings.record(ControllerTierLifecycle.reportDir(env.settings()), "helm test: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - testing));
     }
 
     private static boolean isStatefulSetClaim(RenderedManifest rendered, String claim) {

@@ -1,5 +1,7 @@
 package dev.nimchart.tiers.offline;
 
+import dev.nimchart.settings.Settings;
+
 import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.tiers.Tier;
 import dev.nimchart.tiers.TierCheck;
@@ -20,14 +22,14 @@ public final class OfflineChecks implements TierCheck {
 
     private final Path chartDir;
     private final ChartRules rules;
-    private final Optional<Path> crdsDir;
+    private final Settings settings;
     private ValuesJudge judge;
 
-    /** {@code crdsDir}: the CRD schemas the strict object checks use (the settings' {@code crdsDir}; empty: those the harness carries). */
-    public OfflineChecks(Path chartDir, ChartRules rules, Optional<Path> crdsDir) {
+    /** With these settings: where Helm's lookups go, the CRD schemas the strict object checks use ({@code crdsDir}; empty: those the harness carries). */
+    public OfflineChecks(Path chartDir, ChartRules rules, Settings settings) {
         this.chartDir = chartDir;
         this.rules = rules;
-        this.crdsDir = crdsDir;
+        this.settings = settings;
     }
 
     @Override
@@ -44,7 +46,7 @@ public final class OfflineChecks implements TierCheck {
     /** The judge of this chart with its rules, made on first use. */
     public synchronized ValuesJudge judge() {
         if (judge == null) {
-            judge = new ValuesJudge(chartDir, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName, crdsDir);
+            judge = new ValuesJudge(chartDir, settings, rules.standardLabels(), rules.preflightTemplate(), rules::releaseName);
         }
         return judge;
     }

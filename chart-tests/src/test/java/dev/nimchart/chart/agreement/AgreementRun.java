@@ -81,7 +81,7 @@ final class AgreementRun {
     static ChartRenderer withoutRules() {
         Path copy = ChartCopy.of(ChartUnderTest.chartDir(), "chart-without-rules-",
                 p -> p.getFileName().toString().equals("values.schema.json") || p.endsWith(Path.of("templates", "validate", "preflight.yaml")));
-        return new ChartRenderer(copy);
+        return new ChartRenderer(copy, dev.nimchart.junit.RunSettings.get());
     }
 
     /**

@@ -49,7 +49,7 @@ class OwnedTierSessionsIT {
 
     @Test
     void aChartCheckClosesWhatItStartedAndStartsNothingOnceClosed() {
-        ChartCheck check = ChartCheck.of(plainWeb()).values(plainWeb().resolve("ci")).fuzz(0, 0).workDir(Path.of("target", "owned-sessions"))
+        ChartCheck check = ChartCheck.of(plainWeb(), dev.nimchart.junit.RunSettings.get()).values(plainWeb().resolve("ci")).fuzz(0, 0).workDir(Path.of("target", "owned-sessions"))
                 .progress(Progress.console());
         try (ChartCheck owner = check) {
             assertThat(owner.verdicts(Tier.API)).as("plain-web's files on the check's own cluster").hasSize(3)

@@ -70,7 +70,7 @@ class ServedApiVersionsIT {
                         + file + "; it serves " + kind + " in " + served.versionsOf(kind) + ")");
             }
         });
-        Path reportFile = Files.createDirectories(ClusterTier.REPORT_DIR).resolve("served-api-versions-" + served.gitVersion() + ".tsv");
+        Path reportFile = Files.createDirectories(dev.nimchart.sessions.ClusterTierLifecycle.reportDir(dev.nimchart.junit.RunSettings.get())).resolve("served-api-versions-" + served.gitVersion() + ".tsv");
         Files.writeString(reportFile, report);
 
         assertThat(judged).as("fuzz documents that rendered (seed %d)", FUZZ_SEED).isEqualTo(FUZZ_SAMPLE);

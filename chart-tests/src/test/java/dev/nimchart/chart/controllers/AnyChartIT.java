@@ -44,7 +44,7 @@ class AnyChartIT {
 
     /** The library's door on a chart, on the run's tier environments. */
     private ChartCheck chart(Path chartDir) {
-        return ChartCheck.of(chartDir).on(tiers);
+        return ChartCheck.of(chartDir, dev.nimchart.junit.RunSettings.get()).on(tiers);
     }
 
     private static Path exampleChart(String name) {

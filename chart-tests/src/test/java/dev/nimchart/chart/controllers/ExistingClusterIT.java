@@ -56,7 +56,7 @@ class ExistingClusterIT {
             Files.copy(Examples.named(name), values.resolve("ec-" + name));
         }
         Path invalid = Files.createDirectories(values.resolve("invalid"));
-        Path refused = ExampleValuesFiles.fromSystemProperties().invalid().get(0);
+        Path refused = dev.nimchart.chart.repository.Examples.files().invalid().get(0);
         Files.copy(refused, invalid.resolve("ec-" + refused.getFileName()));
         List<String> namespacesBefore = madeByTheChecks(session.environment().api());
         // the check owns its sessions on the existing cluster: closing it ends them and stops nothing of the cluster
@@ -109,7 +109,7 @@ class ExistingClusterIT {
 
     /** The repository's chart and rules on this values directory alone (no fuzz: the offline tier is not run here). */
     private static ChartCheck onlyThese(Path values) {
-        return ChartCheck.of(ChartUnderTest.chartDir()).values(values).rules(new NimLlmRules()).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED);
+        return ChartCheck.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).values(values).rules(new NimLlmRules()).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED);
     }
 
     @SuppressWarnings("unchecked")

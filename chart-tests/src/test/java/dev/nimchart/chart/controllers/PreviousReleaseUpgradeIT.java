@@ -95,7 +95,7 @@ class PreviousReleaseUpgradeIT {
             }));
         }
         tests.add(DynamicTest.dynamicTest("every reason explains a change an example makes", () -> {
-            Path file = Files.createDirectories(ControllerTier.REPORT_DIR).resolve("previous-release-upgrade.tsv");
+            Path file = Files.createDirectories(dev.nimchart.sessions.ControllerTierLifecycle.reportDir(dev.nimchart.junit.RunSettings.get())).resolve("previous-release-upgrade.tsv");
             Files.writeString(file, report);
             assertThat(reasons.unused()).as("template-change-reasons.yaml entries that explain no pod template change (report: %s)", file)
                     .isEmpty();
@@ -150,7 +150,7 @@ class PreviousReleaseUpgradeIT {
         } catch (RuntimeException | AssertionError e) {
             problems.add(e.getClass().getSimpleName() + ": " + e.getMessage());
         } finally {
-            Timings.record(ControllerTier.REPORT_DIR, "previous release, upgrade and rollback: " + name, Duration.ofNanos(System.nanoTime() - started));
+            Timings.record(dev.nimchart.sessions.ControllerTierLifecycle.reportDir(dev.nimchart.junit.RunSettings.get()), "previous release, upgrade and rollback: " + name, Duration.ofNanos(System.nanoTime() - started));
             TierNamespaces.delete(api, namespace, env::requireAllRunning, env.settleTimeout());
         }
         return problems;

@@ -42,7 +42,7 @@ class AnyChartFuzzTest {
     void theFuzzRunOfAChartWithItsOwnSchemaPassesAndItsDocumentsHoldOnlyItsKeys() {
         Path chart = schemaWeb();
         Path work = Path.of("target", "any-chart-fuzz").toAbsolutePath();
-        List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).fuzz(COUNT, SEED).workDir(work).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).fuzz(COUNT, SEED).workDir(work).offline();
 
         assertThat(verdicts).as("one verdict per ci/ values file (4, and 2 in ci/invalid/) and the fuzz row").hasSize(7)
                 .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
@@ -59,7 +59,7 @@ class AnyChartFuzzTest {
 
     @Test
     void theRunRendersAndRefusesDocumentsOfThatChartByItsSchemaAndByItsTemplatesRules() {
-        FuzzRun.Result result = new FuzzRun(new ValuesJudge(schemaWeb()), Path.of("target", "any-chart-fuzz-run")).run(SEED, COUNT);
+        FuzzRun.Result result = new FuzzRun(new ValuesJudge(schemaWeb(), dev.nimchart.junit.RunSettings.get()), Path.of("target", "any-chart-fuzz-run")).run(SEED, COUNT);
 
         assertThat(result.failures()).as(result.summary()).isEmpty();
         assertThat(result.count("rendered")).as("documents that rendered: %s", result.summary()).isGreaterThanOrEqualTo(COUNT / 4);
@@ -81,7 +81,7 @@ class AnyChartFuzzTest {
                         "resources", Map.of("limits", Map.of("nvidia.com/gpu", 1))));
             }
         };
-        List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).rules(gpuScenario).fuzz(10, SEED).workDir(work)
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).rules(gpuScenario).fuzz(10, SEED).workDir(work)
                 .offline();
 
         assertThat(verdicts).as("the ci/ files and the fuzz row").hasSize(7);

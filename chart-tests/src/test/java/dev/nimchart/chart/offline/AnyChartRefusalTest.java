@@ -50,7 +50,7 @@ class AnyChartRefusalTest {
 
     private static Map<String, Verdict> verdicts(ChartRules rules) {
         Path chart = AnyChartFuzzTest.schemaWeb();
-        return ChartCheck.of(chart).values(chart.resolve("ci")).rules(rules).fuzz(0, 0).offline().stream()
+        return ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).rules(rules).fuzz(0, 0).offline().stream()
                 .collect(Collectors.toMap(v -> Path.of(v.subject()).getFileName().toString(), v -> v));
     }
 }

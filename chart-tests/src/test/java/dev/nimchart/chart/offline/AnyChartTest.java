@@ -30,7 +30,7 @@ class AnyChartTest {
     @Test
     void aChartWithoutAValuesSchemaPassesEveryFileWithNoFuzzRow() {
         Path chart = plainWeb();
-        List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).offline();
         assertThat(verdicts).as("verdicts: one per ci/ values file (one with integer map keys), no fuzz row").hasSize(3)
                 .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }
@@ -41,7 +41,7 @@ class AnyChartTest {
         Files.copy(chart.resolve("ci/two-replicas-values.yaml"), dir.resolve("good-values.yaml"));
         Files.writeString(dir.resolve("replicas-word-values.yaml"), "replicas: two\n");
         Files.writeString(dir.resolve("not-yaml-values.yaml"), "replicas: [1\n");
-        Map<String, String> reasons = ChartCheck.of(chart).values(dir).offline().stream().collect(Collectors.toMap(
+        Map<String, String> reasons = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(dir).offline().stream().collect(Collectors.toMap(
                 v -> Path.of(v.subject()).getFileName().toString(), v -> String.valueOf(v.reason())));
         assertThat(reasons).as("a verdict for every file").containsOnlyKeys("good-values.yaml", "replicas-word-values.yaml",
                 "not-yaml-values.yaml");
@@ -57,7 +57,7 @@ class AnyChartTest {
     @Test
     void builtInKindsBeyondTheFixedListAndTheChartsOwnCrdsAreChecked() {
         Path chart = nodeBatch();
-        List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).offline();
         assertThat(verdicts).as("a DaemonSet, Job, CronJob, ClusterRole and a custom resource of the chart's crds/")
                 .hasSize(3).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }
@@ -65,7 +65,7 @@ class AnyChartTest {
     @Test
     void aCustomResourceIsJudgedByTheCrdTheChartInstalls(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("zero-days-values.yaml"), "sweep:\n  retentionDays: 0\n");
-        List<Verdict> verdicts = ChartCheck.of(nodeBatch()).values(dir).offline();
+        List<Verdict> verdicts = ChartCheck.of(nodeBatch(), dev.nimchart.junit.RunSettings.get()).values(dir).offline();
         assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject())
                 .contains("Sweep").contains("spec.retentionDays"));
     }
@@ -73,7 +73,7 @@ class AnyChartTest {
     @Test
     void aBuiltInKindIsCheckedStrictlyByItsOwnModel(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("backoff-word-values.yaml"), "backoffLimit: twice\n");
-        List<Verdict> verdicts = ChartCheck.of(nodeBatch()).values(dir).offline();
+        List<Verdict> verdicts = ChartCheck.of(nodeBatch(), dev.nimchart.junit.RunSettings.get()).values(dir).offline();
         assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject())
                 .contains("Job").contains("backoffLimit"));
     }
@@ -87,7 +87,7 @@ class AnyChartTest {
                 return true;
             }
         };
-        List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).rules(labelled).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).rules(labelled).offline();
         assertThat(verdicts).as("plain-web's objects carry no standard labels").isNotEmpty()
                 .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).contains("lacks the standard labels"));
     }

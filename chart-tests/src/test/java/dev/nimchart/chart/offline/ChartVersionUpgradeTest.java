@@ -39,7 +39,7 @@ class ChartVersionUpgradeTest {
         String version = text.lines().filter(l -> l.startsWith("version:")).findFirst().orElseThrow().substring(8).trim();
         bumpedVersion = version + "-bump.1";
         Files.writeString(chartYaml, text.replaceFirst("(?m)^version:.*$", "version: " + bumpedVersion));
-        bumped = new ChartRenderer(copy);
+        bumped = new ChartRenderer(copy, dev.nimchart.junit.RunSettings.get());
     }
 
     static Stream<Path> examples() {

@@ -141,7 +141,7 @@ class HelmTestPodTest {
     /** A copy of the chart whose test pod is an ordinary template (TestHookRenderer), made once per JVM. */
     private static synchronized ChartRenderer renderer() {
         if (renderer == null) {
-            renderer = TestHookRenderer.of(ChartUnderTest.chartDir());
+            renderer = TestHookRenderer.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get());
         }
         return renderer;
     }

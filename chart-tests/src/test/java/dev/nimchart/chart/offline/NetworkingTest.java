@@ -210,7 +210,7 @@ class NetworkingTest {
 
     @Test
     void withoutAProviderNoCapabilityIsAddedAndAllAreDropped() {
-        for (Path file : ExampleValuesFiles.validExamples().toList()) {
+        for (Path file : dev.nimchart.chart.repository.Examples.all().toList()) {
             Example e = Example.of(file);
             if (e.networkingProvider() != null) {
                 continue;

@@ -87,7 +87,7 @@ class PodSecurityPolicyTest {
 
     static synchronized RenderedManifest render(Path file) {
         if (withTestPods == null) {
-            withTestPods = TestHookRenderer.of(ChartUnderTest.chartDir());
+            withTestPods = TestHookRenderer.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get());
         }
         return withTestPods.render(ChartUnderTest.releaseName(file), ChartUnderTest.NAMESPACE, List.of(file), Map.of());
     }

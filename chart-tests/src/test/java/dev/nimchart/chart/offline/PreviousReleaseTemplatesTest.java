@@ -42,7 +42,7 @@ class PreviousReleaseTemplatesTest {
             return;
         }
         String release = ChartUnderTest.releaseName(example);
-        RenderedManifest before = new ChartRenderer(previous.chartDir()).render(release, ChartUnderTest.NAMESPACE, List.of(values.get()), Map.of());
+        RenderedManifest before = new ChartRenderer(previous.chartDir(), dev.nimchart.junit.RunSettings.get()).render(release, ChartUnderTest.NAMESPACE, List.of(values.get()), Map.of());
         RenderedManifest after = ChartUnderTest.renderer().render(release, ChartUnderTest.NAMESPACE, List.of(values.get()), Map.of());
         assertThat(REASONS.unexplained(name, PodTemplateChanges.between(before, after)))
                 .as("%s: pod template changes from chart %s that no entry of template-change-reasons.yaml explains", name, previous.version())

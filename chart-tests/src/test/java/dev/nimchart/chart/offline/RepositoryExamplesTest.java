@@ -35,7 +35,7 @@ class RepositoryExamplesTest {
 
     @Test
     void theRefusalCorpusCoversSchemaErrorsAndPreflightRules() {
-        var invalid = ExampleValuesFiles.invalidExamples().toList();
+        var invalid = dev.nimchart.chart.repository.Examples.invalid().toList();
         assertThat(invalid).hasSizeGreaterThanOrEqualTo(100);
         long schemaErrors = invalid.stream().filter(f -> ExampleValuesFiles.expectedError(f).startsWith("at '")).count();
         assertThat(schemaErrors).as("schema refusals").isGreaterThanOrEqualTo(15);

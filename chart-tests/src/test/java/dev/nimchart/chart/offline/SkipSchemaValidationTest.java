@@ -98,7 +98,7 @@ class SkipSchemaValidationTest {
     private static synchronized ChartRenderer renderer() {
         if (withoutSchema == null) {
             withoutSchema = new ChartRenderer(ChartCopy.of(ChartUnderTest.chartDir(), "chart-without-schema-",
-                    f -> f.getFileName().toString().equals("values.schema.json")));
+                    f -> f.getFileName().toString().equals("values.schema.json")), dev.nimchart.junit.RunSettings.get());
         }
         return withoutSchema;
     }

@@ -45,19 +45,19 @@ class SubchartTest {
     @Test
     void everyCiFilePassesEveryInvalidFileIsRefusedWithItsTextAndTheFuzzRunPasses(@TempDir Path work) {
         Path chart = webCache();
-        List<Verdict> verdicts = ChartCheck.of(chart).values(chart.resolve("ci")).workDir(work).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).workDir(work).offline();
         assertThat(verdicts).as("three ci/ files, three refusals (two by the subchart's schema, one by the parent's), the fuzz run")
                 .extracting(v -> Path.of(v.subject()).getFileName().toString())
                 .containsExactlyInAnyOrder("default-values.yaml", "no-cache-values.yaml", "tuned-cache-values.yaml",
                         "cache-snapshot-triple.yaml", "cache-too-many-replicas.yaml", "tls-without-host.yaml",
-                        ChartCheck.of(chart).fuzzSubject());
+                        ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).fuzzSubject());
         assertThat(verdicts).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }
 
     @Test
     void theFuzzDocumentsReachTheSubchartsValuesAndItsMistakesAreRefused(@TempDir Path work) {
         int count = ChartCheck.DEFAULT_FUZZ_COUNT;
-        FuzzRun.Result run = new FuzzRun(new ValuesJudge(webCache()), work).run(ChartCheck.DEFAULT_FUZZ_SEED, count);
+        FuzzRun.Result run = new FuzzRun(new ValuesJudge(webCache(), dev.nimchart.junit.RunSettings.get()), work).run(ChartCheck.DEFAULT_FUZZ_SEED, count);
         assertThat(run.failures()).as(run.summary()).isEmpty();
         assertThat(run.count("rendered")).as("documents rendered: %s", run.summary()).isGreaterThan(count / 4);
         ValuesFuzzer fuzzer = new ValuesFuzzer(webCache(), ChartCheck.DEFAULT_FUZZ_SEED);
@@ -77,7 +77,7 @@ class SubchartTest {
         assertThat(new ValuesSchemaValidator(webCache()).validate(ValuesMerger.mergedValues(webCache(), List.of(file))))
                 .as("kv-cache's schema applied to the values under its alias").singleElement().asString()
                 .startsWith("cache.maxMemory: ");
-        ValuesJudge.Judgement j = new ValuesJudge(webCache()).judge(file);
+        ValuesJudge.Judgement j = new ValuesJudge(webCache(), dev.nimchart.junit.RunSettings.get()).judge(file);
         assertThat(j.ending()).isEqualTo(ValuesJudge.Ending.REFUSED_BY_SCHEMA);
         assertThat(j.problem()).as("Helm and the independent validator agree").isNull();
         assertThat(j.message()).contains("cache:\n- at '/maxMemory': 'lots' does not match pattern");
@@ -92,14 +92,14 @@ class SubchartTest {
                 + "cache:\n  replicas: 9\n");
         Files.writeString(invalid.resolve("web-replicas-values.yaml"), "# expect-error: at '/replicas': minimum: got -1, want 0\n"
                 + "replicas: -1\n");
-        List<Verdict> verdicts = ChartCheck.of(webCache()).values(dir).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).offline();
+        List<Verdict> verdicts = ChartCheck.of(webCache(), dev.nimchart.junit.RunSettings.get()).values(dir).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).offline();
         assertThat(verdicts).hasSize(2).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }
 
     @Test
     void aSubchartSwitchedOffByItsConditionIsNeitherValidatedNorRendered(@TempDir Path dir) throws IOException {
         Path file = Files.writeString(dir.resolve("off-values.yaml"), "cache:\n  enabled: false\n  replicas: 99\n");
-        ValuesJudge.Judgement j = new ValuesJudge(webCache()).judge(file);
+        ValuesJudge.Judgement j = new ValuesJudge(webCache(), dev.nimchart.junit.RunSettings.get()).judge(file);
         assertThat(j.ending()).as("Helm renders it: kv-cache's schema (replicas at most 5) is not applied").isEqualTo(ValuesJudge.Ending.RENDERED);
         assertThat(j.problem()).isNull();
         assertThat(j.schemaProblems()).isEmpty();
@@ -128,7 +128,7 @@ class SubchartTest {
         // Where one side of a global holds a map and the other no map, Helm leaves the subchart's own in place.
         files.add(Files.writeString(dir.resolve("global-conflicts-values.yaml"), "cache:\n  global:\n    podLabels: \"\"\n"
                 + "    imageRegistry:\n      mirror: registry.local\n"));
-        ChartRenderer renderer = new ChartRenderer(copy);
+        ChartRenderer renderer = new ChartRenderer(copy, dev.nimchart.junit.RunSettings.get());
         for (Path file : files) {
             RenderedManifest manifest = renderer.render("dump", ValuesJudge.NAMESPACE, List.of(file), Map.of());
             Map<String, Object> ours = ValuesMerger.mergedValues(webCache(), List.of(file));
@@ -157,8 +157,8 @@ class SubchartTest {
         Path values = Files.writeString(dir.resolve("high-port-values.yaml"), "port: 8080\n");
         Path draft07 = tinyChart(dir.resolve("draft07"), schema.formatted("\"$schema\": \"http://json-schema.org/draft-07/schema#\", "));
         Path latest = tinyChart(dir.resolve("latest"), schema.formatted(""));
-        ValuesJudge.Judgement under07 = new ValuesJudge(draft07).judge(values);
-        ValuesJudge.Judgement under2020 = new ValuesJudge(latest).judge(values);
+        ValuesJudge.Judgement under07 = new ValuesJudge(draft07, dev.nimchart.junit.RunSettings.get()).judge(values);
+        ValuesJudge.Judgement under2020 = new ValuesJudge(latest, dev.nimchart.junit.RunSettings.get()).judge(values);
         assertThat(under07.schemaProblems()).as("draft-07 ignores keywords beside a $ref").isEmpty();
         assertThat(under07.ending()).isEqualTo(ValuesJudge.Ending.RENDERED);
         assertThat(under07.problem()).as("Helm renders it too").isNull();
@@ -170,7 +170,7 @@ class SubchartTest {
     @Test
     void aDialectTheValidatorCannotLoadIsNamedWithItsFix(@TempDir Path dir) throws IOException {
         Path chart = tinyChart(dir.resolve("own-dialect"), "{\"$schema\": \"https://example.com/our-dialect\", \"type\": \"object\"}");
-        assertThatThrownBy(() -> new ValuesJudge(chart)).hasMessageContaining("values.schema.json")
+        assertThatThrownBy(() -> new ValuesJudge(chart, dev.nimchart.junit.RunSettings.get())).hasMessageContaining("values.schema.json")
                 .hasMessageContaining("$schema").hasMessageContaining("https://example.com/our-dialect")
                 .hasMessageContaining("draft-07");
     }
@@ -181,7 +181,7 @@ class SubchartTest {
         Path statefulSet = copy.resolve("charts/kv-cache/templates/statefulset.yaml");
         Files.writeString(statefulSet, Files.readString(statefulSet).replace("  serviceName:", "  serviceNme:"));
         Path file = Files.writeString(dir.resolve("plain-values.yaml"), "{}\n");
-        assertThat(new ValuesJudge(copy).judge(file).problem()).as("a misspelt field in the subchart's StatefulSet")
+        assertThat(new ValuesJudge(copy, dev.nimchart.junit.RunSettings.get()).judge(file).problem()).as("a misspelt field in the subchart's StatefulSet")
                 .contains("StatefulSet").contains("serviceNme");
     }
 

@@ -28,7 +28,7 @@ class ValuesFuzzTest {
     @Test
     void everyGeneratedDocumentRendersValidObjectsOrIsRefusedClearly() {
         NimLlmRules rules = new NimLlmRules();
-        ValuesJudge judge = new ValuesJudge(ChartUnderTest.chartDir(), rules.standardLabels(), rules.preflightTemplate());
+        ValuesJudge judge = new ValuesJudge(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get(), rules.standardLabels(), rules.preflightTemplate());
         FuzzRun.Result result = new FuzzRun(judge, Path.of("target"), new NimLlmFuzzScenarios()).run(SEED, COUNT);
         System.out.println("values fuzz: " + result.summary());
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class VersionDependentRefusalsTest {
 
-    private static final ChartRenderer RENDERER = new ChartRenderer(ChartUnderTest.chartDir());
+    private static final ChartRenderer RENDERER = new ChartRenderer(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get());
 
     /** An init container's restartPolicy Never or OnFailure: ContainerRestartRules, on by default from 1.35. */
     private static final Map<String, String> NEVER = Map.of("initContainers.extraInit[0].name", "warm-cache",

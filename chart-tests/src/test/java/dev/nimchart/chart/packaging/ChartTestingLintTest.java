@@ -54,7 +54,7 @@ class ChartTestingLintTest {
 
     @Test
     void theChartWithEveryExampleAsACiValuesFileIsClean() throws Exception {
-        List<Path> examples = ExampleValuesFiles.fromSystemProperties().valid();
+        List<Path> examples = dev.nimchart.chart.repository.Examples.files().valid();
         Path chart = chartCopy();
         for (Path example : examples) {
             Path ci = chart.resolve("ci").resolve(stem(example) + "-values.yaml");
@@ -76,7 +76,7 @@ class ChartTestingLintTest {
     @Test
     void theLinterRefusesAFileOutsideItsRules() throws Exception {
         Path chart = chartCopy();
-        Path verbatim = ExampleValuesFiles.fromSystemProperties().valid().stream()
+        Path verbatim = dev.nimchart.chart.repository.Examples.files().valid().stream()
                 .filter(f -> ExampleYamlLintTest.VERBATIM_FROM_NVIDIA.contains(f.getFileName().toString())).findFirst().orElseThrow();
         Files.copy(verbatim, chart.resolve("ci").resolve("verbatim-values.yaml"));
         Result result = ctLint(chart);

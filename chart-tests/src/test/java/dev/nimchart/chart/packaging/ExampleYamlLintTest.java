@@ -43,7 +43,7 @@ class ExampleYamlLintTest {
 
     @Test
     void everyValuesFileIsCleanUnderChartTestingsRules() throws Exception {
-        ExampleValuesFiles files = ExampleValuesFiles.fromSystemProperties();
+        ExampleValuesFiles files = dev.nimchart.chart.repository.Examples.files();
         List<Path> all = new ArrayList<>(files.valid().stream().filter(f -> !VERBATIM_FROM_NVIDIA.contains(f.getFileName().toString())).toList());
         all.addAll(files.invalid());
         all.add(ChartUnderTest.chartDir().resolve("values.yaml"));

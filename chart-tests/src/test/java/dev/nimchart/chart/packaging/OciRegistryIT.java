@@ -43,7 +43,7 @@ class OciRegistryIT {
             long t0 = System.nanoTime();
             Path binary = CiScript.builtTool("registry", line -> System.err.println("[build-tools] " + line));
             try (OciRegistryProcess registry = OciRegistryProcess.start(binary, pki, work.resolve("registry"))) {
-                ClusterTier.record("OCI registry started", Duration.ofNanos(System.nanoTime() - t0));
+                dev.nimchart.sessions.ClusterTierLifecycle.record(dev.nimchart.junit.RunSettings.get(), "OCI registry started", Duration.ofNanos(System.nanoTime() - t0));
                 Path signed = Files.createDirectories(work.resolve("signed"));
                 run(cli, "package", CHART.toString(), "--destination", signed.toString(), "--sign", "--key", HelmCli.KEY,
                         "--keyring", cli.secretKeyring().toString());

@@ -32,8 +32,8 @@ class PolicyEnginesTest {
     static void judgeEveryExample() throws Exception {
         engines = PolicyCheck.withProjectTools(dev.nimchart.settings.SettingsFromProperties.shared(), line -> { });
         exceptions = PolicyExceptions.read(Path.of(PolicyEnginesTest.class.getResource(EXCEPTIONS).toURI()));
-        examples = engines.run(ChartUnderTest.chartDir(), Examples.all().toList(), ChartUnderTest.NAMESPACE, exceptions,
-                Path.of("target", "policy-engines", "examples"));
+        examples = engines.run(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get().withWorkDir(Path.of("target", "policy-engines", "examples")),
+                Examples.all().toList(), ChartUnderTest.NAMESPACE, exceptions);
     }
 
     @Test

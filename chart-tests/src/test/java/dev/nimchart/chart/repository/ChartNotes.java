@@ -30,7 +30,7 @@ public final class ChartNotes {
     private static synchronized ChartRenderer renderer() {
         if (renderer == null) {
             try {
-                renderer = new ChartRenderer(copyWithNotesAsATemplate(ChartUnderTest.chartDir()));
+                renderer = new ChartRenderer(copyWithNotesAsATemplate(ChartUnderTest.chartDir()), dev.nimchart.junit.RunSettings.get());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.repository;
 
+import dev.nimchart.junit.RunSettings;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.values.ExampleValuesFiles;
@@ -16,8 +17,19 @@ public final class Examples {
     private Examples() {
     }
 
+    /** The example values files of this run's settings ({@code -Dnim.examples.dir}, {@code -Dnim.values.dirs}). */
+    public static ExampleValuesFiles files() {
+        return ExampleValuesFiles.of(RunSettings.get());
+    }
+
+    /** For {@code @MethodSource}: every valid values file, sorted by file name. */
     public static Stream<Path> all() {
-        return ExampleValuesFiles.validExamples();
+        return files().valid().stream();
+    }
+
+    /** For {@code @MethodSource}: every invalid values file, sorted by file name. */
+    public static Stream<Path> invalid() {
+        return files().invalid().stream();
     }
 
     public static Stream<Path> singleNode() {
@@ -53,7 +65,7 @@ public final class Examples {
 
     /** The example of values-examples/ with this file name. */
     public static Path named(String fileName) {
-        return ExampleValuesFiles.fromSystemProperties().valid().stream()
+        return files().valid().stream()
                 .filter(p -> p.getFileName().toString().equals(fileName)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no example named " + fileName));
     }

@@ -144,7 +144,7 @@ class InitContainerStartupIT {
         }
 
         static Release start(String name, Map<String, String> sets) throws java.io.IOException {
-            RenderedManifest manifest = TestHookRenderer.of(ChartUnderTest.chartDir()).render("initc", NAMESPACE, List.of(values()), sets);
+            RenderedManifest manifest = TestHookRenderer.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).render("initc", NAMESPACE, List.of(values()), sets);
             Path dir = REPORT_DIR.resolve(name).toAbsolutePath();
             FileTrees.delete(dir);
             KubeObject job = ReleasePods.jobPod(manifest, "", "198.18.0.3");

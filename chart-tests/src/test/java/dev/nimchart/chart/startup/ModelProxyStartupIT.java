@@ -159,7 +159,7 @@ class ModelProxyStartupIT {
         }
 
         static Release start(String name, Map<String, String> sets) throws Exception {
-            RenderedManifest manifest = TestHookRenderer.of(ChartUnderTest.chartDir()).render("proxy", NAMESPACE, List.of(values()), sets);
+            RenderedManifest manifest = TestHookRenderer.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).render("proxy", NAMESPACE, List.of(values()), sets);
             Path dir = REPORT_DIR.resolve(name).toAbsolutePath();
             FileTrees.delete(dir); // no log or cache of an earlier run counts
             String ca = ModelProxy.certificates(dir.resolve("proxy-files"), HUB);

@@ -180,7 +180,7 @@ class ServingPodIT {
     /** The GPU check's command making the bundle of an example into {@code dir}. */
     static Command gpuCheckBundle(String example, Path dir) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int exit = GpuCheck.run(new String[] {"--chart", ChartUnderTest.chartDir().toString(), "--values", Examples.named(example).toString(),
+        int exit = GpuCheck.run(dev.nimchart.junit.RunSettings.get(), new String[] {"--chart", ChartUnderTest.chartDir().toString(), "--values", Examples.named(example).toString(),
                 "--bundle", dir.toString()}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return new Command(exit, bytes.toString(StandardCharsets.UTF_8));
     }
@@ -188,13 +188,13 @@ class ServingPodIT {
     /** The GPU check's command (without --engine: the stand-in) on an example, its results under REPORT_DIR/results. */
     static Command gpuCheck(String example, String results) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int exit = GpuCheck.run(new String[] {"--chart", ChartUnderTest.chartDir().toString(), "--values", Examples.named(example).toString(),
+        int exit = GpuCheck.run(dev.nimchart.junit.RunSettings.get(), new String[] {"--chart", ChartUnderTest.chartDir().toString(), "--values", Examples.named(example).toString(),
                 "--results", REPORT_DIR.resolve(results).toAbsolutePath().toString()}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return new Command(exit, bytes.toString(StandardCharsets.UTF_8));
     }
 
     static RenderedManifest render(Path file, Map<String, String> sets) {
-        return TestHookRenderer.of(ChartUnderTest.chartDir()).render("serving", "serving-pod", List.of(file.toAbsolutePath()), sets);
+        return TestHookRenderer.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).render("serving", "serving-pod", List.of(file.toAbsolutePath()), sets);
     }
 
     /** The manifest with one more variable in the serving workload's NIM container. */

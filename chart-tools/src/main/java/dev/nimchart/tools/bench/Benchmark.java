@@ -2,7 +2,6 @@ package dev.nimchart.tools.bench;
 
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.values.ExampleValuesFiles;
-import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.ClusterSession;
@@ -28,14 +27,19 @@ public final class Benchmark {
     private static final int[] REPLICAS = {1, 8};
 
     private final Report report = new Report();
-    private final int runs = Integer.getInteger("nim.bench.runs", 5);
-    private final List<Path> examples = ExampleValuesFiles.validExamples().toList();
+    private final int runs;
+    private final BenchChart chart;
+    private final List<Path> examples;
 
-    private Benchmark() {
+    private Benchmark(dev.nimchart.settings.Settings settings, int runs) {
+        this.runs = runs;
+        this.chart = BenchChart.of(settings);
+        this.examples = ExampleValuesFiles.of(settings).valid();
     }
 
     public static void main(String[] args) throws IOException {
-        Benchmark b = new Benchmark();
+        // the command's settings and options, read once here
+        Benchmark b = new Benchmark(dev.nimchart.settings.SettingsFromProperties.shared(), Integer.getInteger("nim.bench.runs", 5));
         // -Dnim.bench.only=startup,controllers measures only those sections (the record keeps the others as recorded).
         List<String> only = List.of(System.getProperty("nim.bench.only", "offline,cluster,controllers,startup,faults,epp,verify").split(","));
         b.machine();
@@ -46,10 +50,10 @@ public final class Benchmark {
             b.cluster();
         }
         if (only.contains("controllers")) {
-            new ControllerTierBench(b.report, OUT).run(b.examples);
+            new ControllerTierBench(b.report, OUT, b.chart).run(b.examples);
         }
         if (only.contains("startup")) {
-            new StartupTierBench(b.report, OUT, b.runs).run(b.examples, dev.nimchart.settings.SettingsFromProperties.ciDir(dev.nimchart.settings.SettingsFromProperties.shared()).orElseThrow().getParent());
+            new StartupTierBench(b.report, OUT, b.runs, b.chart).run(b.examples, dev.nimchart.settings.SettingsFromProperties.ciDir(b.chart.settings()).orElseThrow().getParent());
         }
         if (only.contains("faults")) {
             new FaultSuiteFigures(b.report).run(OUT.resolve("faults.tsv"), OUT.resolve("faults-suite.tsv"));
@@ -91,7 +95,7 @@ public final class Benchmark {
         report.line("## Offline: every example, this harness in-process");
         report.line("");
         long t0 = System.nanoTime();
-        ValuesJudge harness = new ValuesJudge(dev.nimchart.settings.SettingsFromProperties.shared().chartDir());
+        ValuesJudge harness = new ValuesJudge(chart.dir(), chart.settings());
         long setup = System.nanoTime() - t0;
         List<Long> totals = new ArrayList<>();
         int objects = 0;
@@ -122,8 +126,8 @@ public final class Benchmark {
         harnessFirst = first;
         UsualPipeline pipeline = usualPipeline();
         try {
-            new CommandBench(report, OUT, runs, dev.nimchart.settings.SettingsFromProperties.ciDir(dev.nimchart.settings.SettingsFromProperties.shared()).orElseThrow().getParent())
-                    .run(ChartUnderTest.chartDir(), examples, pipeline);
+            new CommandBench(report, OUT, runs, dev.nimchart.settings.SettingsFromProperties.ciDir(chart.settings()).orElseThrow().getParent())
+                    .run(chart.dir(), examples, pipeline);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -139,7 +143,7 @@ public final class Benchmark {
         report.line("");
         UsualPipeline pipeline;
         try {
-            pipeline = UsualPipeline.prepare(ChartUnderTest.chartDir(), OUT.resolve("usual-pipeline"), OUT.resolve("kubeconform-schemas"),
+            pipeline = UsualPipeline.prepare(chart.settings(), OUT.resolve("usual-pipeline"), OUT.resolve("kubeconform-schemas"),
                     line -> System.err.println("  [pipeline] " + line));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -205,8 +209,8 @@ public final class Benchmark {
         }
     }
 
-    private static ClusterSession start() {
-        return ClusterSession.start(dev.nimchart.settings.SettingsFromProperties.shared(), ChartUnderTest.chartDir(), OUT.resolve("cluster"), line -> System.err.println("  [cluster] " + line));
+    private ClusterSession start() {
+        return ClusterSession.start(chart.settings(), chart.dir(), OUT.resolve("cluster"), line -> System.err.println("  [cluster] " + line));
     }
 
     private void installs(ClusterSession s) {
@@ -217,7 +221,7 @@ public final class Benchmark {
         report.line("|---|---|---|---|");
         long total = 0;
         for (Path f : examples) {
-            String release = ChartUnderTest.releaseName(f);
+            String release = dev.nimchart.render.ChartRenderer.releaseName(f);
             String ns = s.restrictedNamespace("bench-" + release);
             long t0 = System.nanoTime();
             s.releases().install(release, ns, List.of(f), Map.of());
@@ -249,8 +253,8 @@ public final class Benchmark {
         report.line("");
         report.line("| backend | workers | replicas | pods | GPUs | objects | manifest bytes | render | install |");
         report.line("|---|---|---|---|---|---|---|---|---|");
-        ValuesJudge harness = new ValuesJudge(dev.nimchart.settings.SettingsFromProperties.shared().chartDir());
-        dev.nimchart.settings.Settings paths = dev.nimchart.settings.SettingsFromProperties.shared();
+        ValuesJudge harness = new ValuesJudge(chart.dir(), chart.settings());
+        dev.nimchart.settings.Settings paths = chart.settings();
         Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
         for (String backend : List.of("lws", "mpijob")) {
             Path seed = paths.examplesDir().resolve("multi-node-llama-3.1-405b-" + backend + ".yaml");

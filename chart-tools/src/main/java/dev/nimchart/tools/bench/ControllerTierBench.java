@@ -1,6 +1,6 @@
 package dev.nimchart.tools.bench;
 
-import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -24,10 +24,12 @@ final class ControllerTierBench {
 
     private final Report report;
     private final Path out;
+    private final BenchChart chart;
 
-    ControllerTierBench(Report report, Path out) {
+    ControllerTierBench(Report report, Path out, BenchChart chart) {
         this.report = report;
         this.out = out;
+        this.chart = chart;
     }
 
     void run(List<Path> examples) {
@@ -67,17 +69,17 @@ final class ControllerTierBench {
         report.line("| example | pods | install to all Ready |");
         report.line("|---|---|---|");
         try (ControllerEnvironment env = start()) {
-            HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), out.resolve("controllers-helm"), env.settings());
+            HelmReleases releases = new HelmReleases(chart.dir(), env.kubeConfigYaml(), out.resolve("controllers-helm"), env.settings());
             KubeApi api = env.api();
             long total = 0;
             for (Path f : examples) {
-                String release = ChartUnderTest.releaseName(f);
+                String release = ChartRenderer.releaseName(f);
                 String ns = "bench-" + release;
                 KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                         "metadata", Map.of("name", ns))), "create " + ns);
-                int pods = ExpectedPods.of(ChartUnderTest.values(f));
-                InstalledRelease installed = InstalledRelease.install(env, chart -> releases, chart -> ChartUnderTest.renderer(),
-                        Release.of(ChartUnderTest.chartDir(), release, ns, List.of(f)));
+                int pods = ExpectedPods.of(chart.values(f));
+                InstalledRelease installed = InstalledRelease.install(env, c -> releases, c -> chart.renderer(),
+                        Release.of(chart.dir(), release, ns, List.of(f)));
                 installed.awaitReady(pods, Duration.ofSeconds(120));
                 long took = installed.sinceInstall().toNanos();
                 total += took;
@@ -93,6 +95,6 @@ final class ControllerTierBench {
     }
 
     private ControllerEnvironment start() {
-        return ControllerEnvironment.start(dev.nimchart.settings.SettingsFromProperties.shared(), out.resolve("controllers").toAbsolutePath(), line -> System.err.println("  [controllers] " + line));
+        return ControllerEnvironment.start(chart.settings(), out.resolve("controllers").toAbsolutePath(), line -> System.err.println("  [controllers] " + line));
     }
 }

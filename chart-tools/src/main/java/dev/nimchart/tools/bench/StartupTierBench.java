@@ -1,7 +1,7 @@
 package dev.nimchart.tools.bench;
 
 import dev.nimchart.objects.KubeObject;
-import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -36,43 +36,45 @@ final class StartupTierBench {
     private final Report report;
     private final Path out;
     private final int runs;
+    private final BenchChart chart;
 
-    StartupTierBench(Report report, Path out, int runs) {
+    StartupTierBench(Report report, Path out, int runs, BenchChart chart) {
         this.report = report;
         this.out = out;
         this.runs = runs;
+        this.chart = chart;
     }
 
     void run(List<Path> examples, Path repoRoot) {
         report.line("");
         report.line("## Start-up tier");
         report.line("");
-        Optional<String> unavailable = StartupHost.unavailableReason(dev.nimchart.settings.SettingsFromProperties.shared());
+        Optional<String> unavailable = StartupHost.unavailableReason(chart.settings());
         if (unavailable.isPresent()) {
             report.line("Not measured: " + unavailable.get() + ".");
             return;
         }
-        List<Path> multiNode = examples.stream().filter(f -> isMultiNode(ChartUnderTest.values(f))).toList();
+        List<Path> multiNode = examples.stream().filter(f -> isMultiNode(chart.values(f))).toList();
         report.line("From starting a group's processes (every pod of the release in its network namespace: sshd, mpirun,"
                 + " the NIM stand-in) to the serving pod's own readiness probe passing, " + runs + " runs per example:");
         report.line("");
         report.line("| example | pods | min | median | max | resident memory once Ready (median) |");
         report.line("|---|---|---|---|---|---|");
-        try (ControllerEnvironment env = ControllerEnvironment.start(dev.nimchart.settings.SettingsFromProperties.shared(), out.resolve("controllers").toAbsolutePath(),
+        try (ControllerEnvironment env = ControllerEnvironment.start(chart.settings(), out.resolve("controllers").toAbsolutePath(),
                 line -> System.err.println("  [controllers] " + line))) {
-            HelmReleases releases = new HelmReleases(ChartUnderTest.chartDir(), env.kubeConfigYaml(), out.resolve("startup-helm"), env.settings());
+            HelmReleases releases = new HelmReleases(chart.dir(), env.kubeConfigYaml(), out.resolve("startup-helm"), env.settings());
             KubeApi api = env.api();
             for (Path f : multiNode) {
-                String release = ChartUnderTest.releaseName(f);
+                String release = ChartRenderer.releaseName(f);
                 String ns = "bench-startup-" + release;
                 KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                         "metadata", Map.of("name", ns))), "create " + ns);
-                NamespaceState state = InstalledRelease.install(env, chart -> releases, chart -> ChartUnderTest.renderer(),
-                        Release.of(ChartUnderTest.chartDir(), release, ns, List.of(f))).awaitReady(ExpectedPods.of(ChartUnderTest.values(f)),
+                NamespaceState state = InstalledRelease.install(env, c -> releases, c -> chart.renderer(),
+                        Release.of(chart.dir(), release, ns, List.of(f))).awaitReady(ExpectedPods.of(chart.values(f)),
                         Duration.ofSeconds(120));
                 // the pods the start-up tier starts: no pre-fill Job's pod (its work is done), no endpoint picker (no model)
                 List<KubeObject> pods = StartupChecks.podsToStart(state);
-                int timeout = ((Number) ((Map<?, ?>) ChartUnderTest.values(f).get("multiNode")).get("clusterStartTimeout")).intValue();
+                int timeout = ((Number) ((Map<?, ?>) chart.values(f).get("multiNode")).get("clusterStartTimeout")).intValue();
                 List<Long> times = new ArrayList<>();
                 List<Long> memory = new ArrayList<>();
                 for (int r = 0; r < runs; r++) {
@@ -101,7 +103,7 @@ final class StartupTierBench {
     private long[] timeToServingReady(NamespaceState state, List<KubeObject> pods, Path file, int run, Duration limit) {
         Path dir = out.resolve("startup").resolve(file.getFileName().toString().replace(".yaml", "") + "-" + run).toAbsolutePath();
         long t0 = System.nanoTime();
-        try (PodGroupRun group = PodGroupRun.start(state, pods, dir, Map.of(), dev.nimchart.settings.SettingsFromProperties.shared().rayDir())) {
+        try (PodGroupRun group = PodGroupRun.start(state, pods, dir, Map.of(), chart.settings().rayDir())) {
             List<PodGroupRun.PodRun> serving = group.pods().stream().filter(p -> serves(p.pod())).toList();
             // Each round: true once every serving pod is Ready, false once a process ended, else null.
             dev.nimchart.cluster.Poll.Result<Boolean> seen = dev.nimchart.cluster.Poll.upTo(limit).every(200)

@@ -1,7 +1,6 @@
 package dev.nimchart.tools.bench;
 
 import dev.nimchart.render.ChartRenderer;
-import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -26,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class UsualPipeline {
 
     /** The namespace every release is rendered in, as in the harness. */
-    public static final String NAMESPACE = ChartUnderTest.NAMESPACE;
+    public static final String NAMESPACE = "nim";
 
     /**
      * One run: the values file (or "stdin"), wall time of the processes, kubeconform's JSON summary and what went
@@ -74,9 +73,10 @@ public final class UsualPipeline {
      * (built-in kinds and the installed CRDs), tears it down, writes the kubeconform schemas to schemasDir (emptied
      * first) and finds the built helm and kubeconform. Progress, with the schema count and time, goes to progress.
      */
-    public static UsualPipeline prepare(Path chartDir, Path workDir, Path schemasDir, Consumer<String> progress) throws IOException {
+    public static UsualPipeline prepare(dev.nimchart.settings.Settings settings, Path workDir, Path schemasDir, Consumer<String> progress) throws IOException {
+        Path chartDir = settings.chartDir();
         Map<String, Object> openApi;
-        try (dev.nimchart.cluster.ClusterSession session = dev.nimchart.cluster.ClusterSession.start(dev.nimchart.settings.SettingsFromProperties.shared(), chartDir, workDir, progress)) {
+        try (dev.nimchart.cluster.ClusterSession session = dev.nimchart.cluster.ClusterSession.start(settings, chartDir, workDir, progress)) {
             openApi = dev.nimchart.cluster.KubeApi.require(session.api().get("/openapi/v2"), "read /openapi/v2");
         }
         if (Files.isDirectory(schemasDir)) {
@@ -90,11 +90,11 @@ public final class UsualPipeline {
         List<Path> files = new KubeconformSchemas(openApi).writeTo(schemasDir);
         progress.accept(String.format("%d kubeconform schema files written in %d ms to %s", files.size(),
                 (System.nanoTime() - started) / 1_000_000, schemasDir.toAbsolutePath()));
-        return new UsualPipeline(dev.nimchart.cluster.BinaryAssets.of(dev.nimchart.settings.SettingsFromProperties.shared()).tool("helm", progress), dev.nimchart.cluster.BinaryAssets.of(dev.nimchart.settings.SettingsFromProperties.shared()).tool("kubeconform", progress), chartDir,
+        return new UsualPipeline(dev.nimchart.cluster.BinaryAssets.of(settings).tool("helm", progress), dev.nimchart.cluster.BinaryAssets.of(settings).tool("kubeconform", progress), chartDir,
                 KubeconformSchemas.schemaLocation(schemasDir), workDir);
     }
 
-    /** Runs {@code helm template ... | kubeconform ...} for one values file, as release {@link ChartUnderTest#releaseName}. */
+    /** Runs {@code helm template ... | kubeconform ...} for one values file, as release {@code ChartRenderer.releaseName}. */
     public Result run(Path valuesFile) {
         ProcessBuilder template = helmTemplate(valuesFile).redirectError(workDir.resolve("helm.stderr").toFile());
         ProcessBuilder validate = kubeconform(kubeconform, schemaLocation).redirectError(workDir.resolve("kubeconform.stderr").toFile());
@@ -199,7 +199,7 @@ public final class UsualPipeline {
     }
 
     private ProcessBuilder helmTemplate(Path valuesFile) {
-        ProcessBuilder builder = new ProcessBuilder(helm.toString(), "template", ChartUnderTest.releaseName(valuesFile), chartDir.toString(),
+        ProcessBuilder builder = new ProcessBuilder(helm.toString(), "template", dev.nimchart.render.ChartRenderer.releaseName(valuesFile), chartDir.toString(),
                 "-f", valuesFile.toAbsolutePath().toString(), "--namespace", NAMESPACE, "--kube-version", ChartRenderer.KUBE_VERSION);
         Map<String, String> env = builder.environment();
         for (String home : List.of("CONFIG", "CACHE", "DATA")) {

@@ -36,9 +36,9 @@ public final class UsualPipelineCheck {
         long t0 = System.nanoTime();
         Consumer<String> progress = line -> System.err.printf("[%5.1fs] %s%n", (System.nanoTime() - t0) / 1e9, line);
 
-        UsualPipeline pipeline = UsualPipeline.prepare(paths.chartDir(), work, schemasDir, progress);
-        pipeline.runAll(ExampleValuesFiles.fromSystemProperties().valid()); // warm-up: page cache, first exec
-        List<UsualPipeline.Result> results = pipeline.runAll(ExampleValuesFiles.fromSystemProperties().valid());
+        UsualPipeline pipeline = UsualPipeline.prepare(paths, work, schemasDir, progress);
+        pipeline.runAll(ExampleValuesFiles.of(paths).valid()); // warm-up: page cache, first exec
+        List<UsualPipeline.Result> results = pipeline.runAll(ExampleValuesFiles.of(paths).valid());
         System.out.println(UsualPipeline.table(results));
         long[] ms = results.stream().mapToLong(r -> r.wallNanos() / 1_000_000).sorted().toArray();
         System.out.printf("%d files: total %d ms, median %d ms, min %d ms, max %d ms%n%n", ms.length,

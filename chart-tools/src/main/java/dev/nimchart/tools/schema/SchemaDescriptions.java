@@ -31,9 +31,9 @@ public final class SchemaDescriptions {
     private SchemaDescriptions() {
     }
 
-    /** The generator's install directory (ci/install-node-tools.sh: cached, or installed from npm). */
-    public static Path generatorDir() {
-        String out = dev.nimchart.settings.ScriptRun.run(dev.nimchart.settings.SettingsFromProperties.ciDir(dev.nimchart.settings.SettingsFromProperties.shared()).orElseThrow().resolve("install-node-tools.sh"), List.of("--print-path", "readme-generator"), line -> { });
+    /** The generator's install directory (the settings' ci/install-node-tools.sh: cached, or installed from npm). */
+    public static Path generatorDir(dev.nimchart.settings.Settings settings) {
+        String out = dev.nimchart.settings.ScriptRun.run(dev.nimchart.settings.SettingsFromProperties.ciDir(settings).orElseThrow().resolve("install-node-tools.sh"), List.of("--print-path", "readme-generator"), line -> { });
         return Path.of(out.lines().map(String::strip).filter(l -> !l.isEmpty()).reduce((a, b) -> b).orElseThrow(
                 () -> new IllegalStateException("ci/install-node-tools.sh printed no directory")));
     }
@@ -213,8 +213,9 @@ public final class SchemaDescriptions {
             System.exit(2);
         }
         boolean write = args[0].equals("--write");
-        Path values = dev.nimchart.settings.SettingsFromProperties.shared().chartDir().resolve("values.yaml");
-        Path generator = generatorDir();
+        dev.nimchart.settings.Settings settings = dev.nimchart.settings.SettingsFromProperties.shared();
+        Path values = settings.chartDir().resolve("values.yaml");
+        Path generator = generatorDir(settings);
         Map<String, String> docs = descriptions(read(generator, values));
         List<String> stale = new ArrayList<>();
         boolean schema = false;

@@ -2,7 +2,6 @@ package dev.nimchart.tools.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class BenchmarkRecordTest {
 
-    private static final Path REPO = ChartUnderTest.chartDir().resolve("../..").normalize();
+    private static final Path REPO = dev.nimchart.junit.RunSettings.get().chartDir().resolve("../..").normalize();
     private static final String RERECORD = "re-record the whole-build figures with ci/benchmark.sh --verify";
 
     private static Figures record() throws IOException {

@@ -3,7 +3,6 @@ package dev.nimchart.tools.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.tools.schema.SchemaDescriptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,10 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReadmeParametersTest {
 
-    private static final Path VALUES = ChartUnderTest.chartDir().resolve("values.yaml");
-    private static final Path README = ChartUnderTest.chartDir().resolve("../../docs/parameters.md").normalize();
+    private static final Path VALUES = dev.nimchart.junit.RunSettings.get().chartDir().resolve("values.yaml");
+    private static final Path README = dev.nimchart.junit.RunSettings.get().chartDir().resolve("../../docs/parameters.md").normalize();
     /** What {@code helm show readme} and Artifact Hub show. */
-    private static final Path CHART_README = ChartUnderTest.chartDir().resolve("README.md");
+    private static final Path CHART_README = dev.nimchart.junit.RunSettings.get().chartDir().resolve("README.md");
 
     private static Path generator;
 
@@ -32,7 +31,7 @@ class ReadmeParametersTest {
 
     @BeforeAll
     static void generator() {
-        generator = SchemaDescriptions.generatorDir();
+        generator = SchemaDescriptions.generatorDir(dev.nimchart.junit.RunSettings.get());
     }
 
     @Test

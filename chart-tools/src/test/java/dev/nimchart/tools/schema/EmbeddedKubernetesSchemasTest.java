@@ -10,7 +10,6 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class EmbeddedKubernetesSchemasTest {
 
-    private static final Path SCHEMA = ChartUnderTest.chartDir().resolve("values.schema.json");
+    private static final Path SCHEMA = dev.nimchart.junit.RunSettings.get().chartDir().resolve("values.schema.json");
     private static final Path OPENAPI = Path.of(System.getProperty("nim.openapi.dir", "target/openapi"));
     private static KubernetesDefinitions kubernetes;
 
@@ -45,7 +44,7 @@ class EmbeddedKubernetesSchemasTest {
 
     @Test
     void theOpenApiDocumentsAreThoseOfTheOldestKubernetesTheChartClaims() throws IOException {
-        String goMod = Files.readString(ChartUnderTest.chartDir()
+        String goMod = Files.readString(dev.nimchart.junit.RunSettings.get().chartDir()
                 .resolve("../../ci/control-plane/v" + dev.nimchart.settings.Settings.OLDEST_KUBE_VERSION + "/kubernetes/go.mod"));
         Matcher pin = Pattern.compile("(?m)^\\s*k8s\\.io/kubernetes (v\\S+)").matcher(goMod);
         assertThat(pin.find()).isTrue();

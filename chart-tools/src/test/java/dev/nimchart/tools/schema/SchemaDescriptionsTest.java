@@ -3,7 +3,6 @@ package dev.nimchart.tools.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.tools.schema.SchemaDescriptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,13 +21,13 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class SchemaDescriptionsTest {
 
-    private static final Path VALUES = ChartUnderTest.chartDir().resolve("values.yaml");
-    private static final Path SCHEMA = ChartUnderTest.chartDir().resolve("values.schema.json");
+    private static final Path VALUES = dev.nimchart.junit.RunSettings.get().chartDir().resolve("values.yaml");
+    private static final Path SCHEMA = dev.nimchart.junit.RunSettings.get().chartDir().resolve("values.schema.json");
     private static Map<String, String> docs;
 
     @org.junit.jupiter.api.BeforeAll
     static void docs() {
-        docs = SchemaDescriptions.descriptions(SchemaDescriptions.read(SchemaDescriptions.generatorDir(), VALUES));
+        docs = SchemaDescriptions.descriptions(SchemaDescriptions.read(SchemaDescriptions.generatorDir(dev.nimchart.junit.RunSettings.get()), VALUES));
     }
 
     @Test

@@ -2,21 +2,22 @@ package dev.nimchart.render;
 
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.values.ValuesMerger;
-import dev.nimchart.settings.SettingsFromProperties;
+import dev.nimchart.junit.RunSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The chart of {@code -Dnim.chart.dir} (this repository's charts/nim-llm by default) as the repository's own tests render
- * it: one release per values file, in namespace {@value #NAMESPACE}. Library users render a chart of their choice
- * with {@link ChartRenderer} (or run the checks through {@code dev.nimchart.ChartCheck}).
+ * Test support, not the library: the chart of this run's settings ({@link RunSettings}, {@code -Dnim.chart.dir}; this
+ * repository's charts/nim-llm by default) as the repository's own tests render it: one release per values file, in
+ * namespace {@value #NAMESPACE}. Library users render a chart of their choice with {@link ChartRenderer} (or run the
+ * checks through {@code dev.nimchart.ChartCheck}).
  */
 public final class ChartUnderTest {
 
     public static final String NAMESPACE = "nim";
-    private static final Path CHART_DIR = SettingsFromProperties.shared().chartDir();
-    private static final ChartRenderer RENDERER = new ChartRenderer(CHART_DIR);
+    private static final Path CHART_DIR = RunSettings.get().chartDir();
+    private static final ChartRenderer RENDERER = new ChartRenderer(CHART_DIR, RunSettings.get());
 
     private ChartUnderTest() {
     }
