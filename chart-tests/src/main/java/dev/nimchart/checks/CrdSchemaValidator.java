@@ -79,9 +79,9 @@ public final class CrdSchemaValidator {
     public static final String DEFAULT_CRDS_DIR = "chart-tests/target/crds";
 
     /** How to get the CRD files, quoted in every "missing CRDs" error. */
-    public static final String FETCH_COMMAND = "ci/fetch-crds.sh chart-tests/target/crds"
-            + " (from the repository root; needs Go; takes the versions pinned in ci/go.mod from the Go module proxy;"
-            + " Maven runs it in generate-test-resources)";
+    public static final String FETCH_COMMAND = "a directory of the pinned CRDs' YAML files (LeaderWorkerSet, MPIJob,"
+            + " ServiceMonitor, ...) given as Settings.withCrdsDir(DIR), or the CRDs this library's jar carries"
+            + " (dev/nimchart/checks/crds/, which the harness's build fetches from the Go module proxy)";
 
     /** API groups served by kube-apiserver itself: objects of these groups never have a CRD. */
     private static final Set<String> BUILT_IN_GROUPS = Set.of(
@@ -178,7 +178,7 @@ public final class CrdSchemaValidator {
         Path abs = dir.toAbsolutePath().normalize();
         if (!Files.isDirectory(abs)) {
             throw new IllegalStateException("CRD directory " + abs + " does not exist, so custom resources cannot be"
-                    + " validated. Fetch the CRDs with: " + FETCH_COMMAND
+                    + " validated. Give the CRDs: " + FETCH_COMMAND
                     + ", or point -D" + CRDS_DIR_PROPERTY + " at a directory that holds them.");
         }
         List<Path> files;
@@ -195,7 +195,7 @@ public final class CrdSchemaValidator {
         }
         if (versions.isEmpty()) {
             throw new IllegalStateException("No CustomResourceDefinition found in " + abs + " (files: "
-                    + files.stream().map(p -> p.getFileName().toString()).toList() + "). Fetch the CRDs with: "
+                    + files.stream().map(p -> p.getFileName().toString()).toList() + "). Give the CRDs: "
                     + FETCH_COMMAND);
         }
         return new CrdSchemaValidator(abs, versions);
@@ -280,7 +280,7 @@ public final class CrdSchemaValidator {
             String why = !sameKind.isEmpty()
                     ? "the " + k + " CRD in " + crdsDir + " defines versions " + sameKind + ", not " + version
                     : "no CRD for kind " + k + " in group " + group + " in " + crdsDir + " (loaded: " + knownTypes()
-                      + "). If it should be there, fetch the CRDs with: " + FETCH_COMMAND;
+                      + "). If it should be there, give the CRDs: " + FETCH_COMMAND;
             return List.of("apiVersion/kind: unknown custom resource type " + typeName + ": " + why);
         }
         if (!crd.served()) {
@@ -316,7 +316,7 @@ public final class CrdSchemaValidator {
             }
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("Cannot read CRD file " + file + ": " + e.getMessage()
-                    + ". Re-fetch the CRDs with: " + FETCH_COMMAND, e);
+                    + ". Give the CRDs anew: " + FETCH_COMMAND, e);
         }
         return docs;
     }

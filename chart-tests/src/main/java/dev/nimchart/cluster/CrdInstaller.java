@@ -81,7 +81,8 @@ public final class CrdInstaller {
                 crds.addAll(RenderedManifest.parse(Files.readString(f)).ofKind("CustomResourceDefinition"));
             }
             if (crds.isEmpty()) {
-                throw new IllegalStateException("no CustomResourceDefinition in " + dir + " (run ci/fetch-crds.sh " + dir + ")");
+                throw new IllegalStateException("no CustomResourceDefinition in " + dir + ": give Settings.withCrdsDir a directory of CRD YAML files,"
+                        + " or none, for the settings' binary source to fetch them (BinarySource.crds)");
             }
             return crds;
         } catch (IOException e) {

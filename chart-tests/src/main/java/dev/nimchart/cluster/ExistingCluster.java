@@ -61,7 +61,7 @@ public final class ExistingCluster implements TestCluster {
     /** The cluster of {@link Settings#kubeconfig()} ({@code -Dnim.kubeconfig}), with {@link Settings#clusterWrites()} ({@code -Dnim.cluster.writes}). */
     public static ExistingCluster of(Settings settings, Consumer<String> progress) {
         Path file = settings.kubeconfig().orElseThrow(() -> new ClusterUnavailableException("-Dnim.cluster=kubeconfig needs -D"
-                + KUBECONFIG_PROPERTY + "=FILE, the kubeconfig of the cluster to check on (ci/check-chart.sh --kubeconfig FILE)"));
+                + KUBECONFIG_PROPERTY + "=FILE, the kubeconfig of the cluster to check on (Settings.withExistingCluster(FILE, writes))"));
         return open(file, Writes.of(settings), progress);
     }
 

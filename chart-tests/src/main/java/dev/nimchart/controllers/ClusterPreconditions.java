@@ -159,7 +159,7 @@ public final class ClusterPreconditions {
         if (!missing.isEmpty()) {
             throw new AssertionError("the cluster lacks what the release needs, and the checks may create no cluster-scoped object"
                     + " on it: " + String.join("; ", new LinkedHashSet<>(missing)) + ". Give the cluster these, or let the checks"
-                    + " create them with -Dnim.cluster.writes=cluster (ci/check-chart.sh --cluster-writes)");
+                    + " create them: cluster-scoped writes (Settings.withClusterWrites(\"cluster\"), -Dnim.cluster.writes=cluster)");
         }
         List<String> made = new ArrayList<>();
         for (String claimName : mountedOnly) {

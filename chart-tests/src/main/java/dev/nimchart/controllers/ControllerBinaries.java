@@ -72,7 +72,8 @@ public final class ControllerBinaries {
         }
         Path dir = dirs.get(name);
         if (dir == null) {
-            throw new ControllerTierException("ci/build-controllers.sh reported no directory for " + name);
+            throw new ControllerTierException("the binary source gave no directory for " + name
+                    + ": its controllers(...) must name one per controller (LeaderWorkerSet, mpi-operator, kwok, Kueue)");
         }
         return dir;
     }

@@ -42,7 +42,8 @@ final class MpiOperatorProcess {
             if (FreePort.listening(port)) {
                 throw new ControllerTierException("port " + port + " is already in use on this machine; this mpi-operator build"
                         + " listens on the hard-coded health port " + port + " and cannot start. Stop the program on that port, or"
-                        + " use the build of ci/build-controllers.sh, whose health port is free to choose.");
+                        + " give the harness an mpi-operator whose health address is set by " + HEALTH_ADDRESS_ENV
+                        + " (the harness's pinned build), so that its port is free to choose.");
             }
         }
         LocalProcess operator = LocalProcess.start("mpi-operator", List.of(binaries.binary("mpi-operator").toString(),

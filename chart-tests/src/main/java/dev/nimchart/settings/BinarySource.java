@@ -47,7 +47,7 @@ public interface BinarySource {
      * installed. None by default: a builder that has one says so.
      */
     default Path networkPolicyEnforcer(Consumer<String> progress) {
-        throw new ToolUnavailableException("no NetworkPolicy enforcer: this binary source builds none (this repository's"
-                + " ci/build-netpol-enforcer.sh does)");
+        throw new ToolUnavailableException("no NetworkPolicy enforcer: this binary source builds none; give"
+                + " Settings a binary source that does (Settings.withBinaryBuilder) or a binaries directory that holds one");
     }
 }

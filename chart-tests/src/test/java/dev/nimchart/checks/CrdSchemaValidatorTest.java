@@ -243,7 +243,7 @@ class CrdSchemaValidatorTest {
 
         assertThat(validator.validate(podMonitor)).singleElement(STRING)
                 .contains("unknown custom resource type monitoring.coreos.com/v1 PodMonitor")
-                .contains("ci/fetch-crds.sh");
+                .contains("Settings.withCrdsDir(DIR)");
     }
 
     @Test
@@ -279,7 +279,7 @@ class CrdSchemaValidatorTest {
         assertThatThrownBy(() -> CrdSchemaValidator.load(tmp.resolve("crds")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("does not exist")
-                .hasMessageContaining("ci/fetch-crds.sh");
+                .hasMessageContaining("Settings.withCrdsDir(DIR)");
     }
 
     @Test
@@ -289,7 +289,7 @@ class CrdSchemaValidatorTest {
         assertThatThrownBy(() -> CrdSchemaValidator.load(tmp))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("No CustomResourceDefinition found")
-                .hasMessageContaining("ci/fetch-crds.sh");
+                .hasMessageContaining("Settings.withCrdsDir(DIR)");
     }
 
     // --- schema features, on a hand-made CRD -----------------------------------------------------------------------
