@@ -46,7 +46,7 @@ import java.util.stream.Stream;
  * class AcmeNimChartTest {
  *     @TestFactory
  *     Stream<DynamicNode> offlineTier() {
- *         return DynamicChecks.of(ChartCheck.of(Path.of("charts/acme-nim")).values(Path.of("values")).offlineTests());
+ *         return DynamicChecks.of(ChartCheck.of(Path.of("charts/acme-nim"), RunSettings.get()).values(Path.of("values")).offlineTests());
  *     }
  * }
  * }</pre>
@@ -54,7 +54,9 @@ import java.util.stream.Stream;
  * One check per values file (named after it, its source the file), plus one for the fuzz run: a bad file is one failing
  * test whose message is the first reason it failed. The test JVM needs the environment variable {@code KUBECONFIG} set to a
  * writable path ending in {@code lookup-stub.kubeconfig} (Helm's {@code lookup} goes to a loopback stub there, never
- * to a real cluster); in Maven: surefire's {@code <environmentVariables>}.
+ * to a real cluster); in Maven: surefire's {@code <environmentVariables>}; and the check needs the settings that say so
+ * ({@code Settings.lookupKubeconfig()}): the JUnit run's ({@code dev.nimchart.junit.RunSettings}, which reads it), or
+ * the caller's own.
  *
  * <h2>Values directories</h2>
  * Each directory's {@code *.yaml} and {@code *.yml} files (not its subdirectories) must install: their merged values
