@@ -31,16 +31,8 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
     }
 
     /**
-     * The tiers' own environments with this JVM's settings: a local (or K3s, {@code -Dnim.cluster}) cluster and the local
-     * controller processes.
-     */
-    public static OwnedTierSessions local() {
-        return local(Progress.console(), null);
-    }
-
-    /**
-     * {@link #local()} with these settings (null: this JVM's), each tier saying what it does to {@code progress}, tagged
-     * with its name.
+     * The tiers' own environments with these settings: a local (or K3s, {@code Settings.cluster()}) cluster and the local
+     * controller processes, each tier saying what it does to {@code progress}, tagged with its name.
      */
     public static OwnedTierSessions local(Progress progress, Settings settings) {
         return new OwnedTierSessions(new ClusterTierLifecycle(settings, progress), new ControllerTierLifecycle(settings, progress));
