@@ -31,7 +31,7 @@ class OwnedTierSessionsIT {
         List<String> lines = new ArrayList<>();
         KubeApi api;
         boolean started;
-        try (OwnedTierSessions sessions = OwnedTierSessions.local(lines::add, null)) {
+        try (OwnedTierSessions sessions = OwnedTierSessions.local(lines::add, dev.nimchart.junit.RunSettings.get())) {
             ClusterSession cluster = sessions.apiServer().sessionOrThrow();
             api = cluster.api();
             started = cluster.cluster().startedByHarness();
