@@ -137,7 +137,7 @@ class RuntimeContractTest {
                 .ifPresent(lws -> env.put("LWS_LEADER_ADDRESS", lws.name() + "-0." + lws.name() + "." + ChartUnderTest.NAMESPACE));
         for (KubeObject v : container.list("env")) {
             if (v.at("value") != null) {
-                env.put(String.valueOf(v.at("name")), dev.nimchart.controllers.KubeletEnv.expand(v.at("value").toString(), env));
+                env.put(String.valueOf(v.at("name")), dev.nimchart.startup.KubeletEnv.expand(v.at("value").toString(), env));
             }
         }
         return env;

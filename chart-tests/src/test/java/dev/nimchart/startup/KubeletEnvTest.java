@@ -1,7 +1,8 @@
-package dev.nimchart.controllers;
+package dev.nimchart.startup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import java.util.List;
