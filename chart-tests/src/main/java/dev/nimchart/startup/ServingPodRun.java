@@ -191,13 +191,7 @@ public final class ServingPodRun {
                 volumes.add(Map.of("name", claim.name(), "persistentVolumeClaim", Map.of("claimName", claim.name() + "-" + name)));
             }
         }
-        Map<String, Object> pod = new LinkedHashMap<>();
-        pod.put("apiVersion", "v1");
-        pod.put("kind", "Pod");
-        pod.put("metadata", metadata);
-        pod.put("spec", spec);
-        pod.put("status", Map.of("phase", "Running", "podIP", POD_IP));
-        return new KubeObject(pod);
+        return KubeObject.pod(metadata, spec, Map.of("phase", "Running", "podIP", POD_IP));
     }
 
     /** A Secret with a placeholder value for every secretKeyRef of the pod that the release does not render itself. */
