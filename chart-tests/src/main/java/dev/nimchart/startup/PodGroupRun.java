@@ -74,6 +74,7 @@ public final class PodGroupRun implements AutoCloseable {
     private Path initDriver;
     private PortHolders portHolders;
     private StandinRecords standinRecords;
+    private PodVolumes volumes;
     private PodNetwork network;
     private String hosts;
     private String extraHosts = "";
@@ -138,9 +139,9 @@ public final class PodGroupRun implements AutoCloseable {
         try {
             FileTrees.delete(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
-            PodVolumes volumes = new PodVolumes(workDir);
-            run.sandbox = new ContainerSandbox(StartupResources.executable("pod-sandbox.sh", workDir.resolve("pod-sandbox.sh")), volumes);
-            run.standinRecords = new StandinRecords(volumes.claims());
+            run.volumes = new PodVolumes(workDir);
+            run.sandbox = new ContainerSandbox(StartupResources.executable("pod-sandbox.sh", workDir.resolve("pod-sandbox.sh")), run.volumes);
+            run.standinRecords = new StandinRecords(run.volumes.claims());
             run.image = new PodImage(workDir, server, rayDir);
             run.initDriver = StartupResources.executable("pod-init.sh", workDir.resolve("pod-init.sh"));
             run.executor = new PodExecutor(workDir);
@@ -327,6 +328,11 @@ public final class PodGroupRun implements AutoCloseable {
 
     private String hosts() {
         return hosts == null ? "" : hosts;
+    }
+
+    /** The directory that stands for the volume of the claim {@code claimName} in this run, shared by every pod that mounts it. */
+    public Path claim(String claimName) {
+        return volumes.claims().resolve(claimName);
     }
 
     /** Resident memory of every pod's processes and their descendants now (the sum of VmRSS in /proc), in bytes. */
