@@ -63,7 +63,9 @@ launcher_java() {
     dump="$jsa.$$"
     jsa_opts=(-XX:ArchiveClassesAtExit="$dump")
   fi
-  (cd "$repo/chart-tests" && CI=true KUBECONFIG="$kubeconfig" exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+  # Helm's Go runtime collects garbage less often (as the tests run it, chart-tests/pom.xml nim.test.gogc and
+  # nim.test.gomemlimit): about 6% less CPU for the offline command; a value the user set wins
+  (cd "$repo/chart-tests" && CI=true KUBECONFIG="$kubeconfig" GOGC="${GOGC:-400}" GOMEMLIMIT="${GOMEMLIMIT:-1GiB}" exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
     -Xshare:auto '-Xlog:cds*=off' "${jsa_opts[@]}" -cp "$(cat "$launcher/launch-classpath")" \
     "-Dnim.crds.dir=$repo/chart-tests/target/classes/dev/nimchart/checks/crds" "-Dnim.ci.dir=$repo/chart-tests/../ci" \
     "-Dnim.helm.library.dir=$launcher/helm" "${launcher_defaults[@]}" "${opts[@]}" "$@") || status=$?

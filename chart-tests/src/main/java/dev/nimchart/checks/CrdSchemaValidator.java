@@ -187,10 +187,12 @@ public final class CrdSchemaValidator {
         } catch (IOException e) {
             throw new IllegalStateException("Cannot list CRD directory " + abs + ": " + e, e);
         }
+        // the files are read side by side (the LeaderWorkerSet CRD alone is 1.3 MB of YAML), then added in order
+        List<List<Object>> documents = files.parallelStream().map(CrdSchemaValidator::readYamlDocuments).toList();
         Map<String, CrdVersion> versions = new TreeMap<>();
-        for (Path file : files) {
-            for (Object doc : readYamlDocuments(file)) {
-                addCrd(file, doc, versions);
+        for (int i = 0; i < files.size(); i++) {
+            for (Object doc : documents.get(i)) {
+                addCrd(files.get(i), doc, versions);
             }
         }
         if (versions.isEmpty()) {

@@ -63,6 +63,11 @@ public final class ControlPlane implements AutoCloseable {
         return processes;
     }
 
+    /** Whether this process is one a control plane starts (etcd or kube-apiserver): the last to stop in a cluster. */
+    public static boolean isControlPlane(LocalProcess process) {
+        return process.name().equals("etcd") || process.name().equals("kube-apiserver");
+    }
+
     /** How long etcd and kube-apiserver each took to be ready. */
     public Map<String, Duration> startTimes() {
         return startTimes;

@@ -157,8 +157,19 @@ public final class LocalProcess implements AutoCloseable {
     /** Stops the process and its descendants by PID: SIGTERM, then SIGKILL after five seconds. */
     @Override
     public void close() {
-        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
-        tree.add(process.toHandle());
+        closeTogether(List.of(this));
+    }
+
+    /**
+     * Stops these processes and their descendants at once (each is asked to end, then given up to 5 s, then killed):
+     * for processes that do not need each other to shut down, so their graceful shutdowns overlap.
+     */
+    public static void closeTogether(List<LocalProcess> processes) {
+        List<ProcessHandle> tree = new ArrayList<>();
+        for (LocalProcess local : processes) {
+            tree.addAll(local.process.descendants().toList());
+            tree.add(local.process.toHandle());
+        }
         tree.forEach(ProcessHandle::destroy);
         for (ProcessHandle p : tree) {
             try {

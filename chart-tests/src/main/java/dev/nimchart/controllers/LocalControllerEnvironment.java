@@ -27,8 +27,9 @@ import java.util.stream.Stream;
  * kube-apiserver) the API-server tier starts too, then kube-controller-manager, kube-scheduler, kwok with the node pools
  * of {@link FakeGpuNodes}, the LeaderWorkerSet controller with its webhooks, and mpi-operator. The fake nodes' DRA devices
  * ({@link FakeResourceSlices}) are published, and {@link ComputeDomainStandIn} makes the channel claim templates of NVIDIA
- * ComputeDomains. Started in that order, each once it is ready; stopped in reverse,
- * webhooks first (they fail closed). Tests see a kubeconfig and a {@link KubeApi}.
+ * ComputeDomains. Started in two lanes side by side once the control plane is up (the CRDs, then LWS and
+ * mpi-operator; kube-controller-manager, kube-scheduler, kwok, then the nodes), each step once the one before it is
+ * ready; stopped in reverse, webhooks first (they fail closed). Tests see a kubeconfig and a {@link KubeApi}.
  */
 public final class LocalControllerEnvironment implements ControllerEnvironment {
 
@@ -67,10 +68,13 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
         Path crds = CrdInstaller.crdsDir(settings, progress);
         Path runDir = workDir.resolve("run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
         List<LocalProcess> processes = new ArrayList<>();
-        List<String> webhookPaths = new ArrayList<>();
-        Map<String, Duration> times = new LinkedHashMap<>();
+        List<String> webhookPaths = java.util.Collections.synchronizedList(new ArrayList<>());
+        Map<String, Duration> times = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
         long started = System.nanoTime();
         KubeApi api = null;
+        // what the custom-resource lane started (it runs on a thread of its own): stopped with the rest on a failure
+        List<LocalProcess> crdLane = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.CompletableFuture<Void> crdLaneDone = null;
         try {
             ControlPlane plane = ControlPlane.start(binaries.binary("etcd"), binaries.binary("kube-apiserver"), runDir, true);
             processes.addAll(plane.processes());
@@ -81,19 +85,36 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
             Files.writeString(kubeconfigFile, kubeConfig);
             api = new KubeApi(kubeConfig);
             KubeApi tierApi = api;
-            timed(times, "CRDs established", () -> CrdInstaller.install(tierApi, crdDir(runDir, crds, binaries)));
             KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                     "metadata", Map.of("name", MpiOperatorProcess.LOCK_NAMESPACE))), "create the mpi-operator namespace");
+            // Two lanes side by side, each step once the one before it is ready: the custom resources' (the CRDs
+            // established, then the controllers that watch them: LWS and its webhooks, mpi-operator) and the
+            // nodes' (kube-controller-manager, kube-scheduler, kwok, the fake nodes and their DRA devices). Neither
+            // needs the other; the API server establishes CRDs while the other processes start.
+            crdLaneDone = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    timed(times, "CRDs established", () -> CrdInstaller.install(tierApi, crdDir(runDir, crds, binaries)));
+                    int webhookPort = FreePort.take();
+                    crdLane.add(timed(times, "lws-controller", () -> LwsControllerProcess.start(binaries, runDir, pki, kubeconfigFile, webhookPort)));
+                    webhookPaths.addAll(LwsWebhooks.register(tierApi, binaries, pki, webhookPort));
+                    timed(times, "LWS webhooks answering", () -> awaitLwsWebhooks(tierApi));
+                    crdLane.add(timed(times, "mpi-operator", () -> MpiOperatorProcess.start(binaries, runDir, kubeconfigFile)));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, task -> {
+                Thread lane = new Thread(task, "controller tier: custom resources");
+                lane.setDaemon(true);
+                lane.start();
+            });
             processes.add(timed(times, "kube-controller-manager", () -> ControllerManagerProcess.start(binaries, runDir, pki, kubeconfigFile)));
             processes.add(timed(times, "kube-scheduler", () -> SchedulerProcess.start(binaries, runDir, kubeconfigFile)));
             processes.add(timed(times, "kwok", () -> KwokProcess.start(binaries, runDir, kubeconfigFile)));
             List<String> nodes = timed(times, "fake nodes Ready", () -> FakeGpuNodes.create(tierApi, settings));
             timed(times, "DRA devices published", () -> FakeResourceSlices.create(tierApi, settings, FakeGpuNodes.nodeObjects(settings)));
-            int webhookPort = FreePort.take();
-            processes.add(timed(times, "lws-controller", () -> LwsControllerProcess.start(binaries, runDir, pki, kubeconfigFile, webhookPort)));
-            webhookPaths.addAll(LwsWebhooks.register(api, binaries, pki, webhookPort));
-            timed(times, "LWS webhooks answering", () -> awaitLwsWebhooks(tierApi));
-            processes.add(timed(times, "mpi-operator", () -> MpiOperatorProcess.start(binaries, runDir, kubeconfigFile)));
+            joined(crdLaneDone);
+            processes.addAll(crdLane);
+            crdLane.clear();
             ClusterPreconditions.createDefaultClass(api);
             times.put("all ready", Duration.ofNanos(System.nanoTime() - started));
             progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
@@ -101,6 +122,12 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
             return new LocalControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times, machineLock,
                     ComputeDomainStandIn.start(api), progress, settings);
         } catch (RuntimeException | IOException e) {
+            if (crdLaneDone != null) {
+                // the other lane may still be starting a process: wait for it to end (it fails fast once the API
+                // server is gone, or ends), then stop what it started with the rest
+                crdLaneDone.handle((ok, failed) -> null).join();
+                processes.addAll(crdLane);
+            }
             stop(api, webhookPaths, processes);
             machineLock.close();
             if (e instanceof ControllerTierException c) {
@@ -263,8 +290,15 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
                 }
             }
         }
-        for (int i = processes.size() - 1; i >= 0; i--) {
-            processes.get(i).close();
+        // the controllers together (none needs another to shut down), then the control plane, API server first
+        List<LocalProcess> planeLast = new ArrayList<>();
+        List<LocalProcess> controllers = new ArrayList<>();
+        for (LocalProcess p : processes) {
+            (ControlPlane.isControlPlane(p) ? planeLast : controllers).add(p);
+        }
+        LocalProcess.closeTogether(controllers);
+        for (int i = planeLast.size() - 1; i >= 0; i--) {
+            planeLast.get(i).close();
         }
     }
 
@@ -295,6 +329,25 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
                 .orElseThrow(r -> new ControllerTierException("the LWS webhooks did not answer within 30 s: "
                         + (r.ok() ? "not defaulted by the webhook" : r.message())));
         return null;
+    }
+
+    /** Waits for the lane; its failure is thrown as it was thrown there. */
+    private static void joined(java.util.concurrent.CompletableFuture<Void> lane) throws IOException {
+        try {
+            lane.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            Throwable cause = e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     private interface Step<T> {

@@ -20,6 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -77,7 +80,8 @@ public final class ValuesJudge {
     private final ChartRenderer rendererWithoutSchema;
     private final ValuesSchemaValidator schema;
     private final java.util.function.Function<Path, String> releaseNames;
-    private final StrictModelCheck strict;
+    /** Made beside the first renders: only the checks of rendered objects need it. */
+    private final CompletableFuture<StrictModelCheck> strict;
     private final boolean standardLabels;
     private final RefusalRule refusalRule;
 
@@ -117,13 +121,47 @@ public final class ValuesJudge {
         this.releaseNames = releaseNames;
         this.standardLabels = standardLabels;
         this.chartDir = chartDir;
+        // The judge's parts are independent and each takes a noticeable part of a short command's run (the CRDs'
+        // YAML, the chart's copy, Helm's native library, the values schema): they are made side by side, and the
+        // CRDs' part is waited for only by the first check of a rendered object. A CRD directory that is not there
+        // is refused here, once, as before.
+        crdsDir.filter(dir -> !java.nio.file.Files.isDirectory(dir)).ifPresent(CrdSchemaValidator::load);
+        this.strict = beside("CRDs", () -> strictCheck(chartDir, crdsDir));
+        CompletableFuture<ChartRenderer> copyLater = beside("chart copy", () -> {
+            ChartRenderer copy = ChartRenderer.withoutValuesSchema(chartDir);
+            ChartRenderer.loadHelmLibrary();
+            return copy;
+        });
         this.chart = ChartYaml.read(chartDir);
         this.refusalRule = new RefusalRule(chart, preflightTemplate);
         this.renderer = new ChartRenderer(chartDir);
-        this.rendererWithoutSchema = ChartRenderer.withoutValuesSchema(chartDir);
         this.tree = ChartTree.load(chartDir);
         this.schema = new ValuesSchemaValidator(tree);
-        this.strict = strictCheck(chartDir, crdsDir);
+        this.rendererWithoutSchema = joined(copyLater);
+    }
+
+    /** {@code part} made on a thread of its own (a daemon: it never holds the JVM open). */
+    private static <T> CompletableFuture<T> beside(String name, Supplier<T> part) {
+        return CompletableFuture.supplyAsync(part, task -> {
+            Thread thread = new Thread(task, "values-judge " + name);
+            thread.setDaemon(true);
+            thread.start();
+        });
+    }
+
+    /** The part made beside, or what made it fail, as it was thrown. */
+    private static <T> T joined(CompletableFuture<T> part) {
+        try {
+            return part.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     /**
@@ -206,7 +244,7 @@ public final class ValuesJudge {
         List<String> violations = new ArrayList<>();
         for (KubeObject o : manifest.objects()) {
             try {
-                strict.check(o);
+                joined(strict).check(o);
             } catch (ModelViolation v) {
                 violations.add(o + " is not a valid object: " + firstLine(v.getMessage()));
             }

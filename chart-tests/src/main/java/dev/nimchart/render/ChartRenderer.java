@@ -59,6 +59,14 @@ public final class ChartRenderer {
     }
 
     /**
+     * Loads Helm's native library now (unpacking it, loading it, starting its Go runtime: a few hundred milliseconds
+     * once per JVM) rather than in the first render. Throws what the first render would throw when it cannot be loaded.
+     */
+    public static void loadHelmLibrary() {
+        Helm.version().call();
+    }
+
+    /**
      * The stub that answers this renderer's Helm {@code lookup} calls (helm-java's {@code template} performs real
      * lookups against the cluster of {@code KUBECONFIG}, which must name a writable file ending in
      * {@value LookupStub#KUBECONFIG_FILE_NAME}: the stub writes its loopback address there, so a render never reaches a
