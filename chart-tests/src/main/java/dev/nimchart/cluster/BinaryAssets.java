@@ -126,6 +126,13 @@ public final class BinaryAssets implements BinarySource {
             }
         }
 
+        private void run(Runnable action) {
+            call(() -> {
+                action.run();
+                return null;
+            });
+        }
+
         @Override
         public Path controlPlane(String version, Consumer<String> progress) {
             return call(() -> builder.controlPlane(version, progress));
@@ -148,26 +155,17 @@ public final class BinaryAssets implements BinarySource {
 
         @Override
         public void crds(Path dir, Consumer<String> progress) {
-            call(() -> {
-                builder.crds(dir, progress);
-                return null;
-            });
+            run(() -> builder.crds(dir, progress));
         }
 
         @Override
         public void startupTools(Consumer<String> progress) {
-            call(() -> {
-                builder.startupTools(progress);
-                return null;
-            });
+            run(() -> builder.startupTools(progress));
         }
 
         @Override
         public void ray(Path dir, Consumer<String> progress) {
-            call(() -> {
-                builder.ray(dir, progress);
-                return null;
-            });
+            run(() -> builder.ray(dir, progress));
         }
 
         @Override
@@ -177,10 +175,7 @@ public final class BinaryAssets implements BinarySource {
 
         @Override
         public void modelProxyTools(Consumer<String> progress) {
-            call(() -> {
-                builder.modelProxyTools(progress);
-                return null;
-            });
+            run(() -> builder.modelProxyTools(progress));
         }
 
         @Override

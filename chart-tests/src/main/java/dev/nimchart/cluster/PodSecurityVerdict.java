@@ -25,12 +25,7 @@ public record PodSecurityVerdict(PodTemplate template, boolean admitted, List<St
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", "pod-security-" + template.role());
         metadata.put("labels", template.labels());
-        Map<String, Object> pod = new LinkedHashMap<>();
-        pod.put("apiVersion", "v1");
-        pod.put("kind", "Pod");
-        pod.put("metadata", metadata);
-        pod.put("spec", specAsControllerMakesIt(template));
-        KubeApi.Response response = api.create(new KubeObject(pod), namespace, true);
+        KubeApi.Response response = api.create(KubeObject.pod(metadata, specAsControllerMakesIt(template), null), namespace, true);
         if (response.ok()) {
             return new PodSecurityVerdict(template, true, List.of(), "");
         }

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -59,21 +58,6 @@ final class KueueProcess {
                     managedJobsNamespaceSelector:
                       matchLabels:
                         %s: %s
-                    leaderElection:
-                      leaderElect: false
-                    internalCertManagement:
-                      enable: false
-                    webhook:
-                      host: 127.0.0.1
-                      port: %d
-                      certDir: %s
-                    metrics:
-                      bindAddress: "0"
-                    health:
-                      healthProbeBindAddress: 127.0.0.1:%d
-                    clientConnection:
-                      qps: 200
-                      burst: 400
                     featureGates:
                       VisibilityOnDemand: false
                     integrations:
@@ -83,7 +67,7 @@ final class KueueProcess {
                       - statefulset
                       - leaderworkerset.x-k8s.io/leaderworkerset
                       - kubeflow.org/mpijob
-                    """.formatted(NAMESPACE, MANAGED_LABEL, MANAGED_VALUE, webhookPort, certDir, healthPort));
+                    """.formatted(NAMESPACE, MANAGED_LABEL, MANAGED_VALUE) + ManagerConfiguration.fields(webhookPort, certDir, healthPort));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write Kueue's configuration under " + runDir, e);
         }

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -32,22 +31,7 @@ final class LwsControllerProcess {
             Files.writeString(config, """
                     apiVersion: config.lws.x-k8s.io/v1alpha1
                     kind: Configuration
-                    leaderElection:
-                      leaderElect: false
-                    internalCertManagement:
-                      enable: false
-                    webhook:
-                      host: 127.0.0.1
-                      port: %d
-                      certDir: %s
-                    metrics:
-                      bindAddress: "0"
-                    health:
-                      healthProbeBindAddress: 127.0.0.1:%d
-                    clientConnection:
-                      qps: 200
-                      burst: 400
-                    """.formatted(webhookPort, certDir, healthPort));
+                    """ + ManagerConfiguration.fields(webhookPort, certDir, healthPort));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the LWS controller's configuration under " + runDir, e);
         }

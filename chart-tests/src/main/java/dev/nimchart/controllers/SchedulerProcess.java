@@ -4,7 +4,6 @@ import dev.nimchart.cluster.LocalProcess;
 import dev.nimchart.cluster.FreePort;
 import dev.nimchart.cluster.HealthProbe;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -16,13 +15,9 @@ final class SchedulerProcess {
 
     static LocalProcess start(ControllerBinaries binaries, Path runDir, Path kubeconfig) {
         int port = FreePort.take();
-        LocalProcess scheduler = LocalProcess.start("kube-scheduler", List.of(binaries.binary("kube-scheduler").toString(),
-                "--kubeconfig", kubeconfig.toString(),
-                "--authentication-kubeconfig", kubeconfig.toString(), "--authorization-kubeconfig", kubeconfig.toString(),
-                "--bind-address", "127.0.0.1", "--secure-port", Integer.toString(port),
-                "--cert-dir", runDir.resolve("scheduler-certs").toString(),
-                "--leader-elect=false", "--kube-api-qps", "200", "--kube-api-burst", "400"),
-                Map.of("KUBECONFIG", kubeconfig.toString()), runDir.resolve("logs"));
+        List<String> command = KubeComponentFlags.of(binaries.binary("kube-scheduler"), kubeconfig, port, runDir.resolve("scheduler-certs"));
+        command.addAll(List.of("--kube-api-qps", "200", "--kube-api-burst", "400"));
+        LocalProcess scheduler = LocalProcess.start("kube-scheduler", command, Map.of("KUBECONFIG", kubeconfig.toString()), runDir.resolve("logs"));
         scheduler.awaitReady("/readyz answering", () -> HealthProbe.https(port, "/readyz"), LocalProcess.START_TIMEOUT);
         return scheduler;
     }

@@ -1,6 +1,7 @@
 package dev.nimchart.fuzz;
 
 import dev.nimchart.judge.ValuesJudge;
+import dev.nimchart.values.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 /**
  * Renders {@code count} values documents of a {@link ValuesFuzzer} seed with a chart and judges each: it renders
@@ -62,8 +62,8 @@ public final class FuzzRun {
     }
 
     public Result run(long seed, int count) {
-        resetDirectory(work);
-        resetDirectory(failuresDir);
+        FileTrees.empty(work);
+        FileTrees.empty(failuresDir);
         ValuesFuzzer fuzzer = new ValuesFuzzer(chartDir, seed, scenarios);
         Map<String, Integer> tally = new ConcurrentSkipListMap<>();
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
@@ -142,21 +142,6 @@ public final class FuzzRun {
     private static void write(Path file, String text) {
         try {
             Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void resetDirectory(Path dir) {
-        try {
-            if (Files.isDirectory(dir)) {
-                try (Stream<Path> files = Files.list(dir)) {
-                    for (Path f : files.toList()) {
-                        Files.delete(f);
-                    }
-                }
-            }
-            Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -84,12 +84,7 @@ public final class UnwrappedPods {
         }
         annotations.put(FROM, owner.kind() + "/" + owner.name() + " " + path);
         metadata.put("annotations", annotations);
-        Map<String, Object> pod = new LinkedHashMap<>();
-        pod.put("apiVersion", "v1");
-        pod.put("kind", "Pod");
-        pod.put("metadata", metadata);
-        pod.put("spec", template.get("spec"));
-        return pod;
+        return KubeObject.pod(metadata, template.get("spec"), null).raw();
     }
 
     @SuppressWarnings("unchecked")

@@ -66,12 +66,7 @@ public record EmbeddedPods(String path, KubeObject pod) {
             }
             spec.put("volumes", volumes);
         }
-        Map<String, Object> pod = new LinkedHashMap<>();
-        pod.put("apiVersion", "v1");
-        pod.put("kind", "Pod");
-        pod.put("metadata", metadata);
-        pod.put("spec", spec);
-        return new KubeObject(pod);
+        return KubeObject.pod(metadata, spec, null);
     }
 
     /** The owner's volumeClaimTemplates (spec.volumeClaimTemplates, or spec.leaderWorkerTemplate.volumeClaimTemplates). */

@@ -14,6 +14,22 @@ public final class KubeObject {
         this.raw = Collections.unmodifiableMap(raw);
     }
 
+    /**
+     * A v1 Pod of this metadata and spec, and this status unless null: the object a controller creates from a pod
+     * template (what the metadata and spec hold is the caller's).
+     */
+    public static KubeObject pod(Map<String, Object> metadata, Object spec, Map<String, Object> status) {
+        Map<String, Object> pod = new java.util.LinkedHashMap<>();
+        pod.put("apiVersion", "v1");
+        pod.put("kind", "Pod");
+        pod.put("metadata", metadata);
+        pod.put("spec", spec);
+        if (status != null) {
+            pod.put("status", status);
+        }
+        return new KubeObject(pod);
+    }
+
     public String kind() {
         return string(raw.get("kind"));
     }

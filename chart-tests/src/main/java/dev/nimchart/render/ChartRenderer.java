@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.stream.Stream;
 import java.util.List;
 import java.util.Locale;
@@ -110,16 +109,7 @@ public final class ChartRenderer {
                 return new ChartRenderer(chartDir, settings);
             }
             Path copy = Files.createTempDirectory("chart-without-schema-").resolve(chartDir.getFileName().toString());
-            try (Stream<Path> files = Files.walk(chartDir)) {
-                for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
-                    Path target = copy.resolve(chartDir.relativize(source).toString());
-                    if (Files.isDirectory(source)) {
-                        Files.createDirectories(target);
-                    } else if (!schemas.contains(source)) {
-                        Files.copy(source, target);
-                    }
-                }
-            }
+            FileTrees.copy(chartDir, copy, schemas::contains);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(copy.getParent())));
             return new ChartRenderer(copy, settings);
         } catch (IOException e) {

@@ -3,7 +3,6 @@ package dev.nimchart.startup;
 import dev.nimchart.cluster.BinaryAssets;
 import dev.nimchart.settings.Settings;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +86,7 @@ public final class ModelProxy implements AutoCloseable {
             proxy.etcNetns = Files.createDirectories(Path.of("/etc/netns", proxyNs));
             Files.writeString(proxy.etcNetns.resolve("hosts"), "127.0.0.1\tlocalhost\n" + HUB_IP + "\t" + hubName + "\n");
 
-            Path hub = resource("model-hub.py", dir.resolve("model-hub.py"));
+            Path hub = StartupResources.copy("model-hub.py", dir.resolve("model-hub.py"));
             proxy.processes.add(new ProcessBuilder("ip", "netns", "exec", hubNs, "/usr/bin/python3", hub.toString(), "--listen", HUB_IP, "--port", "443",
                     "--cert", dir.resolve("hub.crt").toString(), "--key", dir.resolve("hub.key").toString(), "--repo", repo, "--files",
                     repoFiles.toString(), "--log", dir.resolve("hub.log").toString())
@@ -173,13 +172,6 @@ public final class ModelProxy implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static Path resource(String name, Path target) throws IOException {
-        try (InputStream in = ModelProxy.class.getResourceAsStream(name)) {
-            Files.write(target, in.readAllBytes());
-        }
-        return target;
     }
 
     @Override

@@ -47,13 +47,7 @@ public final class ReleasePods {
         Map<String, Object> metadata = (Map<String, Object>) template.computeIfAbsent("metadata", k -> new LinkedHashMap<>());
         metadata.put("name", job.name() + "-standin");
         metadata.put("namespace", job.namespace() != null ? job.namespace() : "default");
-        Map<String, Object> pod = new LinkedHashMap<>();
-        pod.put("apiVersion", "v1");
-        pod.put("kind", "Pod");
-        pod.put("metadata", metadata);
-        pod.put("spec", template.get("spec"));
-        pod.put("status", Map.of("phase", "Running", "podIP", ip));
-        return new KubeObject(pod);
+        return KubeObject.pod(metadata, template.get("spec"), Map.of("phase", "Running", "podIP", ip));
     }
 
     /**

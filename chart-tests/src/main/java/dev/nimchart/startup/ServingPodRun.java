@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -109,15 +108,10 @@ public final class ServingPodRun {
             check.put("model", servedModelOf(manifest));
             check.put("writableMounts", writable);
             Files.writeString(dir.resolve("check.json"), JSON.writeValueAsString(check));
-            for (String file : List.of(PodGroupRun.EXECUTOR, "gpu-engine.py", "nim-standin.py")) {
-                try (var in = ServingPodRun.class.getResourceAsStream(file)) {
-                    Files.write(dir.resolve(file), in.readAllBytes());
-                }
+            for (String file : List.of(PodExecutor.EXECUTOR, "gpu-engine.py", "nim-standin.py")) {
+                StartupResources.copy(file, dir.resolve(file));
             }
-            try (var in = ServingPodRun.class.getResourceAsStream("gpu-check-run.sh")) {
-                Files.write(dir.resolve(RUN), in.readAllBytes());
-            }
-            Files.setPosixFilePermissions(dir.resolve(RUN), PosixFilePermissions.fromString("rwxr-xr-x"));
+            StartupResources.executable("gpu-check-run.sh", dir.resolve(RUN));
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -197,13 +191,7 @@ public final class ServingPodRun {
                 volumes.add(Map.of("name", claim.name(), "persistentVolumeClaim", Map.of("claimName", claim.name() + "-" + name)));
             }
         }
-        Map<String, Object> pod = new LinkedHashMap<>();
-        pod.put("apiVersion", "v1");
-        pod.put("kind", "Pod");
-        pod.put("metadata", metadata);
-        pod.put("spec", spec);
-        pod.put("status", Map.of("phase", "Running", "podIP", POD_IP));
-        return new KubeObject(pod);
+        return KubeObject.pod(metadata, spec, Map.of("phase", "Running", "podIP", POD_IP));
     }
 
     /** A Secret with a placeholder value for every secretKeyRef of the pod that the release does not render itself. */
@@ -263,7 +251,7 @@ public final class ServingPodRun {
         Object target = port.at("targetPort") == null ? servicePort : port.at("targetPort");
         env.put("NIM_SERVICE", POD_IP);
         env.put("NIM_SERVICE_PORT", Integer.toString(portNumber(PodGroupRun.nimContainer(pod), target)));
-        return Map.of("env", env, "command", PodGroupRun.containerCommand(test));
+        return Map.of("env", env, "command", ContainerCommand.of(test));
     }
 
     private static int containerPort(KubeObject nim) {

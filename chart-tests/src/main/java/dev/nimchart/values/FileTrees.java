@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** The one way the harness removes a directory tree it made, and measures one. */
+/** The one way the harness removes, empties, copies and measures a directory tree. */
 public final class FileTrees {
 
     private FileTrees() {
@@ -23,6 +23,30 @@ public final class FileTrees {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
+            }
+        }
+    }
+
+    /** Makes {@code dir} an empty directory: what an earlier run left there is deleted. */
+    public static void empty(Path dir) {
+        try {
+            delete(dir);
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot empty " + dir, e);
+        }
+    }
+
+    /** Copies the tree {@code from} to {@code to} (made if missing), leaving out the files {@code skip} accepts. */
+    public static void copy(Path from, Path to, java.util.function.Predicate<Path> skip) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else if (!skip.test(source)) {
+                    Files.copy(source, target);
+                }
             }
         }
     }

@@ -360,6 +360,11 @@ class CrdSchemaValidatorTest {
             return widgets.validate(yaml.<Map<String, Object>>load(doc));
         }
 
+        /** The spec has exactly one problem, whose message starts with {@code start}. */
+        private void assertOneProblem(String specYaml, String start) {
+            assertThat(validateSpec(specYaml)).as(specYaml).singleElement(STRING).startsWith(start);
+        }
+
         @Test
         void nullableFieldAcceptsNull() {
             assertThat(validateSpec("note: null")).isEmpty();
@@ -372,8 +377,7 @@ class CrdSchemaValidatorTest {
 
         @Test
         void nullInAListIsStillATypeError() {
-            assertThat(validateSpec("tags: [x, null]")).singleElement(STRING)
-                    .startsWith("spec.tags[1]: Invalid value: null: must be of type string");
+            assertOneProblem("tags: [x, null]", "spec.tags[1]: Invalid value: null: must be of type string");
         }
 
         @Test
@@ -387,33 +391,28 @@ class CrdSchemaValidatorTest {
         @Test
         void requiredFieldWithDefaultIsDefaultedButEnumStillApplies() {
             assertThat(validateSpec("count: 1")).isEmpty();
-            assertThat(validateSpec("mode: c")).singleElement(STRING)
-                    .startsWith("spec.mode: Invalid value: \"c\"");
+            assertOneProblem("mode: c", "spec.mode: Invalid value: \"c\"");
         }
 
         @Test
         void valueValidationsApply() {
-            assertThat(validateSpec("count: 0")).singleElement(STRING)
-                    .startsWith("spec.count: Invalid value: 0");
+            assertOneProblem("count: 0", "spec.count: Invalid value: 0");
         }
 
         @Test
         void listTypeSetRejectsDuplicates() {
-            assertThat(validateSpec("tags: [a, a]")).singleElement(STRING)
-                    .startsWith("spec.tags: ");
+            assertOneProblem("tags: [a, a]", "spec.tags: ");
         }
 
         @Test
         void preserveUnknownFieldsKeepsUnknownFieldsButChecksDeclaredOnes() {
             assertThat(validateSpec("free: {anything: {goes: 1}, level: 2}")).isEmpty();
-            assertThat(validateSpec("free: {level: high}")).singleElement(STRING)
-                    .startsWith("spec.free.level: Invalid value: \"high\": must be of type integer");
+            assertOneProblem("free: {level: high}", "spec.free.level: Invalid value: \"high\": must be of type integer");
         }
 
         @Test
         void objectWithoutPropertiesAcceptsNoFieldBecauseTheServerPrunesThem() {
-            assertThat(validateSpec("empty: {x: 1}")).singleElement(STRING)
-                    .startsWith("spec.empty.x: unknown field");
+            assertOneProblem("empty: {x: 1}", "spec.empty.x: unknown field");
         }
 
         @Test

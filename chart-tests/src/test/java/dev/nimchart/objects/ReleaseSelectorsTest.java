@@ -24,6 +24,19 @@ class ReleaseSelectorsTest {
                 """.formatted(name, selectorName, podName);
     }
 
+    /** A Service named model on port 80 selecting by {@code selector} (a flow mapping of labels), as a following document. */
+    private static String service(String selector) {
+        return """
+                ---
+                apiVersion: v1
+                kind: Service
+                metadata: {name: model}
+                spec:
+                  selector: %s
+                  ports: [{port: 80}]
+                """.formatted(selector);
+    }
+
     @Test
     void disjointSelectorsPass() {
         RenderedManifest m = RenderedManifest.parse(deployment("model", "nim-llm", "nim-llm") + "---\n" + deployment("picker", "nim-llm-epp", "nim-llm-epp"));
@@ -33,15 +46,7 @@ class ReleaseSelectorsTest {
     @Test
     void aModelSelectorThatTakesInThePickersPodsIsFound() {
         // As a nameOverride cut at 63 characters left the picker's name label equal to the model's.
-        RenderedManifest m = RenderedManifest.parse(deployment("model", "n", "n") + "---\n" + deployment("picker", "n", "n") + """
-                ---
-                apiVersion: v1
-                kind: Service
-                metadata: {name: model}
-                spec:
-                  selector: {app.kubernetes.io/name: n}
-                  ports: [{port: 80}]
-                """);
+        RenderedManifest m = RenderedManifest.parse(deployment("model", "n", "n") + "---\n" + deployment("picker", "n", "n") + service("{app.kubernetes.io/name: n}"));
         assertThat(ReleaseSelectors.problems(m)).hasSize(2)
                 .anySatisfy(p -> assertThat(p).startsWith("Deployment model selects the pods of Deployment picker"))
                 .anySatisfy(p -> assertThat(p).startsWith("Deployment picker selects the pods of Deployment model"));
@@ -50,15 +55,7 @@ class ReleaseSelectorsTest {
     @Test
     void aServiceOverTwoKindsOfWorkloadIsFoundAndOverSeveralObjectsOfOneKindIsNot() {
         String sts = deployment("model", "n", "n").replace("kind: Deployment", "kind: StatefulSet");
-        String service = """
-                ---
-                apiVersion: v1
-                kind: Service
-                metadata: {name: model}
-                spec:
-                  selector: {app.kubernetes.io/instance: r}
-                  ports: [{port: 80}]
-                """;
+        String service = service("{app.kubernetes.io/instance: r}");
         assertThat(ReleaseSelectors.problems(RenderedManifest.parse(sts + "---\n" + deployment("picker", "p", "p") + service)))
                 .hasSize(1).allSatisfy(p -> assertThat(p).startsWith("Service model selects the pods of 2 objects, StatefulSet model, Deployment picker"));
         assertThat(ReleaseSelectors.problems(RenderedManifest.parse(deployment("a", "a", "a") + "---\n" + deployment("b", "b", "b") + service)))

@@ -30,51 +30,45 @@ class ValuesMergerTest {
         assertThat(loaded.get("list")).isEqualTo(List.of(Map.of("1", "one")));
     }
 
+    /** Helm's merge of the values {@code overrides} over {@code defaults} (YAML) is {@code expected}. */
+    private static void assertMerged(String defaults, String overrides, String expected) {
+        assertThat(ValuesMerger.merge(yaml(defaults), yaml(overrides))).as("%s over %s", overrides, defaults).isEqualTo(yaml(expected));
+    }
+
     @Test
     void nullOverrideDeletesTheDefault() {
-        Map<String, Object> merged = ValuesMerger.merge(
-                yaml("resources: {limits: {nvidia.com/gpu: 1}}\nprobe: {enabled: true, path: /ready}"),
-                yaml("resources: null\nprobe: {path: null}"));
-
-        assertThat(merged).isEqualTo(yaml("probe: {enabled: true}"));
+        assertMerged("resources: {limits: {nvidia.com/gpu: 1}}\nprobe: {enabled: true, path: /ready}",
+                "resources: null\nprobe: {path: null}",
+                "probe: {enabled: true}");
     }
 
     @Test
     void nullForAKeyTheDefaultsLackStaysNullAsInHelm() {
-        Map<String, Object> merged = ValuesMerger.merge(yaml("image: {tag: a}"), yaml("bogus: null\nimage: {bogus: null}"));
-
-        assertThat(merged).isEqualTo(yaml("image: {tag: a, bogus: null}\nbogus: null"));
+        assertMerged("image: {tag: a}", "bogus: null\nimage: {bogus: null}", "image: {tag: a, bogus: null}\nbogus: null");
     }
 
     @Test
     void nestedMapsMergeKeyByKey() {
-        Map<String, Object> merged = ValuesMerger.merge(
-                yaml("multiNode: {enabled: false, workers: 1, mpiJob: {workerAnnotations: {a: '1'}}}"),
-                yaml("multiNode: {enabled: true, mpiJob: {workerAnnotations: {b: '2'}}}"));
-
-        assertThat(merged).isEqualTo(yaml("multiNode: {enabled: true, workers: 1, mpiJob: {workerAnnotations: {a: '1', b: '2'}}}"));
+        assertMerged("multiNode: {enabled: false, workers: 1, mpiJob: {workerAnnotations: {a: '1'}}}",
+                "multiNode: {enabled: true, mpiJob: {workerAnnotations: {b: '2'}}}",
+                "multiNode: {enabled: true, workers: 1, mpiJob: {workerAnnotations: {a: '1', b: '2'}}}");
     }
 
     @Test
     void listsReplaceWhole() {
-        Map<String, Object> merged = ValuesMerger.merge(yaml("env: [{name: A, value: '1'}, {name: B, value: '2'}]"),
-                yaml("env: [{name: C, value: '3'}]"));
-
-        assertThat(merged).isEqualTo(yaml("env: [{name: C, value: '3'}]"));
+        assertMerged("env: [{name: A, value: '1'}, {name: B, value: '2'}]",
+                "env: [{name: C, value: '3'}]",
+                "env: [{name: C, value: '3'}]");
     }
 
     @Test
     void emptyMapOverrideKeepsTheDefaults() {
-        Map<String, Object> merged = ValuesMerger.merge(yaml("nodeSelector: {gpu: h100}"), yaml("nodeSelector: {}"));
-
-        assertThat(merged).isEqualTo(yaml("nodeSelector: {gpu: h100}"));
+        assertMerged("nodeSelector: {gpu: h100}", "nodeSelector: {}", "nodeSelector: {gpu: h100}");
     }
 
     @Test
     void scalarReplacesMapAndMapReplacesScalar() {
-        Map<String, Object> merged = ValuesMerger.merge(yaml("a: {x: 1}\nb: text"), yaml("a: 5\nb: {y: 2}"));
-
-        assertThat(merged).isEqualTo(yaml("a: 5\nb: {y: 2}"));
+        assertMerged("a: {x: 1}\nb: text", "a: 5\nb: {y: 2}", "a: 5\nb: {y: 2}");
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.sessions.Timings;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.PodTemplate;
+import dev.nimchart.startup.ContainerCommand;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.PodGroupRun.PodRun;
 import dev.nimchart.startup.StartupHost;
@@ -229,13 +230,13 @@ final class GroupStart {
 
     /** Whether a pod's serving container starts a Ray head (the stand-in's {@code nim-serve-ray --head}). */
     static boolean rayHead(KubeObject pod) {
-        List<String> command = PodGroupRun.containerCommand(PodGroupRun.nimContainer(pod));
+        List<String> command = ContainerCommand.of(PodGroupRun.nimContainer(pod));
         return command.stream().anyMatch(w -> w.endsWith("nim-serve-ray")) && command.contains("--head") && !command.contains("--head-address");
     }
 
     /** The port a Ray head listens on: its {@code --port}. */
     private static int rayPort(KubeObject head) {
-        List<String> command = PodGroupRun.containerCommand(PodGroupRun.nimContainer(head));
+        List<String> command = ContainerCommand.of(PodGroupRun.nimContainer(head));
         int i = command.indexOf("--port");
         if (i < 0 || i + 1 >= command.size()) {
             throw new AssertionError("the Ray head " + head.name() + " names no --port: " + command);

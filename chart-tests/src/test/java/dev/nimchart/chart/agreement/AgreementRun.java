@@ -4,6 +4,7 @@ import dev.nimchart.chart.repository.ChartCopy;
 import dev.nimchart.fuzz.FuzzDocument;
 import dev.nimchart.fuzz.ValuesFuzzer;
 import dev.nimchart.judge.ValuesJudge;
+import dev.nimchart.values.FileTrees;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRefusedException;
 import dev.nimchart.render.ChartRenderer;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * The differential run: for each generated document ({@link AgreementScenarios} through the values fuzzer, near-valid
@@ -90,7 +90,7 @@ final class AgreementRun {
      * must not leave a run with nothing judged).
      */
     Result run(long seed, int maxDocuments, Duration budget, int minRendered) {
-        reset(dir);
+        FileTrees.empty(dir);
         ValuesFuzzer fuzzer = new ValuesFuzzer(ChartUnderTest.chartDir(), seed, new AgreementScenarios());
         List<Finding> escapes = new ArrayList<>();
         List<Finding> falseRefusals = new ArrayList<>();
@@ -333,21 +333,6 @@ final class AgreementRun {
             Files.createDirectories(file.getParent());
             Files.writeString(file, text);
             return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void reset(Path dir) {
-        try {
-            if (Files.isDirectory(dir)) {
-                try (Stream<Path> files = Files.walk(dir)) {
-                    for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                        Files.delete(f);
-                    }
-                }
-            }
-            Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -105,55 +105,31 @@ class AutoscalingIT {
                     service: autoscale-mn-nim-llm
             """;
 
-    @Test
-    void theAutoscalerScalesTheStatefulSetOnRequestsWaitingAndKvCacheUse(ControllerSession session, @TempDir Path tmp) throws IOException {
-        ControllerEnvironment env = OwnEnvironment.required(session, "the metrics API stand-in on host loopback");
-        KubeApi api = env.api();
-        Path file = Files.writeString(tmp.resolve("autoscale-sn.yaml"), SINGLE_NODE);
-        String release = ChartUnderTest.releaseName(file);
-        String ns = TierNamespaces.create(api, "hpa-" + release, PodSecurityExceptions.level(Example.of(file)));
-        String adapterNs = TierNamespaces.create(api, "metrics-stand-in-sn", "restricted");
-        MetricsApiStandIn metrics = MetricsApiStandIn.start(api, tmp.resolve("pki"), adapterNs);
-        try {
-            String service = release + "-nim-llm";
-            String workload = "/apis/apps/v1/namespaces/" + ns + "/statefulsets/" + release + "-nim-llm";
-            String hpa = "/apis/autoscaling/v2/namespaces/" + ns + "/horizontalpodautoscalers/" + release + "-nim-llm";
-            metrics.podValue(ns, "num_requests_waiting", 0);
-            metrics.objectValue(ns, "services", service, "gpu_cache_usage_perc", 0.1);
-            register(metrics);
+    /**
+     * A release of {@code values} in a namespace of its own, with the metrics API stand-in in another; closing it stops
+     * the stand-in and deletes both namespaces.
+     */
+    private static final class Autoscaled implements AutoCloseable {
+        final ControllerEnvironment env;
+        final KubeApi api;
+        final Path file;
+        final String release;
+        final String ns;
+        final String adapterNs;
+        final MetricsApiStandIn metrics;
 
-            InstalledRelease installed = session.install(ChartReleases.of(ns, file));
-            installed.awaitReady(1, ReconciledExampleIT.RECONCILE_TIMEOUT, env::requireAllRunning);
-            KubeObject idle = await(api, hpa, "the autoscaler reads both metrics through the aggregator", h -> metricValues(h).equals(
-                    Map.of("Pods/num_requests_waiting", "0", "Object/gpu_cache_usage_perc", "100m")) && condition(h, "ScalingActive"));
-            assertThat(idle.at("status.desiredReplicas")).as("nothing waiting, KV cache at 10%%: one replica").isEqualTo(1);
+        Autoscaled(ControllerSession session, Path tmp, String name, String values, String standInSuffix) throws IOException {
+            env = OwnEnvironment.required(session, "the metrics API stand-in on host loopback");
+            api = env.api();
+            file = Files.writeString(tmp.resolve(name + ".yaml"), values);
+            release = ChartUnderTest.releaseName(file);
+            ns = TierNamespaces.create(api, "hpa-" + release, PodSecurityExceptions.level(Example.of(file)));
+            adapterNs = TierNamespaces.create(api, "metrics-stand-in-" + standInSuffix, "restricted");
+            metrics = MetricsApiStandIn.start(api, tmp.resolve("pki"), adapterNs);
+        }
 
-            long up = System.nanoTime();
-            metrics.podValue(ns, "num_requests_waiting", 20);
-            await(api, workload, "20 requests waiting per pod (target 4) scale the StatefulSet to maxReplicas 3", s -> Integer.valueOf(3).equals(s.at("spec.replicas")));
-            NamespaceState three = installed.awaitReady(3, STEP, env::requireAllRunning);
-            System.out.printf("AutoscalingIT: single node 1 -> 3 replicas Ready %d ms after the metric rose%n", (System.nanoTime() - up) / 1_000_000);
-            List<String> statefulPods = three.all("Pod").stream().filter(p -> p.at("metadata.deletionTimestamp") == null).map(KubeObject::name).sorted().toList();
-            await(api, hpa, "the autoscaler asks for every serving pod's value " + statefulPods,
-                    h -> lastPodsQuery(metrics).described().equals(statefulPods), () -> "last query: " + lastPodsQuery(metrics));
-
-            // The queue drains but the KV cache is 95% full (target 80%): the Object metric alone holds the replicas.
-            metrics.podValue(ns, "num_requests_waiting", 0);
-            metrics.objectValue(ns, "services", service, "gpu_cache_usage_perc", 0.95);
-            KubeObject held = await(api, hpa, "the autoscaler sees the queue empty and the KV cache at 95%", h -> metricValues(h).equals(
-                    Map.of("Pods/num_requests_waiting", "0", "Object/gpu_cache_usage_perc", "950m")));
-            dev.nimchart.cluster.LocalProcess.sleep(Duration.ofSeconds(3).toMillis()); // three more syncs of the autoscaler
-            assertThat(new KubeObject(KubeApi.require(api.get(workload), "read the StatefulSet")).at("spec.replicas"))
-                    .as("a full KV cache holds 3 replicas with no request waiting (%s)", held.at("status")).isEqualTo(3);
-
-            long down = System.nanoTime();
-            metrics.objectValue(ns, "services", service, "gpu_cache_usage_perc", 0.1);
-            await(api, workload, "both signals low scale the StatefulSet down to minReplicas 1", s -> Integer.valueOf(1).equals(s.at("spec.replicas")));
-            installed.awaitReady(1, STEP, env::requireAllRunning);
-            System.out.printf("AutoscalingIT: single node 3 -> 1 replicas %d ms after both signals fell%n", (System.nanoTime() - down) / 1_000_000);
-            assertThat(metrics.served()).as("the Object metric was read on the inference Service")
-                    .anyMatch(s -> s.path().endsWith("/namespaces/" + ns + "/services/" + service + "/gpu_cache_usage_perc"));
-        } finally {
+        @Override
+        public void close() {
             metrics.close();
             TierNamespaces.delete(api, ns, env::requireAllRunning);
             TierNamespaces.delete(api, adapterNs, env::requireAllRunning);
@@ -161,56 +137,89 @@ class AutoscalingIT {
     }
 
     @Test
-    void theAutoscalerScalesLeaderWorkerSetGroupsOnTheLeadersMetrics(ControllerSession session, @TempDir Path tmp) throws IOException {
-        ControllerEnvironment env = OwnEnvironment.required(session, "the metrics API stand-in on host loopback");
-        KubeApi api = env.api();
-        Path file = Files.writeString(tmp.resolve("autoscale-mn.yaml"), MULTI_NODE);
-        String release = ChartUnderTest.releaseName(file);
-        String ns = TierNamespaces.create(api, "hpa-" + release, PodSecurityExceptions.level(Example.of(file)));
-        String adapterNs = TierNamespaces.create(api, "metrics-stand-in-mn", "restricted");
-        MetricsApiStandIn metrics = MetricsApiStandIn.start(api, tmp.resolve("pki"), adapterNs);
-        try {
-            String lws = "/apis/leaderworkerset.x-k8s.io/v1/namespaces/" + ns + "/leaderworkersets/" + release + "-nim-llm-lws";
-            String hpa = "/apis/autoscaling/v2/namespaces/" + ns + "/horizontalpodautoscalers/" + release + "-nim-llm";
-            metrics.podValue(ns, "num_requests_waiting", 0);
-            metrics.externalValue(ns, "gpu_cache_usage_perc", 0.1);
-            register(metrics);
+    void theAutoscalerScalesTheStatefulSetOnRequestsWaitingAndKvCacheUse(ControllerSession session, @TempDir Path tmp) throws IOException {
+        try (Autoscaled a = new Autoscaled(session, tmp, "autoscale-sn", SINGLE_NODE, "sn")) {
+            String service = a.release + "-nim-llm";
+            String workload = "/apis/apps/v1/namespaces/" + a.ns + "/statefulsets/" + a.release + "-nim-llm";
+            String hpa = "/apis/autoscaling/v2/namespaces/" + a.ns + "/horizontalpodautoscalers/" + a.release + "-nim-llm";
+            a.metrics.podValue(a.ns, "num_requests_waiting", 0);
+            a.metrics.objectValue(a.ns, "services", service, "gpu_cache_usage_perc", 0.1);
+            register(a.metrics);
 
-            InstalledRelease installed = session.install(ChartReleases.of(ns, file));
-            NamespaceState one = installed.awaitReady(2, ReconciledExampleIT.RECONCILE_TIMEOUT, env::requireAllRunning);
-            await(api, hpa, "the autoscaler reads both metrics through the aggregator", h -> metricValues(h).equals(
-                    Map.of("Pods/num_requests_waiting", "0", "External/gpu_cache_usage_perc", "100m")) && condition(h, "ScalingActive"));
-            assertThat(lastPodsQuery(metrics).described()).as("the Pods metric is read from the leaders only (hpaPodSelector %s)",
-                    lastPodsQuery(metrics).labelSelector()).isEqualTo(leaders(one)).hasSize(1);
-            assertThat(metrics.served()).as("the External metric is asked for with the chart's selector")
-                    .anyMatch(s -> s.path().endsWith("/gpu_cache_usage_perc") && s.labelSelector().equals("service=" + release + "-nim-llm"));
+            InstalledRelease installed = session.install(ChartReleases.of(a.ns, a.file));
+            installed.awaitReady(1, ReconciledExampleIT.RECONCILE_TIMEOUT, a.env::requireAllRunning);
+            KubeObject idle = await(a.api, hpa, "the autoscaler reads both metrics through the aggregator", h -> metricValues(h).equals(
+                    Map.of("Pods/num_requests_waiting", "0", "Object/gpu_cache_usage_perc", "100m")) && condition(h, "ScalingActive"));
+            assertThat(idle.at("status.desiredReplicas")).as("nothing waiting, KV cache at 10%%: one replica").isEqualTo(1);
 
             long up = System.nanoTime();
-            metrics.podValue(ns, "num_requests_waiting", 20);
-            await(api, lws, "20 requests waiting on the leader (target 4) scale the LeaderWorkerSet to 2 groups", s -> Integer.valueOf(2).equals(s.at("spec.replicas")));
-            NamespaceState two = installed.awaitReady(4, STEP, env::requireAllRunning);
+            a.metrics.podValue(a.ns, "num_requests_waiting", 20);
+            await(a.api, workload, "20 requests waiting per pod (target 4) scale the StatefulSet to maxReplicas 3", s -> Integer.valueOf(3).equals(s.at("spec.replicas")));
+            NamespaceState three = installed.awaitReady(3, STEP, a.env::requireAllRunning);
+            System.out.printf("AutoscalingIT: single node 1 -> 3 replicas Ready %d ms after the metric rose%n", (System.nanoTime() - up) / 1_000_000);
+            List<String> statefulPods = three.all("Pod").stream().filter(p -> p.at("metadata.deletionTimestamp") == null).map(KubeObject::name).sorted().toList();
+            await(a.api, hpa, "the autoscaler asks for every serving pod's value " + statefulPods,
+                    h -> lastPodsQuery(a.metrics).described().equals(statefulPods), () -> "last query: " + lastPodsQuery(a.metrics));
+
+            // The queue drains but the KV cache is 95% full (target 80%): the Object metric alone holds the replicas.
+            a.metrics.podValue(a.ns, "num_requests_waiting", 0);
+            a.metrics.objectValue(a.ns, "services", service, "gpu_cache_usage_perc", 0.95);
+            KubeObject held = await(a.api, hpa, "the autoscaler sees the queue empty and the KV cache at 95%", h -> metricValues(h).equals(
+                    Map.of("Pods/num_requests_waiting", "0", "Object/gpu_cache_usage_perc", "950m")));
+            dev.nimchart.cluster.LocalProcess.sleep(Duration.ofSeconds(3).toMillis()); // three more syncs of the autoscaler
+            assertThat(new KubeObject(KubeApi.require(a.api.get(workload), "read the StatefulSet")).at("spec.replicas"))
+                    .as("a full KV cache holds 3 replicas with no request waiting (%s)", held.at("status")).isEqualTo(3);
+
+            long down = System.nanoTime();
+            a.metrics.objectValue(a.ns, "services", service, "gpu_cache_usage_perc", 0.1);
+            await(a.api, workload, "both signals low scale the StatefulSet down to minReplicas 1", s -> Integer.valueOf(1).equals(s.at("spec.replicas")));
+            installed.awaitReady(1, STEP, a.env::requireAllRunning);
+            System.out.printf("AutoscalingIT: single node 3 -> 1 replicas %d ms after both signals fell%n", (System.nanoTime() - down) / 1_000_000);
+            assertThat(a.metrics.served()).as("the Object metric was read on the inference Service")
+                    .anyMatch(s -> s.path().endsWith("/namespaces/" + a.ns + "/services/" + service + "/gpu_cache_usage_perc"));
+        }
+    }
+
+    @Test
+    void theAutoscalerScalesLeaderWorkerSetGroupsOnTheLeadersMetrics(ControllerSession session, @TempDir Path tmp) throws IOException {
+        try (Autoscaled a = new Autoscaled(session, tmp, "autoscale-mn", MULTI_NODE, "mn")) {
+            String lws = "/apis/leaderworkerset.x-k8s.io/v1/namespaces/" + a.ns + "/leaderworkersets/" + a.release + "-nim-llm-lws";
+            String hpa = "/apis/autoscaling/v2/namespaces/" + a.ns + "/horizontalpodautoscalers/" + a.release + "-nim-llm";
+            a.metrics.podValue(a.ns, "num_requests_waiting", 0);
+            a.metrics.externalValue(a.ns, "gpu_cache_usage_perc", 0.1);
+            register(a.metrics);
+
+            InstalledRelease installed = session.install(ChartReleases.of(a.ns, a.file));
+            NamespaceState one = installed.awaitReady(2, ReconciledExampleIT.RECONCILE_TIMEOUT, a.env::requireAllRunning);
+            await(a.api, hpa, "the autoscaler reads both metrics through the aggregator", h -> metricValues(h).equals(
+                    Map.of("Pods/num_requests_waiting", "0", "External/gpu_cache_usage_perc", "100m")) && condition(h, "ScalingActive"));
+            assertThat(lastPodsQuery(a.metrics).described()).as("the Pods metric is read from the leaders only (hpaPodSelector %s)",
+                    lastPodsQuery(a.metrics).labelSelector()).isEqualTo(leaders(one)).hasSize(1);
+            assertThat(a.metrics.served()).as("the External metric is asked for with the chart's selector")
+                    .anyMatch(s -> s.path().endsWith("/gpu_cache_usage_perc") && s.labelSelector().equals("service=" + a.release + "-nim-llm"));
+
+            long up = System.nanoTime();
+            a.metrics.podValue(a.ns, "num_requests_waiting", 20);
+            await(a.api, lws, "20 requests waiting on the leader (target 4) scale the LeaderWorkerSet to 2 groups", s -> Integer.valueOf(2).equals(s.at("spec.replicas")));
+            NamespaceState two = installed.awaitReady(4, STEP, a.env::requireAllRunning);
             System.out.printf("AutoscalingIT: multi-node 1 -> 2 groups Ready %d ms after the metric rose%n", (System.nanoTime() - up) / 1_000_000);
             assertThat(leaders(two)).as("two groups, each a leader and a worker").hasSize(2);
-            await(api, hpa, "the autoscaler reads both leaders, never a worker " + leaders(two),
-                    h -> lastPodsQuery(metrics).described().equals(leaders(two)), () -> "last query: " + lastPodsQuery(metrics));
+            await(a.api, hpa, "the autoscaler reads both leaders, never a worker " + leaders(two),
+                    h -> lastPodsQuery(a.metrics).described().equals(leaders(two)), () -> "last query: " + lastPodsQuery(a.metrics));
 
             // The queue drains but the external KV-cache signal stays above its target: it alone holds the second group.
-            metrics.podValue(ns, "num_requests_waiting", 0);
-            metrics.externalValue(ns, "gpu_cache_usage_perc", 0.95);
-            await(api, hpa, "the autoscaler sees the queue empty and the KV cache at 95%", h -> metricValues(h).equals(
+            a.metrics.podValue(a.ns, "num_requests_waiting", 0);
+            a.metrics.externalValue(a.ns, "gpu_cache_usage_perc", 0.95);
+            await(a.api, hpa, "the autoscaler sees the queue empty and the KV cache at 95%", h -> metricValues(h).equals(
                     Map.of("Pods/num_requests_waiting", "0", "External/gpu_cache_usage_perc", "950m")));
             dev.nimchart.cluster.LocalProcess.sleep(Duration.ofSeconds(3).toMillis());
-            assertThat(new KubeObject(KubeApi.require(api.get(lws), "read the LeaderWorkerSet")).at("spec.replicas"))
+            assertThat(new KubeObject(KubeApi.require(a.api.get(lws), "read the LeaderWorkerSet")).at("spec.replicas"))
                     .as("the External metric holds 2 groups with no request waiting").isEqualTo(2);
 
-            metrics.externalValue(ns, "gpu_cache_usage_perc", 0.1);
-            await(api, lws, "both signals low scale the LeaderWorkerSet down to 1 group", s -> Integer.valueOf(1).equals(s.at("spec.replicas")));
-            NamespaceState back = installed.awaitReady(2, STEP, env::requireAllRunning);
+            a.metrics.externalValue(a.ns, "gpu_cache_usage_perc", 0.1);
+            await(a.api, lws, "both signals low scale the LeaderWorkerSet down to 1 group", s -> Integer.valueOf(1).equals(s.at("spec.replicas")));
+            NamespaceState back = installed.awaitReady(2, STEP, a.env::requireAllRunning);
             assertThat(leaders(back)).as("the first group stays").isEqualTo(leaders(one));
-        } finally {
-            metrics.close();
-            TierNamespaces.delete(api, ns, env::requireAllRunning);
-            TierNamespaces.delete(api, adapterNs, env::requireAllRunning);
         }
     }
 

@@ -54,10 +54,7 @@ class CachePrefillLifecycleIT {
             assertThat(job.at("status.succeeded")).as("the Job controller ran the fill").isEqualTo(1);
             assertWaitFor(first, release, job);
 
-            Path scale = tmp.resolve("scale.yaml");
-            Files.writeString(scale, "replicaCount: 2\n");
-            installed.upgrade(ChartReleases.of(namespace, FILE, scale));
-            NamespaceState scaled = await(env, installed, 2 * workers);
+            NamespaceState scaled = upgrade(env, installed, namespace, tmp.resolve("scale.yaml"), "replicaCount: 2\n", 2 * workers);
             KubeObject same = onlyJob(scaled);
             assertThat(same.name()).as("one more group is no new model").isEqualTo(job.name());
             assertThat(same.at("metadata.uid")).as("the finished Job is left alone, not run again").isEqualTo(job.at("metadata.uid"));
@@ -66,10 +63,8 @@ class CachePrefillLifecycleIT {
             assertWaitFor(scaled, release, same);
 
             // A change to the Job alone (its resources) is a new Job of the same fill: it runs, and no NIM pod restarts.
-            Path resources = tmp.resolve("resources.yaml");
-            Files.writeString(resources, "replicaCount: 2\ncachePrefill:\n  resources:\n    requests:\n      cpu: \"4\"\n");
-            installed.upgrade(ChartReleases.of(namespace, FILE, resources));
-            NamespaceState rerun = await(env, installed, 2 * workers);
+            NamespaceState rerun = upgrade(env, installed, namespace, tmp.resolve("resources.yaml"),
+                    "replicaCount: 2\ncachePrefill:\n  resources:\n    requests:\n      cpu: \"4\"\n", 2 * workers);
             KubeObject sameFill = onlyJob(rerun);
             assertThat(sameFill.name()).as("a Job's pod template cannot change: a new Job").isNotEqualTo(job.name());
             assertThat(sameFill.at("status.succeeded")).isEqualTo(1);
@@ -77,10 +72,8 @@ class CachePrefillLifecycleIT {
             assertWaitFor(rerun, release, sameFill);
             assertThat(marker(sameFill)).isEqualTo(marker(job));
 
-            Path profile = tmp.resolve("profile.yaml");
-            Files.writeString(profile, "replicaCount: 2\nmodelSource:\n  profile: vllm-bf16-tp8-pp2\n");
-            installed.upgrade(ChartReleases.of(namespace, FILE, profile));
-            NamespaceState refilled = await(env, installed, 2 * workers);
+            NamespaceState refilled = upgrade(env, installed, namespace, tmp.resolve("profile.yaml"),
+                    "replicaCount: 2\nmodelSource:\n  profile: vllm-bf16-tp8-pp2\n", 2 * workers);
             KubeObject next = onlyJob(refilled);
             assertThat(marker(next)).as("another profile is another fill").isNotEqualTo(marker(job));
             assertThat(next.at("status.succeeded")).as("the new fill ran").isEqualTo(1);
@@ -102,6 +95,14 @@ class CachePrefillLifecycleIT {
         return installed.awaitReady(pods, ReconciledExampleIT.RECONCILE_TIMEOUT, env::requireAllRunning);
     }
 
+    /** Upgrades the release with the values {@code values} (written to {@code file}) and waits for its {@code pods} Ready. */
+    private static NamespaceState upgrade(ControllerEnvironment env, InstalledRelease installed, String namespace, Path file, String values,
+            int pods) throws IOException {
+        Files.writeString(file, values);
+        installed.upgrade(ChartReleases.of(namespace, FILE, file));
+        return await(env, installed, pods);
+    }
+
     private static KubeObject onlyJob(NamespaceState state) {
         List<KubeObject> jobs = state.all("Job").stream().filter(j -> j.at("metadata.deletionTimestamp") == null).toList();
         assertThat(jobs).as("the release's Jobs").hasSize(1);
@@ -118,7 +119,7 @@ class CachePrefillLifecycleIT {
 
     /** Every NIM pod waits for the marker this Job writes. */
     private static void assertWaitFor(NamespaceState state, String release, KubeObject job) {
-        String marker = (String) PodTemplate.env(job.list("spec.template.spec.containers").get(0)).get("NIM_LLM_PREFILL_MARKER").at("value");
+        String marker = marker(job);
         List<KubeObject> pods = new Reconciled(Example.of(FILE), release, state).gpuPods();
         assertThat(pods).isNotEmpty();
         for (KubeObject pod : pods) {

@@ -2,21 +2,17 @@ package dev.nimchart.chart.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.chart.repository.ReleaseNamespace;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Examples;
-import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.chart.repository.Reconciled;
-import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.sessions.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
-import dev.nimchart.sessions.TierNamespaces;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.PodTemplate;
-import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,52 +46,45 @@ class ControllerLifecycleIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("lifecycleExamples")
     void reshapeScaleRollBackAndUninstall(Path file, ControllerSession session, @TempDir Path tmp) throws IOException {
-        Example e = Example.of(file);
-        ControllerEnvironment env = session.environment();
-        KubeApi api = env.api();
-        String release = ChartUnderTest.releaseName(file);
-        String namespace = TierNamespaces.create(api, "life-" + release, PodSecurityExceptions.level(e));
-        try {
-            int replicas = e.integer("replicaCount");
-            int workers = e.multiNode() ? e.integer("multiNode.workers") : 1;
-            InstalledRelease installed = session.install(ChartReleases.of(namespace, file));
-            NamespaceState first = await(installed, pods(e, replicas, workers));
+        try (ReleaseNamespace ns = ReleaseNamespace.prefixed(session, file, "life-")) {
+            int replicas = ns.example.integer("replicaCount");
+            int workers = ns.example.multiNode() ? ns.example.integer("multiNode.workers") : 1;
+            InstalledRelease installed = session.install(ChartReleases.of(ns.namespace, file));
+            NamespaceState first = await(installed, pods(ns.example, replicas, workers));
             Object sshKey = ReleaseKeepsakes.sshKey(first);
-            assertMarker(e, first, false);
+            assertMarker(ns.example, first, false);
 
             // Reshape: one more worker per group (multi-node), a changed environment everywhere.
-            Path reshape = values(tmp, "reshape.yaml", reshapeValues(e, workers + (e.multiNode() ? 1 : 0), replicas));
-            installed.upgrade(ChartReleases.of(namespace, file, reshape));
-            int reshapedWorkers = workers + (e.multiNode() ? 1 : 0);
-            NamespaceState reshaped = await(installed, pods(e, replicas, reshapedWorkers));
-            assertMarker(e, reshaped, true);
-            assertThat(reshaped.livePodUids()).as("%s: every pod was replaced by the reshaping upgrade", e.name()).doesNotContainAnyElementsOf(first.livePodUids());
-            assertThat(ReleaseKeepsakes.sshKey(reshaped)).as("%s: the SSH key after the upgrade", e.name()).isEqualTo(sshKey);
+            Path reshape = values(tmp, "reshape.yaml", reshapeValues(ns.example, workers + (ns.example.multiNode() ? 1 : 0), replicas));
+            installed.upgrade(ChartReleases.of(ns.namespace, file, reshape));
+            int reshapedWorkers = workers + (ns.example.multiNode() ? 1 : 0);
+            NamespaceState reshaped = await(installed, pods(ns.example, replicas, reshapedWorkers));
+            assertMarker(ns.example, reshaped, true);
+            assertThat(reshaped.livePodUids()).as("%s: every pod was replaced by the reshaping upgrade", ns.example.name()).doesNotContainAnyElementsOf(first.livePodUids());
+            assertThat(ReleaseKeepsakes.sshKey(reshaped)).as("%s: the SSH key after the upgrade", ns.example.name()).isEqualTo(sshKey);
 
             // Scale: one more replica adds a whole group; the running groups stay as they are.
-            Path scale = values(tmp, "scale.yaml", reshapeValues(e, reshapedWorkers, replicas + 1));
-            installed.upgrade(ChartReleases.of(namespace, file, scale));
-            NamespaceState scaled = await(installed, pods(e, replicas + 1, reshapedWorkers));
-            assertThat(scaled.livePodUids()).as("%s: adding a replica keeps the running pods", e.name()).containsAll(reshaped.livePodUids());
-            if (e.multiNode()) {
-                assertThat(new Reconciled(e, release, scaled).groups()).as("%s: groups after scaling", e.name()).hasSize(replicas + 1)
+            Path scale = values(tmp, "scale.yaml", reshapeValues(ns.example, reshapedWorkers, replicas + 1));
+            installed.upgrade(ChartReleases.of(ns.namespace, file, scale));
+            NamespaceState scaled = await(installed, pods(ns.example, replicas + 1, reshapedWorkers));
+            assertThat(scaled.livePodUids()).as("%s: adding a replica keeps the running pods", ns.example.name()).containsAll(reshaped.livePodUids());
+            if (ns.example.multiNode()) {
+                assertThat(new Reconciled(ns.example, ns.release, scaled).groups()).as("%s: groups after scaling", ns.example.name()).hasSize(replicas + 1)
                         .allSatisfy((group, pods) -> assertThat(pods.stream().filter(p -> !"launcher".equals(Reconciled.label(p, Reconciled.MPI_ROLE))))
-                                .as("%s: GPU pods of group %s", e.name(), group).hasSize(reshapedWorkers));
+                                .as("%s: GPU pods of group %s", ns.example.name(), group).hasSize(reshapedWorkers));
             }
 
             // Roll back to the first revision: the first shape, the first environment, the same key.
             installed.rollback(1);
-            NamespaceState rolledBack = await(installed, pods(e, replicas, workers));
-            assertMarker(e, rolledBack, false);
-            assertThat(ReleaseKeepsakes.sshKey(rolledBack)).as("%s: the SSH key after the rollback", e.name()).isEqualTo(sshKey);
-            assertThat(rolledBack.warnings()).as("%s: Warning events through the lifecycle", e.name())
+            NamespaceState rolledBack = await(installed, pods(ns.example, replicas, workers));
+            assertMarker(ns.example, rolledBack, false);
+            assertThat(ReleaseKeepsakes.sshKey(rolledBack)).as("%s: the SSH key after the rollback", ns.example.name()).isEqualTo(sshKey);
+            assertThat(rolledBack.warnings()).as("%s: Warning events through the lifecycle", ns.example.name())
                     .filteredOn(w -> !ExplainedWarnings.explains(w)).isEmpty();
 
             installed.uninstall();
             NamespaceState after = installed.awaitNoPods(Duration.ofSeconds(60));
-            assertThat(after.workloads()).as("%s: workloads after uninstall", e.name()).isEmpty();
-        } finally {
-            TierNamespaces.delete(api, namespace, env::requireAllRunning);
+            assertThat(after.workloads()).as("%s: workloads after uninstall", ns.example.name()).isEmpty();
         }
     }
 

@@ -2,10 +2,10 @@ package dev.nimchart.chart.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.chart.repository.ReleaseNamespace;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Examples;
-import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.chart.repository.Reconciled;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ControllerEnvironment;
@@ -14,9 +14,7 @@ import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.sessions.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
-import dev.nimchart.sessions.TierNamespaces;
 import dev.nimchart.objects.KubeObject;
-import dev.nimchart.render.ChartUnderTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -45,27 +43,22 @@ class PlacementIT {
     @Test
     void nvl72GroupsGetTheirDevicesInsideOneCliqueAndAThirdGroupWaits(ControllerSession session) {
         Path file = Examples.named("multi-node-gb200-nvl72-computedomain.yaml");
-        Example e = Example.of(file);
-        ControllerEnvironment env = session.environment();
-        KubeApi api = env.api();
-        String release = ChartUnderTest.releaseName(file);
-        String namespace = TierNamespaces.create(api, "nvl72-" + release, PodSecurityExceptions.level(e));
-        try {
-            InstalledRelease installed = session.install(ChartReleases.of(namespace, file));
+        try (ReleaseNamespace ns = ReleaseNamespace.prefixed(session, file, "nvl72-")) {
+            InstalledRelease installed = session.install(ChartReleases.of(ns.namespace, file));
             installed.awaitReady(8, WAIT);
             // A pod's status names its claims as the resource claim controller records them, which can trail the pod's
             // readiness in the copy read above (seen once with other classes running beside this one).
-            NamespaceState state = DesiredState.awaitUntil(api, namespace, s -> s.livePods().stream()
+            NamespaceState state = DesiredState.awaitUntil(ns.api, ns.namespace, s -> s.livePods().stream()
                     .allMatch(p -> p.list("status.resourceClaimStatuses").size() == 2), "every pod's status naming its two claims",
-                    WAIT, env::requireAllRunning);
-            Map<String, List<KubeObject>> groups = new Reconciled(e, release, state).groups();
+                    WAIT, ns.env::requireAllRunning);
+            Map<String, List<KubeObject>> groups = new Reconciled(ns.example, ns.release, state).groups();
             assertThat(groups).as("groups of the GB200 example").hasSize(2);
 
-            List<KubeObject> claims = items(api, "/apis/resource.k8s.io/v1/namespaces/" + namespace + "/resourceclaims");
+            List<KubeObject> claims = items(ns.api, "/apis/resource.k8s.io/v1/namespaces/" + ns.namespace + "/resourceclaims");
             assertThat(claims).as("claims: a GPU claim and a channel claim per pod").hasSize(16)
                     .allSatisfy(c -> assertThat(c.at("status.allocation")).as("allocation of claim %s", c.name()).isNotNull());
             Map<String, String> cliqueOfNode = new HashMap<>();
-            for (KubeObject node : items(api, "/api/v1/nodes")) {
+            for (KubeObject node : items(ns.api, "/api/v1/nodes")) {
                 Object clique = node.labels().get(CLIQUE);
                 if (clique != null) {
                     cliqueOfNode.put(node.name(), clique.toString());
@@ -86,36 +79,29 @@ class PlacementIT {
 
             // A third group: the two cliques are taken, so none of its pods is scheduled and no device is handed out twice.
             installed.upgrade(installed.release().withSets(Map.of("replicaCount", "3")));
-            NamespaceState third = awaitState(api, namespace, s -> s.pods().stream().anyMatch(p -> "2".equals(Reconciled.label(p, Reconciled.LWS_GROUP))
-                    && unschedulable(p)), env, "a pod of group 2 marked unschedulable");
+            NamespaceState third = awaitState(ns.api, ns.namespace, s -> s.pods().stream().anyMatch(p -> "2".equals(Reconciled.label(p, Reconciled.LWS_GROUP))
+                    && unschedulable(p)), ns.env, "a pod of group 2 marked unschedulable");
             assertThat(third.pods()).filteredOn(p -> "2".equals(Reconciled.label(p, Reconciled.LWS_GROUP)))
                     .as("pods of the third group").isNotEmpty().allSatisfy(p -> assertThat(p.at("spec.nodeName")).as("node of %s", p.name()).isNull());
-            assertNoDeviceTwice(items(api, "/apis/resource.k8s.io/v1/namespaces/" + namespace + "/resourceclaims"));
-        } finally {
-            TierNamespaces.delete(api, namespace, env::requireAllRunning);
+            assertNoDeviceTwice(items(ns.api, "/apis/resource.k8s.io/v1/namespaces/" + ns.namespace + "/resourceclaims"));
         }
     }
 
     @Test
     void aPartitionedUpgradeLeavesTheGroupsBelowItOnTheOldRevision(ControllerSession session) {
         Path file = Examples.named("multi-node-llama-3.1-405b-lws.yaml");
-        Example e = Example.of(file);
-        ControllerEnvironment env = session.environment();
-        KubeApi api = env.api();
-        String release = ChartUnderTest.releaseName(file);
-        String namespace = TierNamespaces.create(api, "part-" + release, PodSecurityExceptions.level(e));
-        try {
-            int workers = e.integer("multiNode.workers");
-            InstalledRelease installed = session.install(ChartReleases.of(namespace, file, Map.of("replicaCount", "3")));
+        try (ReleaseNamespace ns = ReleaseNamespace.prefixed(session, file, "part-")) {
+            int workers = ns.example.integer("multiNode.workers");
+            InstalledRelease installed = session.install(ChartReleases.of(ns.namespace, file, Map.of("replicaCount", "3")));
             NamespaceState before = installed.awaitReady(3 * workers, WAIT);
-            Map<String, Set<String>> uidsBefore = uidsByGroup(e, release, before);
+            Map<String, Set<String>> uidsBefore = uidsByGroup(ns.example, ns.release, before);
 
             installed.upgrade(installed.release().withSets(Map.of("replicaCount", "3",
                     "multiNode.leaderWorkerSet.partition", "2", "podAnnotations." + MARKER.replace(".", "\\."), "new")));
-            NamespaceState after = awaitState(api, namespace, s -> s.livePods().size() == 3 * workers
+            NamespaceState after = awaitState(ns.api, ns.namespace, s -> s.livePods().size() == 3 * workers
                     && s.livePods().stream().filter(p -> p.labels().get(Reconciled.LWS_GROUP).equals("2")).allMatch(p -> marked(p) && NamespaceState.ready(p)),
-                    env, "group 2 running the new revision");
-            Map<String, Set<String>> uidsAfter = uidsByGroup(e, release, after);
+                    ns.env, "group 2 running the new revision");
+            Map<String, Set<String>> uidsAfter = uidsByGroup(ns.example, ns.release, after);
             assertThat(uidsAfter).as("groups after the partitioned upgrade").hasSize(3);
             uidsAfter.forEach((group, uids) -> {
                 if (group.endsWith("/2")) {
@@ -126,8 +112,6 @@ class PlacementIT {
             });
             assertThat(after.livePods()).filteredOn(p -> !p.labels().get(Reconciled.LWS_GROUP).equals("2"))
                     .as("pods below the partition run the old pod template").noneMatch(PlacementIT::marked);
-        } finally {
-            TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
     }
 
@@ -135,26 +119,19 @@ class PlacementIT {
     void recreateGroupOnPodRestartRecreatesTheGroupNoneOnlyThePod(ControllerSession session) {
         for (String policy : List.of("RecreateGroupOnPodRestart", "None")) {
             Path file = Examples.named("multi-node-llama-3.1-405b-lws.yaml");
-            Example e = Example.of(file);
-            ControllerEnvironment env = session.environment();
-            KubeApi api = env.api();
-            String release = ChartUnderTest.releaseName(file);
-            String namespace = TierNamespaces.create(api, "restart-" + policy.toLowerCase().substring(0, 4) + "-" + release, PodSecurityExceptions.level(e));
-            try {
-                int workers = e.integer("multiNode.workers");
-                InstalledRelease installed = session.install(ChartReleases.of(namespace, file, Map.of("multiNode.leaderWorkerSet.restartPolicy", policy)));
+            try (ReleaseNamespace ns = ReleaseNamespace.prefixed(session, file, "restart-" + policy.toLowerCase().substring(0, 4) + "-")) {
+                int workers = ns.example.integer("multiNode.workers");
+                InstalledRelease installed = session.install(ChartReleases.of(ns.namespace, file, Map.of("multiNode.leaderWorkerSet.restartPolicy", policy)));
                 NamespaceState before = installed.awaitReady(workers, WAIT);
                 KubeObject leader = before.livePods().stream().filter(p -> "0".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
                 KubeObject worker = before.livePods().stream().filter(p -> "1".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
                 String leaderUid = leader.at("metadata.uid").toString();
                 String workerUid = worker.at("metadata.uid").toString();
-                KubeApi.require(api.delete("/api/v1/namespaces/" + namespace + "/pods/" + worker.name()), "delete worker " + worker.name());
-                NamespaceState after = awaitState(api, namespace, s -> s.livePods().size() == workers && s.livePods().stream().allMatch(NamespaceState::ready)
-                        && s.livePods().stream().noneMatch(p -> p.at("metadata.uid").equals(workerUid)), env, "the group whole again after deleting " + worker.name());
+                KubeApi.require(ns.api.delete("/api/v1/namespaces/" + ns.namespace + "/pods/" + worker.name()), "delete worker " + worker.name());
+                NamespaceState after = awaitState(ns.api, ns.namespace, s -> s.livePods().size() == workers && s.livePods().stream().allMatch(NamespaceState::ready)
+                        && s.livePods().stream().noneMatch(p -> p.at("metadata.uid").equals(workerUid)), ns.env, "the group whole again after deleting " + worker.name());
                 boolean leaderKept = after.livePods().stream().anyMatch(p -> p.at("metadata.uid").equals(leaderUid));
                 assertThat(leaderKept).as("restartPolicy %s: the leader survives the deletion of its worker", policy).isEqualTo(policy.equals("None"));
-            } finally {
-                TierNamespaces.delete(api, namespace, env::requireAllRunning);
             }
         }
     }

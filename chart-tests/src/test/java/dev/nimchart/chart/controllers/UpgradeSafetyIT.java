@@ -2,11 +2,10 @@ package dev.nimchart.chart.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.chart.repository.ReleaseNamespace;
 import dev.nimchart.chart.repository.ChartCopy;
 import dev.nimchart.chart.repository.ChartReleases;
-import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
-import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.ReleaseRecord;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -16,7 +15,6 @@ import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.sessions.ControllerSession;
 import dev.nimchart.junit.ControllerTier;
-import dev.nimchart.sessions.TierNamespaces;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
@@ -50,13 +48,8 @@ public class UpgradeSafetyIT {
 
     @Test
     void statefulSetClaims(ControllerSession session, @TempDir Path tmp) throws IOException {
-        ControllerEnvironment env = session.environment();
-        KubeApi api = env.api();
-        Example e = Example.of(STATEFUL);
-        String release = ChartUnderTest.releaseName(STATEFUL);
-        String namespace = TierNamespaces.create(api, "upg-sts", PodSecurityExceptions.level(e));
-        try {
-            InstalledRelease installed = session.install(ChartReleases.of(namespace, STATEFUL));
+        try (ReleaseNamespace ns = ReleaseNamespace.named(session, STATEFUL, "upg-sts")) {
+            InstalledRelease installed = session.install(ChartReleases.of(ns.namespace, STATEFUL));
             NamespaceState first = await(installed, 1);
             Map<String, String> claims = ReleaseKeepsakes.claims(first);
             assertThat(claims).as("the per-pod cache claim, bound").hasSize(1).allSatisfy((name, volume) -> assertThat(volume).isNotEmpty());
@@ -78,39 +71,32 @@ public class UpgradeSafetyIT {
 
             // A chart-version-only upgrade: no pod restarts.
             installed.upgrade(installed.release().ofChart(bumpedChart("sts")));
-            assertNoPodReplaced(env, namespace, first, "the chart-version-only upgrade");
+            assertNoPodReplaced(ns.env, ns.namespace, first, "the chart-version-only upgrade");
             // A real change: pods replaced, the claims and their volumes kept.
             Path changed = values(tmp, "env.yaml", Map.of("env", List.of(Map.of("name", "NIM_CHART_UPGRADE_MARKER", "value", "1"))));
-            installed.upgrade(ChartReleases.of(namespace, STATEFUL, changed));
-            NamespaceState upgraded = awaitReplaced(env, namespace, 1, first);
+            installed.upgrade(ChartReleases.of(ns.namespace, STATEFUL, changed));
+            NamespaceState upgraded = awaitReplaced(ns.env, ns.namespace, 1, first);
             assertThat(ReleaseKeepsakes.claims(upgraded)).as("the cache claims after an upgrade that replaced the pods").isEqualTo(claims);
             installed.rollback(1);
-            NamespaceState rolledBack = awaitReplaced(env, namespace, 1, upgraded);
+            NamespaceState rolledBack = awaitReplaced(ns.env, ns.namespace, 1, upgraded);
             assertThat(ReleaseKeepsakes.claims(rolledBack)).as("the cache claims after the rollback").isEqualTo(claims);
 
             // Said explicitly, the switch to a Deployment goes ahead; the old claims stay (Retain), unused.
             Path optIn = values(tmp, "opt-in.yaml", Map.of("statefulSet", Map.of("enabled", false),
                     "persistence", Map.of("abandonLiveCache", true)));
-            installed.upgrade(ChartReleases.of(namespace, STATEFUL, optIn));
+            installed.upgrade(ChartReleases.of(ns.namespace, STATEFUL, optIn));
             NamespaceState switched = await(installed, 1);
             assertThat(switched.all("StatefulSet")).as("StatefulSets after the explicit switch").isEmpty();
             assertThat(switched.all("Deployment")).as("the Deployment after the explicit switch").hasSize(1);
             assertThat(ReleaseKeepsakes.claims(switched)).as("the old per-pod claims stay, with their volumes").containsAllEntriesOf(claims);
-        } finally {
-            TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
     }
 
     @Test
     void leaderWorkerSetKeyAndSharedClaim(ControllerSession session, @TempDir Path tmp) throws IOException {
-        ControllerEnvironment env = session.environment();
-        KubeApi api = env.api();
-        Example e = Example.of(LWS);
-        String release = ChartUnderTest.releaseName(LWS);
-        String namespace = TierNamespaces.create(api, "upg-lws", PodSecurityExceptions.level(e));
-        int pods = e.integer("replicaCount") * e.integer("multiNode.workers");
-        try {
-            InstalledRelease installed = session.install(ChartReleases.of(namespace, LWS));
+        try (ReleaseNamespace ns = ReleaseNamespace.named(session, LWS, "upg-lws")) {
+            int pods = ns.example.integer("replicaCount") * ns.example.integer("multiNode.workers");
+            InstalledRelease installed = session.install(ChartReleases.of(ns.namespace, LWS));
             NamespaceState first = await(installed, pods);
             Map<String, String> claims = ReleaseKeepsakes.claims(first);
             Object key = ReleaseKeepsakes.sshKey(first);
@@ -127,23 +113,23 @@ public class UpgradeSafetyIT {
                     "multiNode.leaderWorkerSet.subGroupSize is 2, but the live LeaderWorkerSet", "kubectl delete leaderworkerset");
 
             installed.upgrade(installed.release().ofChart(bumpedChart("lws")));
-            assertNoPodReplaced(env, namespace, first, "the chart-version-only upgrade");
+            assertNoPodReplaced(ns.env, ns.namespace, first, "the chart-version-only upgrade");
 
             // Revision 3 uses a key of the user's: the generated key stays, unchanged; revision 4 uses it again.
-            KubeApi.require(api.post("/api/v1/namespaces/" + namespace + "/secrets", Map.of("apiVersion", "v1", "kind", "Secret",
+            KubeApi.require(ns.api.post("/api/v1/namespaces/" + ns.namespace + "/secrets", Map.of("apiVersion", "v1", "kind", "Secret",
                     "metadata", Map.of("name", "team-mpi-key"), "data", key)), "create the user's key");
             Path own = values(tmp, "own-key.yaml", Map.of("multiNode", Map.of("existingSSHSecret", "team-mpi-key")));
-            installed.upgrade(ChartReleases.of(namespace, LWS, own));
-            NamespaceState ownKey = awaitReplaced(env, namespace, pods, first);
+            installed.upgrade(ChartReleases.of(ns.namespace, LWS, own));
+            NamespaceState ownKey = awaitReplaced(ns.env, ns.namespace, pods, first);
             assertThat(ReleaseKeepsakes.sshKey(ownKey)).as("the generated key while a revision uses another").isEqualTo(key);
-            installed.upgrade(ChartReleases.of(namespace, LWS));
-            NamespaceState back = awaitReplaced(env, namespace, pods, ownKey);
+            installed.upgrade(ChartReleases.of(ns.namespace, LWS));
+            NamespaceState back = awaitReplaced(ns.env, ns.namespace, pods, ownKey);
             assertThat(ReleaseKeepsakes.sshKey(back)).as("the generated key when a revision uses it again").isEqualTo(key);
             installed.rollback(3);
-            NamespaceState rolledBack = awaitReplaced(env, namespace, pods, back);
+            NamespaceState rolledBack = awaitReplaced(ns.env, ns.namespace, pods, back);
             assertThat(ReleaseKeepsakes.sshKey(rolledBack)).as("the key after rolling back to revision 3").isEqualTo(key);
             installed.rollback(1);
-            NamespaceState firstAgain = awaitReplaced(env, namespace, pods, rolledBack);
+            NamespaceState firstAgain = awaitReplaced(ns.env, ns.namespace, pods, rolledBack);
             assertThat(ReleaseKeepsakes.sshKey(firstAgain)).as("the key after rolling back to revision 1").isEqualTo(key);
             assertThat(ReleaseKeepsakes.claims(firstAgain)).as("the shared cache claim through upgrades and rollbacks").isEqualTo(claims);
 
@@ -151,27 +137,18 @@ public class UpgradeSafetyIT {
             NamespaceState after = installed.awaitNoPods(Duration.ofSeconds(60));
             assertThat(ReleaseKeepsakes.sshKey(after)).as("the SSH key after uninstall").isNull();
             assertThat(ReleaseKeepsakes.claims(after)).as("the claim annotated helm.sh/resource-policy: keep after uninstall").isEqualTo(claims);
-        } finally {
-            TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
     }
 
     @Test
     void mpiJobChartVersionOnlyUpgrade(ControllerSession session) {
-        ControllerEnvironment env = session.environment();
-        KubeApi api = env.api();
-        Example e = Example.of(MPIJOB);
-        String release = ChartUnderTest.releaseName(MPIJOB);
-        String namespace = TierNamespaces.create(api, "upg-mpi", PodSecurityExceptions.level(e));
-        try {
-            InstalledRelease installed = session.install(ChartReleases.of(namespace, MPIJOB));
-            NamespaceState first = await(installed, e.integer("replicaCount") * (e.integer("multiNode.workers") + 1));
+        try (ReleaseNamespace ns = ReleaseNamespace.named(session, MPIJOB, "upg-mpi")) {
+            InstalledRelease installed = session.install(ChartReleases.of(ns.namespace, MPIJOB));
+            NamespaceState first = await(installed, ns.example.integer("replicaCount") * (ns.example.integer("multiNode.workers") + 1));
             List<String> jobs = first.all("MPIJob").stream().map(KubeObject::name).toList();
             installed.upgrade(installed.release().ofChart(bumpedChart("mpi")));
-            NamespaceState after = assertNoPodReplaced(env, namespace, first, "the chart-version-only upgrade");
+            NamespaceState after = assertNoPodReplaced(ns.env, ns.namespace, first, "the chart-version-only upgrade");
             assertThat(after.all("MPIJob").stream().map(KubeObject::name).toList()).as("MPIJob names").isEqualTo(jobs);
-        } finally {
-            TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
     }
 
@@ -181,35 +158,28 @@ public class UpgradeSafetyIT {
      */
     @Test
     void deploymentRolloutOnFullGpus(ControllerSession session, @TempDir Path tmp) throws IOException {
-        ControllerEnvironment env = session.environment();
-        KubeApi api = env.api();
-        Example e = Example.of(MINIMAL);
-        String release = ChartUnderTest.releaseName(MINIMAL);
-        String namespace = TierNamespaces.create(api, "upg-deploy", PodSecurityExceptions.level(e));
-        try {
+        try (ReleaseNamespace ns = ReleaseNamespace.named(session, MINIMAL, "upg-deploy")) {
             Map<String, Object> full = new LinkedHashMap<>();
             full.put("statefulSet", Map.of("enabled", false));
             full.put("replicaCount", 3);
             full.put("resources", Map.of("limits", Map.of("nvidia.com/gpu", 8)));
             full.put("nodeSelector", Map.of("topology.kubernetes.io/rack", "rack-a"));
             Path fullRack = values(tmp, "full-rack.yaml", full);
-            InstalledRelease installed = session.install(ChartReleases.of(namespace, MINIMAL, fullRack));
+            InstalledRelease installed = session.install(ChartReleases.of(ns.namespace, MINIMAL, fullRack));
             NamespaceState first = await(installed, 3);
             Path changed = values(tmp, "env.yaml", Map.of("env", List.of(Map.of("name", "NIM_CHART_UPGRADE_MARKER", "value", "1"))));
-            installed.upgrade(ChartReleases.of(namespace, MINIMAL, fullRack, changed));
-            NamespaceState rolled = awaitReplaced(env, namespace, 3, first);
+            installed.upgrade(ChartReleases.of(ns.namespace, MINIMAL, fullRack, changed));
+            NamespaceState rolled = awaitReplaced(ns.env, ns.namespace, 3, first);
             assertThat(rolled.livePods()).as("pods after the default rollout").hasSize(3);
 
             Path surge = values(tmp, "surge.yaml", Map.of("strategy", Map.of("rollingUpdate", Map.of("maxSurge", 1, "maxUnavailable", 0)),
                     "env", List.of(Map.of("name", "NIM_CHART_UPGRADE_MARKER", "value", "2"))));
-            installed.upgrade(ChartReleases.of(namespace, MINIMAL, fullRack, surge));
+            installed.upgrade(ChartReleases.of(ns.namespace, MINIMAL, fullRack, surge));
             dev.nimchart.cluster.LocalProcess.sleep(Duration.ofSeconds(10).toMillis());
-            NamespaceState stuck = NamespaceState.read(api, namespace);
+            NamespaceState stuck = NamespaceState.read(ns.api, ns.namespace);
             assertThat(stuck.pods().stream().filter(p -> "Pending".equals(p.at("status.phase"))).toList())
                     .as("with a surge, the new pod waits for GPUs no node has free").hasSize(1);
             assertThat(stuck.livePodUids()).as("and no old pod was replaced").containsAll(rolled.livePodUids());
-        } finally {
-            TierNamespaces.delete(api, namespace, env::requireAllRunning);
         }
     }
 

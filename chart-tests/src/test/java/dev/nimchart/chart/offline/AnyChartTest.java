@@ -62,20 +62,21 @@ class AnyChartTest {
                 .hasSize(3).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }
 
+    /** The node-batch chart's offline verdict on one values file ({@code name} in {@code dir}) fails, naming each of {@code named}. */
+    private static void assertRefusedNaming(Path dir, String name, String values, String... named) throws IOException {
+        Files.writeString(dir.resolve(name), values);
+        List<Verdict> verdicts = ChartCheck.of(nodeBatch(), dev.nimchart.junit.RunSettings.get()).values(dir).offline();
+        assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject()).contains(named));
+    }
+
     @Test
     void aCustomResourceIsJudgedByTheCrdTheChartInstalls(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("zero-days-values.yaml"), "sweep:\n  retentionDays: 0\n");
-        List<Verdict> verdicts = ChartCheck.of(nodeBatch(), dev.nimchart.junit.RunSettings.get()).values(dir).offline();
-        assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject())
-                .contains("Sweep").contains("spec.retentionDays"));
+        assertRefusedNaming(dir, "zero-days-values.yaml", "sweep:\n  retentionDays: 0\n", "Sweep", "spec.retentionDays");
     }
 
     @Test
     void aBuiltInKindIsCheckedStrictlyByItsOwnModel(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("backoff-word-values.yaml"), "backoffLimit: twice\n");
-        List<Verdict> verdicts = ChartCheck.of(nodeBatch(), dev.nimchart.junit.RunSettings.get()).values(dir).offline();
-        assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject())
-                .contains("Job").contains("backoffLimit"));
+        assertRefusedNaming(dir, "backoff-word-values.yaml", "backoffLimit: twice\n", "Job", "backoffLimit");
     }
 
     @Test

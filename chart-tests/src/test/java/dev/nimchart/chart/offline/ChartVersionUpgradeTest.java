@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,12 +41,8 @@ class ChartVersionUpgradeTest {
         bumped = new ChartRenderer(copy, dev.nimchart.junit.RunSettings.get());
     }
 
-    static Stream<Path> examples() {
-        return Examples.all();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("examples")
+    @MethodSource(Examples.ALL)
     void podTemplatesIgnoreTheChartVersion(Path file) {
         RenderedManifest before = ChartUnderTest.render(file);
         RenderedManifest after = bumped.render(ChartUnderTest.releaseName(file), ChartUnderTest.NAMESPACE, List.of(file), Map.of());

@@ -8,7 +8,6 @@ import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.render.TestHookRenderer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,17 +80,14 @@ class DynamoModeTest {
         String models = "{\"object\":\"list\",\"data\":[{\"id\":\"meta/llama-3.1-8b-instruct\",\"object\":\"model\"}]}";
         // Dynamo's frontend lists the worker endpoints it discovered (Dynamo's health-check reference).
         String dynamo = "{\"status\":\"healthy\",\"endpoints\":[\"dyn://dynamo.backend.generate\"],\"instances\":[]}";
-        assertThat(run(test, models, dynamo).exit).as("a worker registered with Dynamo").isZero();
+        assertThat(run(test, models, dynamo).exit()).as("a worker registered with Dynamo").isZero();
         // The fallback (`Launching vLLM: vllm serve`) serves the same models, and vLLM's /health answers 200 with no body.
-        assertThat(run(test, models, "").exit).as("a worker that fell back to plain vLLM").isNotZero();
-        assertThat(run(test, models.replace("meta/llama-3.1-8b-instruct", "other/model"), dynamo).exit).as("another model").isNotZero();
-    }
-
-    private record Result(int exit, String output) {
+        assertThat(run(test, models, "").exit()).as("a worker that fell back to plain vLLM").isNotZero();
+        assertThat(run(test, models.replace("meta/llama-3.1-8b-instruct", "other/model"), dynamo).exit()).as("another model").isNotZero();
     }
 
     /** Runs the test container's command with sh and a curl that answers /v1/models and the health path from files. */
-    private Result run(KubeObject container, String models, String health) throws Exception {
+    private ScriptRun run(KubeObject container, String models, String health) throws Exception {
         Path bin = Files.createDirectories(work.resolve("bin"));
         Files.writeString(work.resolve("models.json"), models);
         Files.writeString(work.resolve("health.json"), health);
@@ -100,22 +95,7 @@ class DynamoModeTest {
         Files.writeString(curl, "#!/bin/sh\nfor a; do url=$a; done\ncase \"$url\" in\n  */v1/models) cat \"$FAKE/models.json\";;\n"
                 + "  *\"$NIM_DYNAMO_HEALTH_PATH\") cat \"$FAKE/health.json\";;\n  *) echo \"404 $url\" >&2; exit 22;;\nesac\n");
         Files.setPosixFilePermissions(curl, PosixFilePermissions.fromString("rwxr-xr-x"));
-        List<String> command = new ArrayList<>();
-        ((List<?>) container.at("command")).forEach(c -> command.add(c.toString()));
-        ((List<?>) container.at("args")).forEach(c -> command.add(c.toString()));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
-        pb.environment().clear();
-        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
-        pb.environment().put("FAKE", work.toString());
-        for (KubeObject e : container.list("env")) {
-            pb.environment().put((String) e.at("name"), (String) e.at("value"));
-        }
-        Process p = pb.start();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the test pod command did not end within 30 s");
-        }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        return ScriptRun.ofContainer(container, work, bin, Map.of("FAKE", work.toString()));
     }
 
     static KubeObject nimContainer(RenderedManifest m) {

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.chart.repository.Examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Example;
@@ -22,10 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ExampleRenderingTest {
 
-    private static final String ALL = "dev.nimchart.chart.repository.Examples#all";
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void theWorkloadKindFollowsTheValues(Path file) {
         Example e = Example.of(file);
         String mode = e.mode();
@@ -51,7 +51,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void optionalObjectsFollowTheirSwitches(Path file) {
         Example e = Example.of(file);
         assertThat(e.manifest.ofKind("Ingress")).as(e.name()).hasSize(e.flag("ingress.enabled") ? 1 : 0);
@@ -75,7 +75,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyGpuPodGetsTheGpuLimitOfTheValues(Path file) {
         Example e = Example.of(file);
         assertThat(e.templates).as(e.name()).isNotEmpty();
@@ -86,7 +86,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void podsThatServeTheApiProbeItAsTheValuesSay(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.templates) {
@@ -118,7 +118,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyMountHasAVolumeAndEveryVolumeIsMounted(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.templates) {
@@ -139,7 +139,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void envNamesAreUniqueAndTheUsersEntriesWin(Path file) {
         Example e = Example.of(file);
         Map<String, KubeObject> userEnv = e.userEnv();
@@ -160,7 +160,7 @@ class ExampleRenderingTest {
      * home.path: with the read-only root filesystem, an engine's first cache write anywhere else ends the server.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyNimContainerKeepsItsEngineCachesInItsSizedWritableHome(Path file) {
         Example e = Example.of(file);
         String home = e.text("home.path");
@@ -187,7 +187,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void theModelCacheFollowsTheValues(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.gpuTemplates()) {
@@ -222,7 +222,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void sharedMemoryIsAMemoryEmptyDirOfTheConfiguredSize(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.gpuTemplates()) {
@@ -240,7 +240,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void theInferenceServiceSelectsExactlyThePodsThatServeTheApi(Path file) {
         Example e = Example.of(file);
         KubeObject service = inferenceService(e);
@@ -261,7 +261,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void theServiceMonitorScrapesTheInferenceServiceOnce(Path file) {
         Example e = Example.of(file);
         for (KubeObject monitor : e.manifest.ofKind("ServiceMonitor")) {
@@ -276,7 +276,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void theIngressAndTheAutoscalerPointAtTheRightObjects(Path file) {
         Example e = Example.of(file);
         for (KubeObject ingress : e.manifest.ofKind("Ingress")) {
@@ -308,7 +308,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void podSettingsReachEveryPod(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.templates) {
@@ -347,7 +347,7 @@ class ExampleRenderingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void theNgcKeyIsNeverRenderedInPlainText(Path file) {
         Example e = Example.of(file);
         String key = e.text("model.ngcAPIKey");

@@ -9,14 +9,11 @@ import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.render.TestHookRenderer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,14 +41,14 @@ class HelmTestPodTest {
         String modelName = template.replace("MARKER", marker);
         KubeObject container = testPod(modelName).list("spec.containers").get(0);
 
-        Result served = run(container, modelName);
-        assertThat(served.exit).as("the served model is found: %s", served.output).isZero();
+        ScriptRun served = run(container, modelName);
+        assertThat(served.exit()).as("the served model is found: %s", served.output()).isZero();
         assertThat(Files.exists(Path.of(marker))).as("the model name ran as shell code").isFalse();
 
-        Result other = run(container, "meta/some-other-model");
-        assertThat(other.exit).as("another served model fails the test: %s", other.output).isNotZero();
+        ScriptRun other = run(container, "meta/some-other-model");
+        assertThat(other.exit()).as("another served model fails the test: %s", other.output()).isNotZero();
         other = run(container, modelName + "-70b");
-        assertThat(other.exit).as("another served model fails the test: %s", other.output).isNotZero();
+        assertThat(other.exit()).as("another served model fails the test: %s", other.output()).isNotZero();
         assertThat(Files.exists(Path.of(marker))).as("the model name ran as shell code").isFalse();
     }
 
@@ -99,11 +96,8 @@ class HelmTestPodTest {
                 .filter(p -> p.name().endsWith("-test")).findFirst().orElseThrow();
     }
 
-    private record Result(int exit, String output) {
-    }
-
     /** Runs the container's command and args with sh; curl prints a model list holding {@code servedModel}, JSON-encoded. */
-    private Result run(KubeObject container, String servedModel) throws Exception {
+    private ScriptRun run(KubeObject container, String servedModel) throws Exception {
         Path bin = Files.createDirectories(work.resolve("bin"));
         Path models = work.resolve("models.json");
         Files.writeString(models, "{\"object\":\"list\",\"data\":[{\"id\":\"" + servedModel.replace("\\", "\\\\").replace("\"", "\\\"")
@@ -112,26 +106,7 @@ class HelmTestPodTest {
         Files.writeString(curl, "#!/bin/sh\ncat \"$FAKE_MODELS\"\n");
         Files.setPosixFilePermissions(curl, PosixFilePermissions.fromString("rwxr-xr-x"));
 
-        List<String> command = new ArrayList<>();
-        for (Object part : (List<?>) container.at("command")) {
-            command.add(part.toString());
-        }
-        for (Object part : (List<?>) container.at("args")) {
-            command.add(part.toString());
-        }
-        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
-        pb.environment().clear();
-        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
-        pb.environment().put("FAKE_MODELS", models.toString());
-        for (KubeObject e : container.list("env")) {
-            pb.environment().put((String) e.at("name"), (String) e.at("value"));
-        }
-        Process p = pb.start();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the test pod command did not end within 30 s");
-        }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        return ScriptRun.ofContainer(container, work, bin, Map.of("FAKE_MODELS", models.toString()));
     }
 
     private static String yamlDoubleQuoted(String s) {

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.chart.repository.Examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Example;
@@ -23,12 +24,10 @@ import org.yaml.snakeyaml.Yaml;
  */
 class InferenceGatewayTest {
 
-    private static final String ALL = "dev.nimchart.chart.repository.Examples#all";
-    private static final String ROUTABLE = "dev.nimchart.chart.repository.Examples#routable";
     private static final Map<String, String> POOL = Map.of("inferencePool.enabled", "true");
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ROUTABLE)
+    @MethodSource(Examples.ROUTABLE)
     void thePoolSelectsExactlyTheServingPods(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = ChartUnderTest.render(file, POOL);
@@ -49,7 +48,7 @@ class InferenceGatewayTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ROUTABLE)
+    @MethodSource(Examples.ROUTABLE)
     void theEndpointPickerServesThisPoolOnNimMetrics(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = ChartUnderTest.render(file, POOL);
@@ -90,7 +89,7 @@ class InferenceGatewayTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void routesAndAutoscalersTargetTheRelease(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = e.manifest;

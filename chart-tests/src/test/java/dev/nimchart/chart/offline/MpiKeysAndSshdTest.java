@@ -13,11 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,10 +46,10 @@ class MpiKeysAndSshdTest {
         Path key = scripts.resolve("private.key");
         Files.write(key, Base64.getDecoder().decode((String) secret.at("data[private.key]")));
         Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
-        Result derived = run(List.of("ssh-keygen", "-y", "-f", key.toString()), Map.of());
-        assertThat(derived.exit).as(derived.output).isZero();
+        ScriptRun derived = run(List.of("ssh-keygen", "-y", "-f", key.toString()), Map.of());
+        assertThat(derived.exit()).as(derived.output()).isZero();
         String published = new String(Base64.getDecoder().decode((String) secret.at("data[public.key]")), StandardCharsets.UTF_8);
-        assertThat(words(published, 2)).as("public.key is the OpenSSH form of private.key's public key").isEqualTo(words(derived.output, 2));
+        assertThat(words(published, 2)).as("public.key is the OpenSSH form of private.key's public key").isEqualTo(words(derived.output(), 2));
         assertThat(published).startsWith("ecdsa-sha2-nistp256 ").endsWith("\n");
     }
 
@@ -79,11 +77,11 @@ class MpiKeysAndSshdTest {
         Path pub = scripts.resolve("public.key");
         Files.writeString(pub, "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBK nim-llm\n");
         String ngcKey = "nvapi-FAKE-sshd-config-3c1d";
-        Result r = run(List.of("bash", scripts.resolve("worker.sh").toString()), Map.of("NIM_MPI_SSH_AUTHORIZED_KEYS", pub.toString(),
+        ScriptRun r = run(List.of("bash", scripts.resolve("worker.sh").toString()), Map.of("NIM_MPI_SSH_AUTHORIZED_KEYS", pub.toString(),
                 "NIM_MPI_SSHD_DIR", memory.toString(), "NIM_MPI_SSH_PORT", "2222", "NIM_SSHD", sshd.toString(), "REPORT", report.toString(),
                 "NGC_API_KEY", ngcKey));
-        assertThat(r.exit).as(r.output).isZero();
-        assertThat(r.output).as("sshd reads its config from the memory-backed directory").contains("config at " + memory + "/sshd.");
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).as("sshd reads its config from the memory-backed directory").contains("config at " + memory + "/sshd.");
         List<String> config = Files.readAllLines(report);
         assertThat(config).contains("AllowTcpForwarding no", "AllowStreamLocalForwarding no", "AllowAgentForwarding no", "GatewayPorts no",
                 "PermitTunnel no", "X11Forwarding no", "PermitTTY no", "PermitUserRC no", "PasswordAuthentication no");
@@ -93,10 +91,10 @@ class MpiKeysAndSshdTest {
             Path authorized = files.filter(f -> f.getFileName().toString().equals("authorized_keys")).findFirst().orElseThrow();
             assertThat(Files.readString(authorized)).isEqualTo(Files.readString(pub));
         }
-        Result noDir = run(List.of("bash", scripts.resolve("worker.sh").toString()), Map.of("NIM_MPI_SSH_AUTHORIZED_KEYS", pub.toString(),
+        ScriptRun noDir = run(List.of("bash", scripts.resolve("worker.sh").toString()), Map.of("NIM_MPI_SSH_AUTHORIZED_KEYS", pub.toString(),
                 "NIM_SSHD", sshd.toString(), "REPORT", report.toString()));
-        assertThat(noDir.exit).as("without a memory-backed directory worker.sh refuses to start").isNotZero();
-        assertThat(noDir.output).contains("NIM_MPI_SSHD_DIR is not set");
+        assertThat(noDir.exit()).as("without a memory-backed directory worker.sh refuses to start").isNotZero();
+        assertThat(noDir.output()).contains("NIM_MPI_SSHD_DIR is not set");
     }
 
     private static KubeObject sshSecret(RenderedManifest m) {
@@ -108,20 +106,7 @@ class MpiKeysAndSshdTest {
         return String.join(" ", List.of(w).subList(0, Math.min(n, w.length)));
     }
 
-    private record Result(int exit, String output) {
-    }
-
-    private static Result run(List<String> command, Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).directory(scripts.toFile());
-        pb.environment().clear();
-        pb.environment().put("PATH", System.getenv("PATH"));
-        pb.environment().putAll(env);
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(command + " did not end within 30 s");
-        }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    private static ScriptRun run(List<String> command, Map<String, String> env) throws Exception {
+        return ScriptRun.of(command, scripts, null, env);
     }
 }

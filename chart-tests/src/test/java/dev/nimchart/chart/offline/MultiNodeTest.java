@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.chart.repository.Examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Example;
@@ -14,10 +15,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Every multi-node example: GPUs, groups, the NIM wiring the chart derives, and how a group starts. */
 class MultiNodeTest {
 
-    private static final String MULTI = "dev.nimchart.chart.repository.Examples#multiNode";
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(MULTI)
+    @MethodSource(Examples.MULTI_NODE)
     void aReplicaUsesWorkersTimesGpusPerNodeGpus(Path file) {
         Example e = Example.of(file);
         int workers = e.integer("multiNode.workers");
@@ -33,7 +33,7 @@ class MultiNodeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(MULTI)
+    @MethodSource(Examples.MULTI_NODE)
     void theMpiLauncherRequestsNoGpu(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.templates) {
@@ -46,7 +46,7 @@ class MultiNodeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(MULTI)
+    @MethodSource(Examples.MULTI_NODE)
     void theChartDerivesTheNimMultiNodeVariables(Path file) {
         Example e = Example.of(file);
         Map<String, KubeObject> user = e.userEnv();
@@ -81,7 +81,7 @@ class MultiNodeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(MULTI)
+    @MethodSource(Examples.MULTI_NODE)
     void theBackendFollowsTheFlagWithOneGroupPerReplica(Path file) {
         Example e = Example.of(file);
         if (e.mode().equals("leaderworkerset")) {
@@ -117,7 +117,7 @@ class MultiNodeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(MULTI)
+    @MethodSource(Examples.MULTI_NODE)
     void theLaunchModeDecidesHowAGroupStarts(Path file) {
         Example e = Example.of(file);
         boolean mpi = e.launchMode().equals("mpi");

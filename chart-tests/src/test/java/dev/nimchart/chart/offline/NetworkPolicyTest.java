@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.chart.repository.Examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Example;
@@ -24,11 +25,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class NetworkPolicyTest {
 
-    private static final String ALL = "dev.nimchart.chart.repository.Examples#all";
     private static final Map<String, String> ENABLED = Map.of("networkPolicy.enabled", "true");
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void policiesExistUnlessTheValuesTurnThemOff(Path file) {
         Example e = Example.of(file);
         assertThat(e.manifest.ofKind("NetworkPolicy")).as("%s: on by default", e.name()).isNotEmpty();
@@ -37,7 +37,7 @@ class NetworkPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void theInferencePortIsOpenToTheChosenClientsOnly(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = ChartUnderTest.render(file, ENABLED);
@@ -78,7 +78,7 @@ class NetworkPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void eachGroupTalksOnlyWithinItself(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = ChartUnderTest.render(file, ENABLED);
@@ -133,7 +133,7 @@ class NetworkPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void theHealthPortIsOpenToTheSameClientsAsTheInferencePortWhenItIsAPortOfItsOwn(Path file) {
         healthPortIsOpenWithTheInferencePort(Example.of(file), ChartUnderTest.render(file, ENABLED));
     }

@@ -22,13 +22,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class NetworkingTest {
 
-    private static final String NETWORKING = "dev.nimchart.chart.repository.Examples#withNetworking";
     private static final Map<String, Integer> EFA_PER_INSTANCE = Map.of("p4d.24xlarge", 4, "p4de.24xlarge", 4,
             "p5.48xlarge", 32, "p5e.48xlarge", 32, "p5en.48xlarge", 16, "p6-b200.48xlarge", 8);
     private static final List<String> DEVICE_RESOURCES = List.of("vpc.amazonaws.com/efa", "nvidia.com/mlnxnics");
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(NETWORKING)
+    @MethodSource(Examples.WITH_NETWORKING)
     void everyGpuContainerRequestsDevicesPerGpuTimesItsGpus(Path file) {
         Example e = Example.of(file);
         String resource = deviceResource(e);
@@ -55,7 +54,7 @@ class NetworkingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(NETWORKING)
+    @MethodSource(Examples.WITH_NETWORKING)
     void theProviderInjectsWhatItsNetworkNeeds(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.gpuTemplates()) {

@@ -7,7 +7,6 @@ import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.values.DeclaredPodSecurity;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -19,12 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class PodSecurityDeclarationTest {
 
-    static Stream<Path> examples() {
-        return Examples.all();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("examples")
+    @MethodSource(Examples.ALL)
     void theDeclaredLevelIsTheDocumentedOne(Path file) {
         Example example = Example.of(file);
         String documented = PodSecurityExceptions.level(example);

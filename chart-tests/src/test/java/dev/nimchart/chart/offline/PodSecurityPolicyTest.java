@@ -45,7 +45,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class PodSecurityPolicyTest {
 
-    private static final String ALL = "dev.nimchart.chart.repository.Examples#all";
     private static ChartRenderer withTestPods;
 
     /** A pod of a rendered example: its role, its template and the labels its controller adds for group 0. */
@@ -113,7 +112,7 @@ class PodSecurityPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyPodIsReachableOnItsServingPortsOnlyAndOnEveryOtherPortFromItsOwnGroupOnly(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = render(file);
@@ -149,7 +148,7 @@ class PodSecurityPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void inAirGapModeAModelPodReachesOnlyDnsItsGroupAndTheDeclaredPeers(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = render(file);
@@ -182,7 +181,7 @@ class PodSecurityPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.nimchart.chart.repository.Examples#multiNode")
+    @MethodSource(Examples.MULTI_NODE)
     void turningThePoliciesOffIsSaidInTheNotes(Path file) {
         Example e = Example.of(file);
         assertThat(ChartUnderTest.render(file, Map.of("networkPolicy.enabled", "false")).ofKind("NetworkPolicy")).as(e.name()).isEmpty();
@@ -198,7 +197,7 @@ class PodSecurityPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void noContainerExpandsASecretIntoItsArgumentsAndTheLauncherHasNoNgcKey(Path file) {
         Example e = Example.of(file);
         Pattern reference = Pattern.compile("(\\$+)\\(([A-Za-z_][A-Za-z0-9_.-]*)\\)");
@@ -224,7 +223,7 @@ class PodSecurityPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void hostPathsStayOffTheSystemAndAreReadOnlyButTheDocumentedOnes(Path file) {
         Example e = Example.of(file);
         List<String> system = List.of("/etc", "/proc", "/sys", "/run", "/var/run", "/root", "/boot", "/dev", "/var/lib/kubelet", "/var/log");
@@ -254,7 +253,7 @@ class PodSecurityPolicyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyContainerNamesItsPullPolicyAndTheChartsOwnImagesArePinnedByDigest(Path file) {
         Example e = Example.of(file);
         String nimRepository = e.text("image.repository");

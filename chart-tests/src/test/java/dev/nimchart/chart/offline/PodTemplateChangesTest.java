@@ -27,11 +27,16 @@ class PodTemplateChangesTest {
         assertThat(PodTemplateChanges.between(ChartUnderTest.render(LWS), ChartUnderTest.render(LWS))).isEmpty();
     }
 
+    /** The pod template changes of the example when its values add one environment variable, NIM_UPGRADE_MARKER. */
+    private static Map<String, List<String>> changesOfAnAddedVariable(Path example) {
+        RenderedManifest before = ChartUnderTest.render(example);
+        RenderedManifest after = ChartUnderTest.render(example, Map.of("env[0].name", "NIM_UPGRADE_MARKER", "env[0].value", "yes-marker"));
+        return PodTemplateChanges.between(before, after);
+    }
+
     @Test
     void anEnvChangeIsFoundByContainerAndVariableName() {
-        RenderedManifest before = ChartUnderTest.render(LWS);
-        RenderedManifest after = ChartUnderTest.render(LWS, Map.of("env[0].name", "NIM_UPGRADE_MARKER", "env[0].value", "yes-marker"));
-        Map<String, List<String>> changes = PodTemplateChanges.between(before, after);
+        Map<String, List<String>> changes = changesOfAnAddedVariable(LWS);
         assertThat(changes).as("changed templates").isNotEmpty();
         assertThat(changes.values()).allSatisfy(paths -> assertThat(paths).contains("spec.containers[nim].env[NIM_UPGRADE_MARKER]"));
         assertThat(changes.keySet()).allMatch(k -> k.startsWith("LeaderWorkerSet/"));
@@ -39,9 +44,7 @@ class PodTemplateChangesTest {
 
     @Test
     void anMpiJobWhoseNameFollowsItsSpecIsPairedWithItself() {
-        RenderedManifest before = ChartUnderTest.render(MPIJOB);
-        RenderedManifest after = ChartUnderTest.render(MPIJOB, Map.of("env[0].name", "NIM_UPGRADE_MARKER", "env[0].value", "yes-marker"));
-        Map<String, List<String>> changes = PodTemplateChanges.between(before, after);
+        Map<String, List<String>> changes = changesOfAnAddedVariable(MPIJOB);
         assertThat(changes).as("changed MPIJob templates").isNotEmpty();
         assertThat(changes.values()).as("changed fields, not whole templates added and removed").allSatisfy(paths ->
                 assertThat(paths).doesNotContain("(added)", "(removed)"));

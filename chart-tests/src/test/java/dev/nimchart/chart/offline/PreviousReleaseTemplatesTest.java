@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -27,12 +26,8 @@ class PreviousReleaseTemplatesTest {
 
     private static final TemplateChangeReasons REASONS = TemplateChangeReasons.load();
 
-    static Stream<Path> examples() {
-        return Examples.all();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("examples")
+    @MethodSource(Examples.ALL)
     void everyPodTemplateChangeFromThePreviousReleaseIsInTheChangelog(Path example) throws java.io.IOException {
         PreviousRelease previous = PreviousRelease.required();
         String name = example.getFileName().toString();

@@ -22,11 +22,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ResourceDefaultsTest {
 
-    private static final String ALL = "dev.nimchart.chart.repository.Examples#all";
     private static final Path MINIMAL = Examples.named("single-node-minimal.yaml");
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyContainerOfEveryPodRequestsCpuAndMemory(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.templates) {
@@ -42,7 +41,7 @@ class ResourceDefaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void sharedMemoryStaysBelowTheMemoryLimitItCountsAgainst(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.gpuTemplates()) {

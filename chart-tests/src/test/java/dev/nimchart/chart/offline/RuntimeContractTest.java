@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.chart.repository.Examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.Example;
@@ -28,17 +29,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RuntimeContractTest {
 
-    private static final String ALL = "dev.nimchart.chart.repository.Examples#all";
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void noTwoContainersOfAPodBindOnePortAndEverySelectorKeepsToItsOwnPods(Path file) {
         Example e = Example.of(file);
         assertThat(RuntimeContractCheck.problems(e.manifest)).as(e.name()).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void noContainerSetsAVariableTwice(Path file) {
         Example e = Example.of(file);
         SoftAssertions soft = new SoftAssertions();
@@ -54,7 +54,7 @@ class RuntimeContractTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void derivedVariablesSayWhatTheirKeysSayInEveryNimContainerAndThePrefillJob(Path file) {
         Example e = Example.of(file);
         SoftAssertions soft = new SoftAssertions();
@@ -100,7 +100,7 @@ class RuntimeContractTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyInClusterAddressANimContainerDialsGoesDirectly(Path file) {
         Example e = Example.of(file);
         List<String> hosts = new ArrayList<>(List.of("localhost", "127.0.0.1"));
@@ -137,7 +137,7 @@ class RuntimeContractTest {
                 .ifPresent(lws -> env.put("LWS_LEADER_ADDRESS", lws.name() + "-0." + lws.name() + "." + ChartUnderTest.NAMESPACE));
         for (KubeObject v : container.list("env")) {
             if (v.at("value") != null) {
-                env.put(String.valueOf(v.at("name")), dev.nimchart.controllers.KubeletEnv.expand(v.at("value").toString(), env));
+                env.put(String.valueOf(v.at("name")), dev.nimchart.startup.KubeletEnv.expand(v.at("value").toString(), env));
             }
         }
         return env;

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.chart.repository.Examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.chart.repository.ChartNotes;
@@ -30,14 +31,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 public class SecureDefaultsTest {
 
-    private static final String ALL = "dev.nimchart.chart.repository.Examples#all";
     private static final String FAKE_NGC_KEY = "nvapi-FAKE-secure-defaults-7f3c9e21d4b8a605";
     /** Variable names that carry secrets (the same rule as the chart's preflight). */
     private static final Pattern SECRET_VARIABLE =
             Pattern.compile("^(NGC_API_KEY|NGC_CLI_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN)$|_(API_KEY|TOKEN|PASSWORD|SECRET)$");
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyContainerRunsAsNonRootWithoutPrivilegeEscalation(Path file) {
         Example e = Example.of(file);
         for (PodTemplate t : e.templates) {
@@ -57,7 +57,7 @@ public class SecureDefaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyContainerUsesTheRuntimeDefaultSeccompProfile(Path file) {
         for (Container c : Container.all(Example.of(file))) {
             assertThat(c.effective("seccompProfile")).as("%s seccomp profile", c).isEqualTo(Map.of("type", "RuntimeDefault"));
@@ -65,7 +65,7 @@ public class SecureDefaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyCapabilityIsDroppedButWhatAnEnabledFeatureNeeds(Path file) {
         Example e = Example.of(file);
         for (Container c : Container.all(e)) {
@@ -76,7 +76,7 @@ public class SecureDefaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void everyContainerHasAReadOnlyRootFilesystemAndAWritableTmp(Path file) {
         Example e = Example.of(file);
         for (Container c : Container.all(e)) {
@@ -90,7 +90,7 @@ public class SecureDefaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void noPodMountsAnApiTokenUnlessTheValuesAskForIt(Path file) {
         Example e = Example.of(file);
         boolean optIn = e.flag(SecurityExceptions.TOKEN_OPT_IN);
@@ -114,7 +114,7 @@ public class SecureDefaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void secretsReachContainersOnlyThroughSecretKeyRef(Path file) {
         Example e = Example.of(file);
         for (Container c : Container.all(e)) {
@@ -137,7 +137,7 @@ public class SecureDefaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource(ALL)
+    @MethodSource(Examples.ALL)
     void theNgcKeyIsNeverInAConfigMapAnAnnotationALabelOrTheNotes(Path file) {
         Map<String, String> withKey = Map.of("model.ngcAPIKey", FAKE_NGC_KEY);
         RenderedManifest manifest = ChartUnderTest.render(file, withKey);
@@ -174,7 +174,7 @@ public class SecureDefaultsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("dev.nimchart.chart.repository.Examples#withNetworking")
+    @MethodSource(Examples.WITH_NETWORKING)
     void theNotesNameTheSecurityExceptionOfTheProvider(Path file) {
         Example e = Example.of(file);
         String notes = ChartNotes.of(file, Map.of());

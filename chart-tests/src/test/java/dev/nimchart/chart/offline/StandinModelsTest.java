@@ -43,8 +43,7 @@ class StandinModelsTest {
             Files.writeString(cache.resolve("loras/" + adapter + "/adapter_config.json"), "{\"r\": 8}");
         }
         Files.createDirectories(cache.resolve("loras/half-copied"));
-        Process standin = start(Example.of(Examples.named("single-node-lora-adapters.yaml")), cache);
-        try {
+        whileTheStandinRuns(Example.of(Examples.named("single-node-lora-adapters.yaml")), cache, () -> {
             List<Map<String, Object>> models = models();
             assertThat(models).extracting(m -> m.get("id")).containsExactly("nim-standin/model", "math", "sql");
             assertThat(models.subList(1, 3)).allSatisfy(m -> assertThat(m.get("parent")).isEqualTo("nim-standin/model"));
@@ -52,20 +51,15 @@ class StandinModelsTest {
             Files.writeString(cache.resolve("loras/half-copied/adapter_config.json"), "{\"r\": 16}");
             assertThat(models()).as("an adapter added later is found (NIM_PEFT_REFRESH_INTERVAL)").extracting(m -> m.get("id"))
                     .containsExactly("nim-standin/model", "half-copied", "math", "sql");
-        } finally {
-            standin.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
+        });
     }
 
     @Test
     void modelFreeNimServesTheNameTheChartAsksFor() throws Exception {
         Example e = Example.of(Examples.named("single-node-model-free-huggingface.yaml"));
-        Process standin = start(e, Files.createDirectories(dir.resolve("cache")));
-        try {
+        whileTheStandinRuns(e, Files.createDirectories(dir.resolve("cache")), () -> {
             assertThat(models()).extracting(m -> m.get("id")).containsExactly(e.text("model.name"));
-        } finally {
-            standin.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
+        });
     }
 
     @Test
@@ -81,8 +75,7 @@ class StandinModelsTest {
             if (!withDynamo) {
                 extra.put("STANDIN_DYNAMO_ABSENT", "1");
             }
-            Process standin = start(e, Files.createDirectories(dir.resolve("cache-" + withDynamo)), extra);
-            try {
+            whileTheStandinRuns(e, Files.createDirectories(dir.resolve("cache-" + withDynamo)), extra, () -> {
                 assertThat(models()).extracting(m -> m.get("id")).containsExactly(e.text("model.name"));
                 String log = Files.readString(dir.resolve("standin.log"));
                 ProcessBuilder pb = new ProcessBuilder(command(test)).redirectErrorStream(true);
@@ -103,23 +96,18 @@ class StandinModelsTest {
                     assertThat(log).contains("Launching vLLM: vllm serve").doesNotContain("Starting Dynamo worker");
                     assertThat(helmTest.exitValue()).as("helm test on the fallback to plain vLLM: %s", out).isNotZero();
                 }
-            } finally {
-                standin.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
+            });
         }
     }
 
     @Test
     void theEngineArgumentsReachTheEngineWhole() throws Exception {
         Example e = Example.of(Examples.named("single-node-engine-settings-speculative.yaml"));
-        Process standin = start(e, Files.createDirectories(dir.resolve("cache")));
-        try {
+        whileTheStandinRuns(e, Files.createDirectories(dir.resolve("cache")), () -> {
             assertThat(models()).extracting(m -> m.get("id")).as("NIM_SERVED_MODEL_NAME").containsExactly("llama-70b");
             assertThat(Files.readString(dir.resolve("standin.log"))).contains("nim-standin: engine arguments "
                     + "[\"--max-num-seqs\", \"384\", \"--compilation-config\", \"{\\\"cudagraph_capture_sizes\\\": [1, 2, 4, 8]}\"]");
-        } finally {
-            standin.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
+        });
     }
 
     private static List<String> command(KubeObject container) {
@@ -137,8 +125,23 @@ class StandinModelsTest {
 
     private int port;
 
-    private Process start(Example e, Path cache) throws IOException {
-        return start(e, cache, Map.of());
+    /** What a test checks while the stand-in runs. */
+    private interface WhileRunning {
+        void check() throws Exception;
+    }
+
+    /** Starts the stand-in as the example's serving container ({@link #start}), checks, then ends it. */
+    private void whileTheStandinRuns(Example e, Path cache, WhileRunning check) throws Exception {
+        whileTheStandinRuns(e, cache, Map.of(), check);
+    }
+
+    private void whileTheStandinRuns(Example e, Path cache, Map<String, String> extra, WhileRunning check) throws Exception {
+        Process standin = start(e, cache, extra);
+        try {
+            check.check();
+        } finally {
+            standin.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
     }
 
     private Process start(Example e, Path cache, Map<String, String> extra) throws IOException {

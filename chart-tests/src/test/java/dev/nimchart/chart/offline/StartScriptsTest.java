@@ -7,14 +7,11 @@ import dev.nimchart.chart.repository.ChartScripts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,22 +37,22 @@ class StartScriptsTest {
     void libraryPathPrependsThePluginDirectoriesToTheImagesValue() throws Exception {
         String dirs = "/opt/amazon/ofi-nccl/lib:/opt/amazon/efa/lib";
         assertThat(run(Map.of("LD_LIBRARY_PATH", "/usr/local/nvidia/lib:/usr/local/nvidia/lib64"), "library-path.sh", dirs, "--",
-                "printenv", "LD_LIBRARY_PATH").output).isEqualTo(dirs + ":/usr/local/nvidia/lib:/usr/local/nvidia/lib64\n");
-        assertThat(run(Map.of(), "library-path.sh", dirs, "--", "printenv", "LD_LIBRARY_PATH").output)
+                "printenv", "LD_LIBRARY_PATH").output()).isEqualTo(dirs + ":/usr/local/nvidia/lib:/usr/local/nvidia/lib64\n");
+        assertThat(run(Map.of(), "library-path.sh", dirs, "--", "printenv", "LD_LIBRARY_PATH").output())
                 .as("no image value: no trailing colon (which would add the working directory)").isEqualTo(dirs + "\n");
-        assertThat(run(Map.of("LD_LIBRARY_PATH", "/image"), "library-path.sh", "", "--", "printenv", "LD_LIBRARY_PATH").output)
+        assertThat(run(Map.of("LD_LIBRARY_PATH", "/image"), "library-path.sh", "", "--", "printenv", "LD_LIBRARY_PATH").output())
                 .as("nothing to prepend").isEqualTo("/image\n");
     }
 
     @Test
     void libraryPathRunsTheCommandWithItsArgumentsAsGiven() throws Exception {
         Path marker = scripts.resolve("ran");
-        Result r = run(Map.of(), "library-path.sh", "/a:$(touch " + marker + ")", "--", "bash", "-c", "printf '%s|' \"$@\"", "x",
+        ScriptRun r = run(Map.of(), "library-path.sh", "/a:$(touch " + marker + ")", "--", "bash", "-c", "printf '%s|' \"$@\"", "x",
                 "one two", "$(touch " + marker + ")", "'\"");
-        assertThat(r.exit).as(r.output).isZero();
-        assertThat(r.output).isEqualTo("one two|$(touch " + marker + ")|'\"|");
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).isEqualTo("one two|$(touch " + marker + ")|'\"|");
         assertThat(marker).as("a value ran as shell code").doesNotExist();
-        assertThat(run(Map.of(), "library-path.sh", "/a", "--").exit).as("no command").isEqualTo(2);
+        assertThat(run(Map.of(), "library-path.sh", "/a", "--").exit()).as("no command").isEqualTo(2);
     }
 
     @Test
@@ -64,8 +61,8 @@ class StartScriptsTest {
                 {"nim-0-abcde-worker-0.nim-0-abcde.inference.svc", "nim-0-abcde-worker-0.inference.svc"},
                 {"nim-0-abcde-worker-0.nim-0-abcde.inference.svc.example.org", "nim-0-abcde-worker-0.inference.svc.example.org"},
                 {"plainhost", "plainhost"}}) {
-            Result r = run(Map.of(), "-c", "source \"$1\"; serving_host \"$2\"", "x", scripts.resolve("common.sh").toString(), c[0]);
-            assertThat(r.output.strip()).as(c[0]).isEqualTo(c[1]);
+            ScriptRun r = run(Map.of(), "-c", "source \"$1\"; serving_host \"$2\"", "x", scripts.resolve("common.sh").toString(), c[0]);
+            assertThat(r.output().strip()).as(c[0]).isEqualTo(c[1]);
         }
     }
 
@@ -81,39 +78,26 @@ class StartScriptsTest {
         try (ServerSocket sshd = new ServerSocket(0)) {
             Map<String, String> rank0 = Map.of("NIM_NODE_RANK", "0", "NIM_SERVER_PORT", String.valueOf(server.getAddress().getPort()),
                     "NIM_MPI_SSH_PORT", String.valueOf(sshd.getLocalPort()));
-            assertThat(run(rank0, "ready.sh", "/v1/health/ready").exit).as("worker 0, sshd up, server not ready").isNotZero();
+            assertThat(run(rank0, "ready.sh", "/v1/health/ready").exit()).as("worker 0, sshd up, server not ready").isNotZero();
             status.set(200);
-            assertThat(run(rank0, "ready.sh", "/v1/health/ready").exit).as("worker 0, server ready").isZero();
-            assertThat(run(rank0, "ready.sh", "").exit).as("worker 0 with the readiness probe disabled: sshd").isZero();
+            assertThat(run(rank0, "ready.sh", "/v1/health/ready").exit()).as("worker 0, server ready").isZero();
+            assertThat(run(rank0, "ready.sh", "").exit()).as("worker 0 with the readiness probe disabled: sshd").isZero();
             Map<String, String> rank1 = new HashMap<>(rank0);
             rank1.put("NIM_NODE_RANK", "1");
             status.set(503);
-            assertThat(run(rank1, "ready.sh", "/v1/health/ready").exit).as("worker 1: sshd listens").isZero();
+            assertThat(run(rank1, "ready.sh", "/v1/health/ready").exit()).as("worker 1: sshd listens").isZero();
         } finally {
             server.stop(0);
         }
         Map<String, String> noSshd = Map.of("NIM_NODE_RANK", "1", "NIM_MPI_SSH_PORT", String.valueOf(freePort()));
-        assertThat(run(noSshd, "ready.sh", "/v1/health/ready").exit).as("worker 1 without sshd").isNotZero();
+        assertThat(run(noSshd, "ready.sh", "/v1/health/ready").exit()).as("worker 1 without sshd").isNotZero();
     }
 
-    private record Result(int exit, String output) {
-    }
-
-    private static Result run(Map<String, String> env, String script, String... args) throws Exception {
+    private static ScriptRun run(Map<String, String> env, String script, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("bash"));
         command.add(script.startsWith("-") ? script : scripts.resolve(script).toString());
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(scripts.toFile());
-        pb.environment().clear();
-        pb.environment().put("PATH", System.getenv("PATH"));
-        pb.environment().putAll(env);
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(script + " did not end within 30 s");
-        }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        return ScriptRun.of(command, scripts, null, env);
     }
 
     private static int freePort() throws IOException {

@@ -1,12 +1,11 @@
 package dev.nimchart.chart.repository;
 
+import dev.nimchart.values.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * A copy of the chart under target/, for tests that must change one file of it (render NOTES or the test hook as an
@@ -21,16 +20,7 @@ public final class ChartCopy {
     public static Path of(Path chart, String prefix, Predicate<Path> skip) {
         try {
             Path copy = Files.createTempDirectory(Files.createDirectories(Path.of("target")), prefix);
-            try (Stream<Path> files = Files.walk(chart)) {
-                for (Path source : files.sorted(Comparator.naturalOrder()).toList()) {
-                    Path target = copy.resolve(chart.relativize(source).toString());
-                    if (Files.isDirectory(source)) {
-                        Files.createDirectories(target);
-                    } else if (!skip.test(source)) {
-                        Files.copy(source, target);
-                    }
-                }
-            }
+            FileTrees.copy(chart, copy, skip);
             return copy;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the chart " + chart, e);

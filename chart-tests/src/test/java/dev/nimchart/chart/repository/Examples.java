@@ -14,6 +14,12 @@ import java.util.stream.Stream;
  */
 public final class Examples {
 
+    /** {@code @MethodSource} names of the sources below, one definition each. */
+    public static final String ALL = "dev.nimchart.chart.repository.Examples#all";
+    public static final String MULTI_NODE = "dev.nimchart.chart.repository.Examples#multiNode";
+    public static final String ROUTABLE = "dev.nimchart.chart.repository.Examples#routable";
+    public static final String WITH_NETWORKING = "dev.nimchart.chart.repository.Examples#withNetworking";
+
     private Examples() {
     }
 

@@ -2,8 +2,10 @@ package dev.nimchart.chart.repository;
 
 import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.chart.controllers.ReconciledExampleIT;
-import dev.nimchart.controllers.ObjectDns;
+import dev.nimchart.startup.ObjectDns;
 import dev.nimchart.objects.KubeObject;
+import dev.nimchart.startup.ContainerCommand;
+import dev.nimchart.startup.ContainerEnvironment;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.PodGroupRun.PodRun;
 import java.util.ArrayList;
@@ -101,7 +103,7 @@ public final class NimLlmStartup {
             List<Map<String, Object>> records, boolean mpi) {
         ObjectDns dns = new ObjectDns(r.state());
         KubeObject starter = e.mode().equals("mpijob") ? r.launchers().get(0) : r.servingPods().get(0);
-        List<String> starterArgs = withoutLibraryPath(PodGroupRun.containerCommand(ReconciledExampleIT.nimContainer(starter)));
+        List<String> starterArgs = withoutLibraryPath(ContainerCommand.of(ReconciledExampleIT.nimContainer(starter)));
         String libraryPath = e.libraryPathPrefix();
         Map<String, Long> ranksPerHost = records.stream().collect(Collectors.groupingBy(rec -> rec.get("hostname").toString(), Collectors.counting()));
         for (Map<String, Object> rec : records) {
@@ -124,9 +126,9 @@ public final class NimLlmStartup {
             } else {
                 // The command of its own pod, as the last program it execs runs it (the image's entrypoint and
                 // library-path.sh exec what follows them).
-                List<String> podCommand = withoutLibraryPath(PodGroupRun.containerCommand(ReconciledExampleIT.nimContainer(pod)));
+                List<String> podCommand = withoutLibraryPath(ContainerCommand.of(ReconciledExampleIT.nimContainer(pod)));
                 soft.assertThat(argv).as("%s: the command of its own pod", where)
-                        .isEqualTo(podCommand.get(0).equals(PodGroupRun.IMAGE_ENTRYPOINT.get(0)) ? podCommand.subList(1, podCommand.size()) : podCommand);
+                        .isEqualTo(podCommand.get(0).equals(ContainerCommand.IMAGE_ENTRYPOINT.get(0)) ? podCommand.subList(1, podCommand.size()) : podCommand);
                 if (!Boolean.TRUE.equals(rec.get("serving"))) {
                     soft.assertThat(rec.get("leaderReached")).as("%s: reached its leader at NIM_LEADER_IP_ADDRESS=%s", where,
                             env.get("NIM_LEADER_IP_ADDRESS")).isEqualTo(true);
@@ -144,8 +146,8 @@ public final class NimLlmStartup {
             soft.assertThat(env.get("NVIDIA_VISIBLE_DEVICES")).as("%s: the GPUs of its own pod", where).startsWith("GPU-" + pod.name() + "-");
             // The provider's plugin directories first, then the image's own LD_LIBRARY_PATH, kept.
             soft.assertThat(env.get("LD_LIBRARY_PATH")).as("%s: LD_LIBRARY_PATH (plugin directories %s, then the image's %s)", where,
-                    libraryPath, PodGroupRun.IMAGE_LD_LIBRARY_PATH).isEqualTo(
-                            libraryPath.isEmpty() ? PodGroupRun.IMAGE_LD_LIBRARY_PATH : libraryPath + ":" + PodGroupRun.IMAGE_LD_LIBRARY_PATH);
+                    libraryPath, ContainerEnvironment.IMAGE_LD_LIBRARY_PATH).isEqualTo(
+                            libraryPath.isEmpty() ? ContainerEnvironment.IMAGE_LD_LIBRARY_PATH : libraryPath + ":" + ContainerEnvironment.IMAGE_LD_LIBRARY_PATH);
             // torch.distributed's rendezvous: the leader of its own group (LWS leader, MPIJob worker 0), and a port.
             KubeObject groupLeader = r.groups().get(Reconciled.groupKey(pod)).stream()
                     .filter(p -> "0".equals(Reconciled.label(p, e.mode().equals("mpijob") ? Reconciled.MPI_INDEX : Reconciled.LWS_WORKER_INDEX))
@@ -197,7 +199,7 @@ public final class NimLlmStartup {
             }
             soft.assertThat(env.get("NVIDIA_VISIBLE_DEVICES")).as("%s: the GPUs of its own pod", where).startsWith("GPU-" + own.pod().name() + "-");
             soft.assertThat(env.get("LD_LIBRARY_PATH")).as("%s: LD_LIBRARY_PATH", where).isEqualTo(
-                    libraryPath.isEmpty() ? PodGroupRun.IMAGE_LD_LIBRARY_PATH : libraryPath + ":" + PodGroupRun.IMAGE_LD_LIBRARY_PATH);
+                    libraryPath.isEmpty() ? ContainerEnvironment.IMAGE_LD_LIBRARY_PATH : libraryPath + ":" + ContainerEnvironment.IMAGE_LD_LIBRARY_PATH);
             // vLLM compiles on every node of the Ray cluster: each pod wrote the engine caches in its own home.
             soft.assertThat(env.get("HOME")).as("%s: HOME", where).isEqualTo(e.text("home.path"));
             soft.assertThat((List<?>) rec.get("caches")).as("%s: the engine caches, in the home %s", where, e.text("home.path"))

@@ -2,7 +2,7 @@ package dev.nimchart.chart.routing;
 
 import dev.nimchart.values.FileTrees;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.controllers.KubeletEnv;
+import dev.nimchart.startup.KubeletEnv;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;
 import java.io.BufferedReader;

@@ -13,10 +13,8 @@ import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -46,21 +44,7 @@ public final class ExtProcClient implements AutoCloseable {
     public static final String DESTINATION = "x-gateway-destination-endpoint";
     static final String METHOD = "envoy.service.ext_proc.v3.ExternalProcessor/Process";
 
-    private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    };
+    private static final RawBytesMarshaller BYTES = RawBytesMarshaller.INSTANCE;
     private static final MethodDescriptor<byte[], byte[]> PROCESS = MethodDescriptor.<byte[], byte[]>newBuilder()
             .setType(MethodDescriptor.MethodType.BIDI_STREAMING).setFullMethodName(METHOD)
             .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();

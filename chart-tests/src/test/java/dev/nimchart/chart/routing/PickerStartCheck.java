@@ -194,12 +194,7 @@ public final class PickerStartCheck {
         Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) template.getOrDefault("metadata", Map.of()));
         meta.put("name", deployment.name() + "-agreement");
         meta.put("namespace", namespace);
-        Map<String, Object> raw = new LinkedHashMap<>();
-        raw.put("apiVersion", "v1");
-        raw.put("kind", "Pod");
-        raw.put("metadata", meta);
-        raw.put("spec", template.get("spec"));
-        return new KubeObject(raw);
+        return KubeObject.pod(meta, template.get("spec"), null);
     }
 
     @SuppressWarnings("unchecked")

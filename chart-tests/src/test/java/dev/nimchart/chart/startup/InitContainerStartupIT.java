@@ -1,5 +1,6 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.chart.repository.CachePrefillPod;
 import dev.nimchart.values.FileTrees;
 import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -118,7 +119,7 @@ class InitContainerStartupIT {
         Map<String, String> failing = Map.of("initContainers.extraInit[0].command[2]", "echo 'no GPU driver found'; exit 7");
         try (Release r = Release.start("failing-init", failing)) {
             Files.createDirectories(r.claim().resolve(".nim-llm"));
-            Files.writeString(r.claim().resolve(r.markerInClaim()), "filled before");
+            Files.writeString(r.claim().resolve(CachePrefillPod.markerInClaim(r.job)), "filled before");
             PodRun serving = r.group.add(r.serving.get(0));
             assertThat(serving.process().waitFor(60, TimeUnit.SECONDS)).as("the pod's init ended; %s", r.states(List.of(serving))).isTrue();
             assertThat(r.group.initStatus(serving)).isEqualTo("Init:Error: init container record-order exited with 7");
@@ -168,16 +169,9 @@ class InitContainerStartupIT {
             Files.writeString(control.resolve(file), "");
         }
 
+        /** The cache claim's directory, which the Job and the serving pods share. */
         Path claim() {
-            String claim = String.valueOf(job.list("spec.volumes").stream().filter(v -> v.at("persistentVolumeClaim") != null).findFirst().orElseThrow()
-                    .at("persistentVolumeClaim.claimName"));
-            return dir.resolve("pods/claims").resolve(claim);
-        }
-
-        String markerInClaim() {
-            String marker = job.list("spec.containers").get(0).list("env").stream().filter(e -> "NIM_LLM_PREFILL_MARKER".equals(e.at("name")))
-                    .findFirst().orElseThrow().at("value").toString();
-            return marker.substring("/model-store/".length());
+            return group.claim(CachePrefillPod.claimName(job));
         }
 
         String states(List<PodRun> pods) {

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.chart.repository.CachePrefillPod;
 import dev.nimchart.values.FileTrees;
 import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -188,16 +189,12 @@ class ModelProxyStartupIT {
 
         /** The cache claim's directory, which the Job and the serving pod share. */
         Path claim() {
-            String claim = String.valueOf(job.list("spec.volumes").stream().filter(v -> v.at("persistentVolumeClaim") != null).findFirst().orElseThrow()
-                    .at("persistentVolumeClaim.claimName"));
-            return dir.resolve("pods/claims").resolve(claim);
+            return group.claim(CachePrefillPod.claimName(job));
         }
 
         /** The Job's marker, in the claim. */
         Path marker() {
-            String marker = job.list("spec.containers").get(0).list("env").stream().filter(e -> "NIM_LLM_PREFILL_MARKER".equals(e.at("name")))
-                    .findFirst().orElseThrow().at("value").toString();
-            return claim().resolve(marker.substring("/model-store/".length()));
+            return claim().resolve(CachePrefillPod.markerInClaim(job));
         }
 
         @Override

@@ -18,6 +18,7 @@ import dev.nimchart.sessions.TierSessions;
 import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.startup.NetworkPolicyEnforcer;
+import dev.nimchart.startup.ContainerCommand;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.PodGroupRun.PodRun;
 import dev.nimchart.tiers.ChartRules;
@@ -381,7 +382,7 @@ class NetworkPolicyEnforcementIT {
 
     /** The port a Ray head listens on: its {@code --port}. */
     private static int rayPort(KubeObject head) {
-        List<String> command = PodGroupRun.containerCommand(PodGroupRun.nimContainer(head));
+        List<String> command = ContainerCommand.of(PodGroupRun.nimContainer(head));
         int i = command.indexOf("--port");
         assertThat(i).as("the Ray head %s names its --port: %s", head.name(), command).isNotNegative();
         return Integer.parseInt(command.get(i + 1));

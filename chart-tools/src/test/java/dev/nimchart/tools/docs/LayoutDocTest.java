@@ -24,11 +24,18 @@ class LayoutDocTest {
                 .contains("`ChartCheck`").contains("`dev.nimchart.judge`");
     }
 
+    /** The layout of a tree where {@code file} holds {@code content} is refused, the message naming {@code named}. */
+    private static void assertRefused(Path root, String file, String content, String named) throws IOException {
+        Path path = root.resolve(file);
+        Files.createDirectories(path.getParent());
+        Files.writeString(path, content);
+        assertThatThrownBy(() -> LayoutDoc.generate(root)).hasMessageContaining(named);
+    }
+
     @Test
     void aLibraryPackageWithoutAPackageInfoIsRefusedByName(@TempDir Path root) throws IOException {
-        Path pkg = Files.createDirectories(root.resolve("chart-tests/src/main/java/dev/acme/undocumented"));
-        Files.writeString(pkg.resolve("Thing.java"), "package dev.acme.undocumented;\nclass Thing {}\n");
-        assertThatThrownBy(() -> LayoutDoc.generate(root)).hasMessageContaining("dev/acme/undocumented/package-info.java");
+        assertRefused(root, "chart-tests/src/main/java/dev/acme/undocumented/Thing.java", "package dev.acme.undocumented;\nclass Thing {}\n",
+                "dev/acme/undocumented/package-info.java");
     }
 
     @Test
@@ -57,8 +64,6 @@ class LayoutDocTest {
 
     @Test
     void aCiScriptWithoutAHeaderIsRefusedByName(@TempDir Path root) throws IOException {
-        Path ci = Files.createDirectories(root.resolve("ci"));
-        Files.writeString(ci.resolve("silent.sh"), "#!/usr/bin/env bash\nset -e\n");
-        assertThatThrownBy(() -> LayoutDoc.generate(root)).hasMessageContaining("silent.sh has no header comment");
+        assertRefused(root, "ci/silent.sh", "#!/usr/bin/env bash\nset -e\n", "silent.sh has no header comment");
     }
 }

@@ -1,5 +1,6 @@
-package dev.nimchart.controllers;
+package dev.nimchart.startup;
 
+import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;
 import java.util.ArrayList;
 import java.util.List;
