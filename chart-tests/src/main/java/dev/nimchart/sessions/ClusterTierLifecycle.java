@@ -4,9 +4,6 @@ import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.ClusterUnavailableException;
 import dev.nimchart.progress.Progress;
 import dev.nimchart.settings.Settings;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -32,12 +29,7 @@ public final class ClusterTierLifecycle extends TierLifecycle<ClusterSession> {
     @Override
     protected ClusterSession start() {
         Settings settings = settings();
-        Path reportDir = reportDir(settings);
-        try {
-            Files.deleteIfExists(reportDir.resolve("timings.tsv"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Path reportDir = Timings.restart(reportDir(settings));
         ClusterSession session = ClusterSession.start(settings, settings::chartDir, reportDir, progress());
         record(settings, "cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
         record(settings, "cluster ready with CRDs", session.readyTime());

@@ -7,9 +7,6 @@ import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.ControllerTierException;
 import dev.nimchart.progress.Progress;
 import dev.nimchart.settings.Settings;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -37,12 +34,7 @@ public final class ControllerTierLifecycle extends TierLifecycle<ControllerSessi
     @Override
     protected ControllerSession start() {
         Settings settings = settings();
-        Path reportDir = reportDir(settings);
-        try {
-            Files.deleteIfExists(reportDir.resolve("timings.tsv"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Path reportDir = Timings.restart(reportDir(settings));
         Progress progress = progress();
         ControllerEnvironment environment = ClusterChoice.existing(settings)
                 ? ControllerEnvironment.attach(ExistingCluster.of(settings, progress), settings, progress)

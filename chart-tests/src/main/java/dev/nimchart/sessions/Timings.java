@@ -13,6 +13,16 @@ public final class Timings {
     private Timings() {
     }
 
+    /** Empties the tier's timings (a tier's start writes them anew): its report directory, for what follows. */
+    public static synchronized Path restart(Path reportDir) {
+        try {
+            Files.deleteIfExists(reportDir.resolve("timings.tsv"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return reportDir;
+    }
+
     public static synchronized void record(Path reportDir, String what, Duration time) {
         try {
             Files.createDirectories(reportDir);
