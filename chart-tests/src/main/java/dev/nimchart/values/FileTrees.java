@@ -22,7 +22,7 @@ public final class FileTrees {
         }
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
+                Files.deleteIfExists(p); // one its own process removed while the tree was walked is gone all the same
             }
         }
     }

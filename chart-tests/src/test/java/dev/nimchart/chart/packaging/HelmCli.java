@@ -91,6 +91,15 @@ final class HelmCli implements AutoCloseable {
     @Override
     public void close() throws Exception {
         new ProcessBuilder("gpgconf", "--homedir", gnupg.toString(), "--kill", "gpg-agent").start().waitFor(10, TimeUnit.SECONDS);
+        // gpgconf returns once the agent is told to go; the agent removes its sockets as it exits, which raced with the
+        // delete below (NoSuchFileException on S.gpg-agent.ssh under load): wait for them to be gone first
+        dev.nimchart.cluster.Poll.upTo(java.time.Duration.ofSeconds(10)).every(50).until(() -> {
+            try (java.util.stream.Stream<Path> files = Files.list(gnupg)) {
+                return files.noneMatch(f -> f.getFileName().toString().startsWith("S.gpg-agent"));
+            } catch (java.io.IOException gone) {
+                return true;
+            }
+        });
         FileTrees.delete(gnupg);
     }
 }
