@@ -132,8 +132,7 @@ if [[ "$lint" == none && "$with_repo" == true ]]; then
   lint="$repo/chart-tests/src/test/resources/dev/nimchart/chart/policy-exceptions.yaml"
 fi
 
-# the tier names are the library's: the command checks them (an unknown one is a usage error, exit 2)
-# the tier names are the library's (ChartCheck.tiers()): the command refuses one it does not know, naming them
+# the tier names are the library's (ChartCheck.tiers()): the command refuses one it does not know, naming them (exit 2)
 [[ "$tiers" =~ ^[a-z,]+$ ]] || usage "'$tiers' is not a comma-separated list of tier names"
 tier_csv=$tiers
 values_csv=$(IFS=','; echo "${dirs[*]}")
