@@ -7,7 +7,8 @@
 # chart-tools/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
 # run measured replaces the recorded one) and regenerates docs/benchmarks.md's measured table from that record.
 #
-#   ci/benchmark.sh [--offline] [--verify] [--cold] [--faults] [--agreement] [--epp] [-Dnim.bench.runs=N ...]
+#   ci/benchmark.sh [--offline] [--verify] [--cold] [--faults] [--agreement] [--epp] [--gpu-results DIR]
+#                   [-Dnim.bench.runs=N ...]
 #
 #   --offline only the offline side by side, in one JVM and as commands (the other sections keep their recorded figures)
 #   --verify  also time a whole `mvn -B verify` with warm caches (every tier: minutes on 2 cores)
@@ -24,6 +25,9 @@
 #             chart's arguments and config, on the controller tier) with NIM_EPP_REQUESTS (default 1000) idle requests,
 #             and report the picker's decision latency (p50, p99, worst: request headers and body sent to its answer to
 #             the headers, over ext_proc with the chart's default TLS), from that run's record (decisions.tsv)
+#   --gpu-results DIR  only the GPU check's figures, from the result.json files (any *.json) in DIR that `DIR/run`
+#             (ci/gpu-check.sh --bundle) wrote on GPU hosts and that were carried back: per card and values file the whole
+#             run, the time to Ready, the engine's own start and the chat completion's tokens per second
 # Other arguments go to Maven (e.g. -Dnim.bench.runs=9, -Dnim.cluster=local, -Dnim.bench.only=startup to measure only
 # the start-up section: offline, cluster, controllers, startup, verify; the record keeps what this run did not measure).
 set -euo pipefail
@@ -34,9 +38,17 @@ cold=false
 faults=false
 agreement=false
 epp=false
+gpu_results=""
 maven_args=()
-for a in "$@"; do
+while (($#)); do
+  a=$1
+  shift
   case "$a" in
+    --gpu-results)
+      [[ -d "${1:-}" ]] || { echo "benchmark: --gpu-results needs a directory of result.json files from DIR/run" >&2; exit 2; }
+      gpu_results=$(cd "$1" && pwd)
+      shift
+      maven_args+=(-Dnim.bench.only=gpu) ;;
     --offline) maven_args+=(-Dnim.bench.only=offline) ;;
     --verify) verify=true ;;
     --cold) cold=true ;;
@@ -110,6 +122,12 @@ if $faults; then
   if [[ -f "$faults_record" ]]; then
     cp "$faults_record" "$out/faults.tsv"
   fi
+fi
+
+rm -rf "$out/gpu"
+if [[ -n "$gpu_results" ]]; then
+  mkdir -p "$out/gpu"
+  cp "$gpu_results"/*.json "$out/gpu/" 2>/dev/null || { echo "benchmark: no *.json in $gpu_results" >&2; exit 2; }
 fi
 
 rm -f "$out/epp.tsv"

@@ -57,7 +57,9 @@ log("wrote a %d-layer Llama with random weights to %s" % (config.num_hidden_laye
 
 # 2. Loaded from the cache onto the device.
 t = time.time()
-model = transformers.LlamaForCausalLM.from_pretrained(model_dir, torch_dtype=torch.bfloat16).to(device).eval()
+# transformers 4.56 renamed from_pretrained's torch_dtype to dtype (5.x warns on the old name).
+dtype_arg = "dtype" if tuple(int(p) for p in transformers.__version__.split(".")[:2]) >= (4, 56) else "torch_dtype"
+model = transformers.LlamaForCausalLM.from_pretrained(model_dir, **{dtype_arg: torch.bfloat16}).to(device).eval()
 timings["load_s"] = round(time.time() - t, 2)
 log("loaded the model onto %s" % device)
 

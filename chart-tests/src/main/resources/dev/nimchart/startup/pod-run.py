@@ -180,10 +180,54 @@ print("\n".join(sorted({sys.prefix, sys.base_prefix, sys.exec_prefix})))
 """
 
 
-def as_user(plan, argv, timeout=300):
+def as_user(plan, argv, timeout=300, library_dir=None):
     cmd = ["setpriv", "--reuid=%d" % plan["uid"], "--regid=%d" % plan["gid"], "--clear-groups", "--"] + argv
-    return subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
-                          env={"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/"})
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/"}
+    if library_dir:
+        env["LD_LIBRARY_PATH"] = library_dir
+    return subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+DRIVER_LIBRARY = "libcuda.so.1"
+
+
+def driver_library_dir():
+    """Where the host keeps the NVIDIA driver's user-space library, when the dynamic loader's cache does not name it (a
+    host that finds it through LD_LIBRARY_PATH, such as /usr/local/nvidia/lib64 on many clouds' GPU images); None when
+    the cache finds it, or no driver library is here."""
+    ldconfig = shutil.which("ldconfig") or shutil.which("ldconfig", path="/sbin:/usr/sbin")
+    if ldconfig:
+        r = subprocess.run([ldconfig, "-p"], capture_output=True, text=True)
+        if r.returncode == 0 and DRIVER_LIBRARY + " " in r.stdout:
+            return None
+    dirs = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d] + [
+        "/usr/local/nvidia/lib64", "/usr/local/nvidia/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib/aarch64-linux-gnu",
+        "/usr/local/cuda/compat", "/usr/lib/wsl/lib"]
+    for d in dirs:
+        if os.path.exists(os.path.join(d, DRIVER_LIBRARY)):
+            return d
+    return None
+
+
+def inject_driver_libraries(pod_dir, library_dir):
+    """What the NVIDIA container runtime does for a GPU container (its CDI spec's update-ldcache hook): the driver's
+    library directory in the container's dynamic loader cache, so a process with the pod's own environment (no
+    LD_LIBRARY_PATH) finds libcuda. Written into the pod's /etc overlay (etc-upper): ld.so.conf.d/ and ld.so.cache."""
+    upper = os.path.join(pod_dir, "etc-upper")
+    os.makedirs(os.path.join(upper, "ld.so.conf.d"), exist_ok=True)
+    with open(os.path.join(upper, "ld.so.conf.d", "000-nvidia-driver.conf"), "w") as f:
+        f.write(library_dir + "\n")
+    conf = os.path.join(pod_dir, "ld.so.conf")
+    with open(conf, "w") as f:
+        if os.path.exists("/etc/ld.so.conf"):
+            with open("/etc/ld.so.conf") as host:
+                f.write(host.read() + "\n")
+        f.write(library_dir + "\n")
+    ldconfig = shutil.which("ldconfig") or shutil.which("ldconfig", path="/sbin:/usr/sbin")
+    if not ldconfig:
+        return "no ldconfig on this host: the pod's loader cannot be told where %s is" % DRIVER_LIBRARY
+    r = subprocess.run([ldconfig, "-X", "-f", conf, "-C", os.path.join(upper, "ld.so.cache")], capture_output=True, text=True)
+    return None if r.returncode == 0 else "ldconfig failed: " + (r.stderr.strip() or "exit %d" % r.returncode)
 
 
 def gpu_name():
@@ -196,6 +240,20 @@ def gpu_name():
             return lines[0]
     names = glob.glob("/proc/driver/nvidia/gpus/*/information")
     return "NVIDIA GPU (" + names[0].split("/")[-2] + ")" if names else None
+
+
+def gpu_driver():
+    """The NVIDIA driver's version, or None."""
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        r = subprocess.run([smi, "--query-gpu=driver_version", "--format=csv,noheader"], capture_output=True, text=True)
+        if r.returncode == 0 and r.stdout.strip():
+            return r.stdout.splitlines()[0].strip()
+    try:
+        with open("/proc/driver/nvidia/version") as f:
+            return f.readline().strip()
+    except OSError:
+        return None
 
 
 def engine_candidates():
@@ -232,12 +290,14 @@ def choose_server(bundle, pod_dir, plan, force_standin):
     gpu = None if force_standin else gpu_name()
     tried = []
     if gpu:
+        library_dir = driver_library_dir()
         for python in engine_candidates():
-            r = as_user(plan, [python, "-c", ENGINE_CHECK])
+            r = as_user(plan, [python, "-c", ENGINE_CHECK], library_dir=library_dir)
             if r.returncode == 0:
                 lines = r.stdout.splitlines()
-                return {"mode": "engine", "gpu": gpu, "python": python, "versions": lines[0],
-                        "program": "gpu-engine.py", "binds": image_roots([python] + lines[1:])}
+                return {"mode": "engine", "gpu": gpu, "driver": gpu_driver(), "python": python, "versions": lines[0],
+                        "driverLibraries": library_dir,
+                        "program": "gpu-engine.py", "binds": image_roots([python] + lines[1:] + ([library_dir] if library_dir else []))}
             tried.append("%s: %s" % (python, (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]))
         return {"mode": "none", "gpu": gpu, "tried": tried}
     python = os.environ.get("NIM_STANDIN_PYTHON") or "/usr/bin/python3"
@@ -389,21 +449,29 @@ def stop(proc):
 
 
 def check(bundle, force_standin, ready_limit):
+    t_run = time.monotonic()
     bundle = os.path.realpath(bundle)
     with open(os.path.join(bundle, "check.json")) as f:
         check = json.load(f)
     relocate(bundle, check)
     pod_dir = os.path.join(bundle, "pod", check["pod"])
     plan = load_plan(pod_dir)
-    result = {"pod": plan["pod"], "values": check.get("values"), "home": check["home"], "passed": False}
+    result = {"pod": plan["pod"], "values": check.get("values"), "home": check["home"], "passed": False, "startedAt": t_run}
     server = choose_server(bundle, pod_dir, plan, force_standin)
-    result.update({"mode": server["mode"], "gpu": server.get("gpu") or "no GPU: the stand-in", "python": server.get("python"),
+    result.update({"mode": server["mode"], "gpu": server.get("gpu") or "no GPU: the stand-in", "driver": server.get("driver"),
+                   "python": server.get("python"),
                    "versions": server.get("versions")})
     if server["mode"] == "none":
         result["failure"] = ("no Python here can run the GPU engine as uid %d (PyTorch >= 2.6, Triton >= 3.2, transformers >= 4.50, "
                              "CUDA visible); nothing is installed: set NIM_GPU_PYTHON. Tried: %s" % (plan["uid"], "; ".join(server["tried"])))
         return finish(bundle, result, 3)
     install_server(bundle, pod_dir, server)
+    if server.get("driverLibraries"):
+        result["driverLibraries"] = server["driverLibraries"]
+        why = inject_driver_libraries(pod_dir, server["driverLibraries"])
+        if why:
+            result["failure"] = why
+            return finish(bundle, result, 2)
     if check.get("standalone"):
         network(plan["ip"])
     result["routes"] = routes()
@@ -457,21 +525,40 @@ def finish(bundle, result, code, proc=None, log_path=None, check=None):
     if log_path:
         with open(log_path, "rb") as f:
             result["log"] = f.read().decode(errors="replace")[-20000:]
+        result["engineTimings"] = engine_timings(result["log"])
+    result["runSeconds"] = round(time.monotonic() - result.pop("startedAt"), 2)
     with open(os.path.join(bundle, "result.json"), "w") as f:
         json.dump(result, f, indent=1)
     print(report(result), flush=True)
     return code
 
 
+def engine_timings(log):
+    """The GPU engine's own start, as it logs it once Ready (`gpu-engine: [ ...] ready: {JSON}`): seconds to import, write,
+    load, JIT and compile; None for the stand-in or an engine that never got there."""
+    for line in reversed(log.splitlines()):
+        if line.startswith("gpu-engine: [") and "] ready: {" in line:
+            try:
+                return json.loads(line.split("] ready: ", 1)[1])
+            except ValueError:
+                return None
+    return None
+
+
 def report(r):
     lines = ["pod %s (HOME %s)" % (r["pod"], r["home"]),
-             "  GPU: %s" % r["gpu"],
+             "  GPU: %s%s" % (r["gpu"], ", driver %s" % r["driver"] if r.get("driver") else ""),
              "  server: %s%s" % ({"engine": "the GPU engine", "standin": "the start-up tier's stand-in (no GPU engine)"}
                                  .get(r["mode"], "none"), " on %s (%s)" % (r["python"], r["versions"]) if r.get("python") else "")]
+    if r.get("driverLibraries"):
+        lines.append("  driver libraries: %s, in the pod's loader cache as the NVIDIA runtime puts them" % r["driverLibraries"])
     if "startup" in r:
         lines.append("  startup probe: %s" % ("passed" if r["startup"]["started"] else "FAILED"))
         t = r.get("timeToReadySeconds")
         lines.append("  time to Ready: %s" % ("never Ready" if t is None else "%.1f s" % t))
+        if r.get("engineTimings"):
+            lines.append("  the engine's own start (s): %s" % ", ".join("%s %s" % (k[:-2] if k.endswith("_s") else k, v)
+                                                                          for k, v in r["engineTimings"].items()))
     if "live" in r:
         lines.append("  liveness probe: %s" % ("passed" if r["live"] else "FAILED"))
         lines.append("  helm test: %s (%s)" % ("passed" if r["helmTest"] else "FAILED " + r["helmTestOutput"].strip(), r["helmTestCurl"]))
@@ -488,6 +575,7 @@ def report(r):
         lines.append("FAILED: " + r["failure"])
         if r.get("log"):
             lines.append("--- the server's log (last 4000 characters)\n" + r["log"][-4000:])
+    lines.append("  the whole run: %.1f s" % r["runSeconds"])
     lines.append("gpu-check: PASSED" if r["passed"] else "gpu-check: FAILED")
     return "\n".join(lines)
 

@@ -21,7 +21,15 @@ no_new_privs=""; [[ -e "${pod}/no-new-privs" ]] && no_new_privs=1
 bounding_set=""; [[ -s "${pod}/bounding-set" ]] && bounding_set=$(< "${pod}/bounding-set")
 [[ "${1:-}" == -- ]] && shift
 hostname "$host"
-mount -t overlay overlay -o "lowerdir=/etc,upperdir=${pod}/etc-upper,workdir=${pod}/etc-work" /etc
+if ! mount -t overlay overlay -o "lowerdir=/etc,upperdir=${pod}/etc-upper,workdir=${pod}/etc-work" /etc 2>"${pod}/etc-overlay.err"; then
+  # A kernel (or a sandboxing runtime) without overlayfs: the same view of /etc from a copy, the pod's files over it.
+  echo "pod-sandbox: no overlayfs here ($(< "${pod}/etc-overlay.err")): /etc is a copy of the host's with the pod's files on top" >&2
+  mkdir -p "${pod}/etc-copy"
+  mount -t tmpfs -o mode=755 tmpfs "${pod}/etc-copy"
+  cp -a /etc/. "${pod}/etc-copy/" 2>/dev/null || true
+  cp -a "${pod}/etc-upper/." "${pod}/etc-copy/"
+  mount --bind "${pod}/etc-copy" /etc
+fi
 # The image's own files outside /opt that the pod's /opt, /home and /tmp would hide (POD_DIR/image-binds, one host path a
 # line: the GPU engine's Python and the libraries it links, wherever the host keeps them), staged before they are covered
 # and bound read-only at their own paths below, as a container sees its image's files.

@@ -41,7 +41,7 @@ public final class Benchmark {
         // the command's settings and options, read once here
         Benchmark b = new Benchmark(dev.nimchart.settings.SettingsFromProperties.shared(), Integer.getInteger("nim.bench.runs", 5));
         // -Dnim.bench.only=startup,controllers measures only those sections (the record keeps the others as recorded).
-        List<String> only = List.of(System.getProperty("nim.bench.only", "offline,cluster,controllers,startup,faults,epp,verify").split(","));
+        List<String> only = List.of(System.getProperty("nim.bench.only", "offline,cluster,controllers,startup,faults,epp,gpu,verify").split(","));
         b.machine();
         if (only.contains("offline")) {
             b.offline();
@@ -60,6 +60,9 @@ public final class Benchmark {
         }
         if (only.contains("epp")) {
             new EndpointPickerFigures(b.report).run(OUT.resolve("epp.tsv"));
+        }
+        if (only.contains("gpu")) {
+            new GpuCheckFigures(b.report).run(OUT.resolve("gpu"));
         }
         if (only.contains("verify")) {
             b.verifyTimes();

@@ -24,6 +24,11 @@ final class Report {
         figures.add(Figures.today(section, measure, value, unit));
     }
 
+    /** The figures so far. */
+    Figures figures() {
+        return new Figures(List.copyOf(figures));
+    }
+
     void write(Path dir) {
         try {
             Files.createDirectories(dir);
