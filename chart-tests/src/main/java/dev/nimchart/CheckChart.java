@@ -23,7 +23,7 @@ import java.util.Map;
  *            [--fuzz N] [--seed S] [--cwd DIR] [--lint off|none|EXCEPTIONS.yaml] [--pod-security LEVEL]
  *            [--startup-files GLOB[,GLOB...]]
  * </pre>
- * The tiers are the library's ({@link ChartCheck#tiers()}: offline, api, controllers, startup), checked cheapest first;
+ * The tiers are the library's ({@link ChartCheck#tiers()}: offline, api, controllers, startup; {@link ChartCheck#tier(String)} refuses any other name), checked cheapest first;
  * {@code all} is every one of them. The start-up tier starts the files whose names match {@code --startup-files}
  * (default {@code none}). It writes the exit status, 0 or 1 (2 for an unknown tier), to {@code <results>/status} and always
  * exits 0 itself once it got that far, so the build tool around it prints nothing of its own; a usage error exits 2.
@@ -76,7 +76,7 @@ public final class CheckChart {
                 }
             };
             // the command line's settings: its -Dnim.* properties
-            base = ChartCheck.of(Path.of(options.get("chart"))).settings(SettingsFromProperties.shared());
+            base = ChartCheck.of(Path.of(options.get("chart")), SettingsFromProperties.shared());
         } catch (RuntimeException | IOException e) {
             System.out.println("check-chart: " + e.getMessage());
             writeQuietly(results, "1\n");
@@ -86,14 +86,14 @@ public final class CheckChart {
         // the check owns the environments of the tiers it starts: closing it stops them before the JVM exits
         try (ChartCheck owner = base) {
             ChartCheck check = owner
-                    .values(Arrays.stream(options.get("values").split(",")).map(String::strip).filter(s -> !s.isEmpty()).map(Path::of).toList())
-                    .fuzz(Integer.parseInt(options.getOrDefault("fuzz", String.valueOf(ChartCheck.DEFAULT_FUZZ_COUNT))),
+                    .withValues(Arrays.stream(options.get("values").split(",")).map(String::strip).filter(s -> !s.isEmpty()).map(Path::of).toList())
+                    .withFuzz(Integer.parseInt(options.getOrDefault("fuzz", String.valueOf(ChartCheck.DEFAULT_FUZZ_COUNT))),
                             Long.parseLong(options.getOrDefault("seed", String.valueOf(ChartCheck.DEFAULT_FUZZ_SEED))))
-                    .workDir(results)
-                    .rules(rules);
+                    .withWorkDir(results)
+                    .withRules(rules);
             String lint = options.getOrDefault("lint", "off");
             if (!lint.equals("off")) {
-                check = lint.equals("none") ? check.lint(null) : check.lint(Path.of(options.getOrDefault("cwd", "")).resolve(lint));
+                check = lint.equals("none") ? check.withLint(null) : check.withLint(Path.of(options.getOrDefault("cwd", "")).resolve(lint));
             }
             Path cwd = Path.of(options.getOrDefault("cwd", "")).toAbsolutePath();
             Map<Tier, List<Verdict>> verdicts = new LinkedHashMap<>();
@@ -131,18 +131,18 @@ public final class CheckChart {
             if (label.strip().equals("all")) {
                 tiers.addAll(ChartCheck.tiers());
             } else if (!label.isBlank()) {
-                tiers.add(Tier.of(label));
+                tiers.add(ChartCheck.tier(label));
             }
         }
         if (tiers.isEmpty()) {
             throw new IllegalArgumentException("no tier asked for: " + labels() + " or all");
         }
-        return tiers.stream().distinct().sorted().toList();
+        return TierRegistry.LIBRARY.inOrder(tiers);
     }
 
     /** The library's tiers by label: offline, api, controllers, startup. */
     static String labels() {
-        return String.join(", ", ChartCheck.tiers().stream().map(Tier::label).toList());
+        return TierRegistry.LIBRARY.labels();
     }
 
     /** A failing verdict for every values file the tier would have checked, naming why the tier stopped. */
@@ -159,24 +159,27 @@ public final class CheckChart {
     /** Prints the table of verdicts, a row per values file and a column per tier; whether every row passed. */
     static boolean printTable(ChartCheck check, List<Tier> tiers, Map<Tier, List<Verdict>> verdicts, Path cwd, java.io.PrintStream out) {
         List<String> subjects = new ArrayList<>();
-        check.validFiles().forEach(f -> subjects.add(f.toString()));
+        List<Path> valid = check.validFiles();
+        valid.forEach(f -> subjects.add(f.toString()));
         List<String> refusals = check.invalidFiles().stream().map(Path::toString).toList();
         subjects.addAll(refusals);
-        if (tiers.contains(Tier.OFFLINE) && verdicts.get(Tier.OFFLINE).stream().anyMatch(v -> v.subject().equals(check.fuzzSubject()))) {
-            subjects.add(check.fuzzSubject());
-        }
+        List<String> files = List.copyOf(subjects);
+        // a tier's own checks (the offline tier's fuzz run) are rows of their own
+        tiers.forEach(t -> verdicts.get(t).stream().map(Verdict::subject).filter(s -> !files.contains(s) && !subjects.contains(s)).forEach(subjects::add));
+        Map<Tier, java.util.function.Predicate<Path>> installs = new LinkedHashMap<>();
+        tiers.forEach(t -> installs.put(t, check.tierCheck(t)::installs));
         List<List<String>> rows = new ArrayList<>();
         boolean ok = true;
         for (String subject : subjects) {
             List<String> row = new ArrayList<>();
-            row.add(subject.equals(check.fuzzSubject()) ? subject : display(subject, cwd));
+            row.add(files.contains(subject) ? display(subject, cwd) : subject);
             for (Tier tier : tiers) {
                 Verdict v = verdicts.get(tier).stream().filter(x -> x.subject().equals(subject)).findFirst().orElse(null);
                 if (v == null) {
-                    // the fuzz row is the offline tier's, the start-up tier starts only the files it opts into, and
-                    // refusals are the offline and API-server tiers'
-                    boolean notThisTiers = subject.equals(check.fuzzSubject()) || tier == Tier.STARTUP
-                            || !tier.checksRefusals() && refusals.contains(subject);
+                    // another tier's own check (the fuzz run), a file the tier does not check (the start-up tier starts
+                    // only the files the rules opt into), or a refusal file on a tier that checks none
+                    boolean notThisTiers = !files.contains(subject) || (refusals.contains(subject)
+                            ? !tier.checksRefusals() : !installs.get(tier).test(Path.of(subject)));
                     ok &= notThisTiers;
                     row.add(notThisTiers ? "-" : "FAILED: no verdict: the " + tier.label() + " tier did not check it");
                 } else {

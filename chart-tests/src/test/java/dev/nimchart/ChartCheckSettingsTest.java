@@ -26,7 +26,7 @@ class ChartCheckSettingsTest {
         assertThat(ChartCheck.of(FixtureChart.dir()).settings()).as("no settings given: the defaults, not this JVM's properties")
                 .hasToString(Settings.defaults().toString());
         assertThat(ChartCheck.of(FixtureChart.dir(), mine).settings()).isSameAs(mine);
-        assertThat(ChartCheck.of(FixtureChart.dir()).settings(mine).fuzz(0, 1).settings()).isSameAs(mine);
+        assertThat(ChartCheck.of(FixtureChart.dir()).withSettings(mine).withFuzz(0, 1).settings()).isSameAs(mine);
     }
 
     @Test
@@ -35,22 +35,22 @@ class ChartCheckSettingsTest {
         ChartCheck check = ChartCheck.of(FixtureChart.dir(), Settings.defaults());
 
         assertThat(check.reconcileTimeout()).isEqualTo(Settings.DEFAULT_RECONCILE_TIMEOUT);
-        assertThat(check.existingCluster(kubeconfig, ExistingCluster.Writes.NAMESPACED).reconcileTimeout())
+        assertThat(check.withExistingCluster(kubeconfig, ExistingCluster.Writes.NAMESPACED).reconcileTimeout())
                 .as("an existing cluster, none given").isEqualTo(Settings.DEFAULT_EXISTING_CLUSTER_RECONCILE_TIMEOUT);
-        assertThat(check.reconcileTimeout(Duration.ofSeconds(42)).existingCluster(kubeconfig, ExistingCluster.Writes.NAMESPACED)
+        assertThat(check.withReconcileTimeout(Duration.ofSeconds(42)).withExistingCluster(kubeconfig, ExistingCluster.Writes.NAMESPACED)
                 .reconcileTimeout()).as("given before the existing cluster").isEqualTo(Duration.ofSeconds(42));
-        assertThat(check.settings(Settings.defaults().withReconcileTimeout(Duration.ofSeconds(7))).reconcileTimeout())
+        assertThat(check.withSettings(Settings.defaults().withReconcileTimeout(Duration.ofSeconds(7))).reconcileTimeout())
                 .as("the settings' own").isEqualTo(Duration.ofSeconds(7));
-        assertThat(check.reconcileTimeout(Duration.ofSeconds(42)).settings(Settings.defaults().withReconcileTimeout(Duration.ofSeconds(7)))
+        assertThat(check.withReconcileTimeout(Duration.ofSeconds(42)).withSettings(Settings.defaults().withReconcileTimeout(Duration.ofSeconds(7)))
                 .reconcileTimeout()).as("the check's own wins over new settings'").isEqualTo(Duration.ofSeconds(42));
     }
 
     @Test
     void theWorkDirectoryIsTheSettingsOne() {
-        ChartCheck check = ChartCheck.of(FixtureChart.dir(), Settings.defaults()).workDir(dir.resolve("reports"));
+        ChartCheck check = ChartCheck.of(FixtureChart.dir(), Settings.defaults()).withWorkDir(dir.resolve("reports"));
 
         assertThat(check.settings().workDir()).isEqualTo(dir.resolve("reports").toAbsolutePath().normalize());
-        assertThat(check.existingCluster(dir.resolve("kubeconfig"), ExistingCluster.Writes.CLUSTER).settings().workDir())
+        assertThat(check.withExistingCluster(dir.resolve("kubeconfig"), ExistingCluster.Writes.CLUSTER).settings().workDir())
                 .isEqualTo(dir.resolve("reports").toAbsolutePath().normalize());
     }
 }

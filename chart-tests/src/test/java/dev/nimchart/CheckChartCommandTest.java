@@ -114,7 +114,7 @@ class CheckChartCommandTest {
     @Test
     void refusalsAreTheApiServerTiersAndTheControllerTierShowsADash() {
         Path chart = plainWeb().resolveSibling("schema-web");
-        ChartCheck check = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).fuzz(0, 0);
+        ChartCheck check = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).withValues(chart.resolve("ci")).withFuzz(0, 0);
         assertThat(check.invalidFiles()).as("schema-web's refusal files").isNotEmpty();
         List<Tier> tiers = List.of(Tier.API, Tier.CONTROLLERS);
         java.util.function.Function<List<Path>, List<Verdict>> passed = files -> files.stream().map(f -> new Verdict(f.toString(), Tier.API, null)).toList();

@@ -12,10 +12,10 @@ class ChartRulesTest {
     @Test
     void theChosenPodSecurityLevelAppliesToEveryFileOnEveryTier() {
         ChartRules rules = ChartRules.podSecurity("baseline");
-        for (Tier tier : Tier.values()) {
+        for (Tier tier : dev.nimchart.ChartCheck.tiers()) {
             assertThat(rules.podSecurityLevel(Path.of("any-values.yaml"), tier)).as(tier.label()).isEqualTo("baseline");
         }
-        for (Tier tier : Tier.values()) {
+        for (Tier tier : dev.nimchart.ChartCheck.tiers()) {
             assertThat(ChartRules.NONE.podSecurityLevel(Path.of("any-values.yaml"), tier))
                     .as("the default on the %s tier: what a namespace without Pod Security labels admits", tier.label()).isEqualTo("privileged");
         }
@@ -26,7 +26,7 @@ class ChartRulesTest {
         Path declared = java.nio.file.Files.writeString(dir.resolve("host-cache.yaml"),
                 "# A model cache in a directory of the node.\n\n# pod-security: privileged (hostPath volume)\nhostPath:\n  enabled: true\n");
         Path late = java.nio.file.Files.writeString(dir.resolve("late.yaml"), "replicaCount: 1\n# pod-security: privileged\n");
-        for (Tier tier : Tier.values()) {
+        for (Tier tier : dev.nimchart.ChartCheck.tiers()) {
             assertThat(ChartRules.podSecurity("restricted").podSecurityLevel(declared, tier)).as(tier.label()).isEqualTo("privileged");
             assertThat(ChartRules.podSecurity("restricted").podSecurityLevel(late, tier))
                     .as("a comment after the first key is no declaration").isEqualTo("restricted");

@@ -42,13 +42,13 @@ class AnyChartRefusalIT {
 
     /** The library's door on a chart, on the run's tier environments. */
     private ChartCheck chart(Path chartDir) {
-        return ChartCheck.of(chartDir, dev.nimchart.junit.RunSettings.get()).on(tiers);
+        return ChartCheck.of(chartDir, dev.nimchart.junit.RunSettings.get()).withSessions(tiers);
     }
 
     @Test
     void refusalsFromAnyTemplatePassUnlessTheRulesNameAPreflightTemplate(@TempDir Path values) throws IOException {
         Path chart = ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts/schema-web");
-        ChartCheck check = chart(chart).values(chart.resolve("ci")).fuzz(0, 0).workDir(Path.of("target", "any-chart-refusal"));
+        ChartCheck check = chart(chart).withValues(chart.resolve("ci")).withFuzz(0, 0).withWorkDir(Path.of("target", "any-chart-refusal"));
 
         List<Verdict> verdicts = check.verdicts(Tier.API);
         assertThat(verdicts).as("schema-web's ci/ files (4) and ci/invalid/ files (2)").hasSize(6)
@@ -65,7 +65,7 @@ class AnyChartRefusalIT {
         for (String f : List.of("tls-without-secret.yaml", "node-port-on-cluster-ip.yaml")) {
             Files.copy(chart.resolve("ci/invalid").resolve(f), invalid.resolve("held-" + f));
         }
-        Map<String, String> held = chart(chart).values(values).rules(preflight).fuzz(0, 0).workDir(Path.of("target", "any-chart-refusal"))
+        Map<String, String> held = chart(chart).withValues(values).withRules(preflight).withFuzz(0, 0).withWorkDir(Path.of("target", "any-chart-refusal"))
                 .verdicts(Tier.API).stream()
                 .collect(Collectors.toMap(v -> Path.of(v.subject()).getFileName().toString(), v -> String.valueOf(v.reason())));
         assertThat(held).as("schema-web's refusals held to a preflight template").hasSize(2)
@@ -80,8 +80,8 @@ class AnyChartRefusalIT {
         for (String f : List.of("autoscaling-min-above-max.yaml", "wrong-type-replicacount-string.yaml")) {
             Files.copy(examples.resolve("invalid").resolve(f), invalid.resolve(f));
         }
-        List<Verdict> verdicts = chart(ChartUnderTest.chartDir()).values(values).rules(new NimLlmRules()).fuzz(0, 0)
-                .workDir(Path.of("target", "any-chart-refusal")).verdicts(Tier.API);
+        List<Verdict> verdicts = chart(ChartUnderTest.chartDir()).withValues(values).withRules(new NimLlmRules()).withFuzz(0, 0)
+                .withWorkDir(Path.of("target", "any-chart-refusal")).verdicts(Tier.API);
 
         assertThat(verdicts).hasSize(2).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }

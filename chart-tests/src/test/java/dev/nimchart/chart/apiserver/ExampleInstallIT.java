@@ -1,5 +1,6 @@
 package dev.nimchart.chart.apiserver;
 
+import dev.nimchart.tiers.Tier;
 import dev.nimchart.junit.DynamicChecks;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Every example installed with Helm (real release storage) into a namespace of its own that enforces the restricted
  * Pod Security level, and read back from the API server ({@link RefusalInstallIT} has the refused files). The generic
- * checks are the library's ({@code ChartCheck.apiServerInstallTests()}); nim-llm's own (the stored shape, the documented
+ * checks are the library's ({@code ChartCheck.installTests(Tier.API)}); nim-llm's own (the stored shape, the documented
  * Pod Security exceptions) come in through {@link NimLlmRules}.
  */
 @ExtendWith(ChartTiers.class)
@@ -33,7 +34,7 @@ public class ExampleInstallIT {
 
     @TestFactory
     Stream<DynamicNode> everyExampleInstallsAndTheServerStoresWhatHelmApplied(TierSessions tiers) {
-        return DynamicChecks.of(RepositoryChart.check().on(tiers).apiServerInstallTests());
+        return DynamicChecks.of(RepositoryChart.check().withSessions(tiers).installTests(Tier.API));
     }
 
     /** nim-llm's rules on an installed example: the stored shape, and exactly the documented Pod Security exceptions. */

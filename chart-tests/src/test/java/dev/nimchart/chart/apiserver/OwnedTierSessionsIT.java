@@ -49,8 +49,8 @@ class OwnedTierSessionsIT {
 
     @Test
     void aChartCheckClosesWhatItStartedAndStartsNothingOnceClosed() {
-        ChartCheck check = ChartCheck.of(plainWeb(), dev.nimchart.junit.RunSettings.get()).values(plainWeb().resolve("ci")).fuzz(0, 0).workDir(Path.of("target", "owned-sessions"))
-                .progress(Progress.console());
+        ChartCheck check = ChartCheck.of(plainWeb(), dev.nimchart.junit.RunSettings.get()).withValues(plainWeb().resolve("ci")).withFuzz(0, 0).withWorkDir(Path.of("target", "owned-sessions"))
+                .withProgress(Progress.console());
         try (ChartCheck owner = check) {
             assertThat(owner.verdicts(Tier.API)).as("plain-web's files on the check's own cluster").hasSize(3)
                     .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());

@@ -44,7 +44,7 @@ class AnyChartIT {
 
     /** The library's door on a chart, on the run's tier environments. */
     private ChartCheck chart(Path chartDir) {
-        return ChartCheck.of(chartDir, dev.nimchart.junit.RunSettings.get()).on(tiers);
+        return ChartCheck.of(chartDir, dev.nimchart.junit.RunSettings.get()).withSessions(tiers);
     }
 
     private static Path exampleChart(String name) {
@@ -57,8 +57,8 @@ class AnyChartIT {
      */
     private void everyFilePassesBothClusterTiers(String name, int valid, int invalid) {
         Path chart = exampleChart(name);
-        ChartCheck check = chart(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
-                .workDir(Path.of("target", "any-chart"));
+        ChartCheck check = chart(chart).withValues(chart.resolve("ci")).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+                .withWorkDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             List<Verdict> verdicts = check.verdicts(tier);
             assertThat(verdicts).as("%s verdicts of %s", tier.label(), name).hasSize(tier.checksRefusals() ? valid + invalid : valid)
@@ -93,8 +93,8 @@ class AnyChartIT {
                 reconciled.put(release.valuesFile().getFileName().toString(), release.state());
             }
         };
-        ChartCheck check = chart(chart).values(chart.resolve("ci")).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).rules(seen)
-                .workDir(Path.of("target", "any-chart"));
+        ChartCheck check = chart(chart).withValues(chart.resolve("ci")).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).withRules(seen)
+                .withWorkDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             assertThat(check.verdicts(tier)).as("%s verdicts of node-batch", tier.label()).hasSize(3)
                     .allSatisfy(v -> assertThat(v.reason()).as("%s on the %s tier", v.subject(), tier.label()).isNull());
@@ -120,8 +120,8 @@ class AnyChartIT {
     @Test
     void aHookTheApiServerWouldRefuseFailsTheApiServerTierThoughOfflineNeverSeesIt(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("negative-backoff-values.yaml"), "migrate:\n  backoffLimit: -1\n");
-        List<Verdict> verdicts = chart(exampleChart("node-batch")).values(dir).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
-                .workDir(Path.of("target", "any-chart")).verdicts(Tier.API);
+        List<Verdict> verdicts = chart(exampleChart("node-batch")).withValues(dir).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+                .withWorkDir(Path.of("target", "any-chart")).verdicts(Tier.API);
         assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject())
                 .contains("refuses hook Job").contains("backoffLimit"));
     }
@@ -133,18 +133,18 @@ class AnyChartIT {
         Path baseline = Files.createDirectories(dir.resolve("baseline"));
         Files.writeString(restricted.resolve("root-at-restricted-values.yaml"), "runAsNonRoot: false\n");
         Files.writeString(baseline.resolve("root-at-baseline-values.yaml"), "runAsNonRoot: false\n");
-        assertThat(chart(exampleChart("plain-web")).values(restricted).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
-                .rules(ChartRules.podSecurity("restricted")).workDir(Path.of("target", "any-chart")).verdicts(Tier.API))
+        assertThat(chart(exampleChart("plain-web")).withValues(restricted).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+                .withRules(ChartRules.podSecurity("restricted")).withWorkDir(Path.of("target", "any-chart")).verdicts(Tier.API))
                 .as("at restricted, the chart's opt-in").singleElement()
                 .satisfies(v -> assertThat(v.reason()).as(v.subject()).contains("restricted").contains("runAsNonRoot"));
         // Without an opt-in the namespaces admit what an unlabelled namespace admits (privileged): the same pod passes.
         Path unlabelled = Files.createDirectories(dir.resolve("default"));
         Files.writeString(unlabelled.resolve("root-at-default-values.yaml"), "runAsNonRoot: false\n");
-        assertThat(chart(exampleChart("plain-web")).values(unlabelled).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
-                .workDir(Path.of("target", "any-chart")).verdicts(Tier.API)).as("at the default level, privileged").singleElement()
+        assertThat(chart(exampleChart("plain-web")).withValues(unlabelled).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+                .withWorkDir(Path.of("target", "any-chart")).verdicts(Tier.API)).as("at the default level, privileged").singleElement()
                 .satisfies(v -> assertThat(v.reason()).as(v.subject()).isNull());
-        ChartCheck atBaseline = chart(exampleChart("plain-web")).values(baseline).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
-                .rules(ChartRules.podSecurity("baseline")).workDir(Path.of("target", "any-chart"));
+        ChartCheck atBaseline = chart(exampleChart("plain-web")).withValues(baseline).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+                .withRules(ChartRules.podSecurity("baseline")).withWorkDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             assertThat(atBaseline.verdicts(tier)).as("at baseline, on the %s tier", tier.label()).singleElement()
                     .satisfies(v -> assertThat(v.reason()).as(v.subject()).isNull());

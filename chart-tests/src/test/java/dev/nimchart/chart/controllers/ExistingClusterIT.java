@@ -60,7 +60,7 @@ class ExistingClusterIT {
         Files.copy(refused, invalid.resolve("ec-" + refused.getFileName()));
         List<String> namespacesBefore = madeByTheChecks(session.environment().api());
         // the check owns its sessions on the existing cluster: closing it ends them and stops nothing of the cluster
-        try (ChartCheck check = onlyThese(values).existingCluster(kubeconfig(session), ExistingCluster.Writes.CLUSTER).reconcileTimeout(WAIT)) {
+        try (ChartCheck check = onlyThese(values).withExistingCluster(kubeconfig(session), ExistingCluster.Writes.CLUSTER).withReconcileTimeout(WAIT)) {
             for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
                 List<Verdict> verdicts = check.verdicts(tier);
                 // four files that install, and on the API-server tier one refused
@@ -84,7 +84,7 @@ class ExistingClusterIT {
         Map<String, TreeSet<String>> before = clusterScoped(api);
         List<String> namespacesBefore = madeByTheChecks(api);
         List<Verdict> verdicts;
-        try (ChartCheck check = onlyThese(values).existingCluster(kubeconfig(session), ExistingCluster.Writes.NAMESPACED).reconcileTimeout(WAIT)) {
+        try (ChartCheck check = onlyThese(values).withExistingCluster(kubeconfig(session), ExistingCluster.Writes.NAMESPACED).withReconcileTimeout(WAIT)) {
             verdicts = check.verdicts(Tier.CONTROLLERS);
         }
         Map<String, String> byFile = verdicts.stream().collect(Collectors.toMap(v -> Path.of(v.subject()).getFileName().toString(),
@@ -109,7 +109,7 @@ class ExistingClusterIT {
 
     /** The repository's chart and rules on this values directory alone (no fuzz: the offline tier is not run here). */
     private static ChartCheck onlyThese(Path values) {
-        return ChartCheck.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).values(values).rules(new NimLlmRules()).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED);
+        return ChartCheck.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).withValues(values).withRules(new NimLlmRules()).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED);
     }
 
     @SuppressWarnings("unchecked")

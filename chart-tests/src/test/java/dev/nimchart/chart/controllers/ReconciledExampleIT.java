@@ -1,5 +1,6 @@
 package dev.nimchart.chart.controllers;
 
+import dev.nimchart.tiers.Tier;
 import dev.nimchart.junit.DynamicChecks;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,7 +49,7 @@ public class ReconciledExampleIT {
 
     @TestFactory
     Stream<DynamicNode> everyExampleReconcilesToItsDesiredState(TierSessions tiers) {
-        return DynamicChecks.of(RepositoryChart.check().on(tiers).controllerTests());
+        return DynamicChecks.of(RepositoryChart.check().withSessions(tiers).tierTests(Tier.CONTROLLERS));
     }
 
     /** nim-llm's rules on a reconciled example (the library checked the desired state and checks the uninstall). */

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.tiers.Tier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
@@ -42,7 +43,7 @@ class AnyChartFuzzTest {
     void theFuzzRunOfAChartWithItsOwnSchemaPassesAndItsDocumentsHoldOnlyItsKeys() {
         Path chart = schemaWeb();
         Path work = Path.of("target", "any-chart-fuzz").toAbsolutePath();
-        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).fuzz(COUNT, SEED).workDir(work).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).withValues(chart.resolve("ci")).withFuzz(COUNT, SEED).withWorkDir(work).verdicts(Tier.OFFLINE);
 
         assertThat(verdicts).as("one verdict per ci/ values file (4, and 2 in ci/invalid/) and the fuzz row").hasSize(7)
                 .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
@@ -81,8 +82,8 @@ class AnyChartFuzzTest {
                         "resources", Map.of("limits", Map.of("nvidia.com/gpu", 1))));
             }
         };
-        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).rules(gpuScenario).fuzz(10, SEED).workDir(work)
-                .offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).withValues(chart.resolve("ci")).withRules(gpuScenario).withFuzz(10, SEED).withWorkDir(work)
+                .verdicts(Tier.OFFLINE);
 
         assertThat(verdicts).as("the ci/ files and the fuzz row").hasSize(7);
         ValuesSchema schema = ValuesSchema.load(chart);

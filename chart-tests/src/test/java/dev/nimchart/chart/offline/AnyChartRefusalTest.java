@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.tiers.Tier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
@@ -50,7 +51,7 @@ class AnyChartRefusalTest {
 
     private static Map<String, Verdict> verdicts(ChartRules rules) {
         Path chart = AnyChartFuzzTest.schemaWeb();
-        return ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).rules(rules).fuzz(0, 0).offline().stream()
+        return ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).withValues(chart.resolve("ci")).withRules(rules).withFuzz(0, 0).verdicts(Tier.OFFLINE).stream()
                 .collect(Collectors.toMap(v -> Path.of(v.subject()).getFileName().toString(), v -> v));
     }
 }

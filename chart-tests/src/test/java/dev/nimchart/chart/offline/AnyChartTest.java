@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.tiers.Tier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
@@ -30,7 +31,7 @@ class AnyChartTest {
     @Test
     void aChartWithoutAValuesSchemaPassesEveryFileWithNoFuzzRow() {
         Path chart = plainWeb();
-        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).withValues(chart.resolve("ci")).verdicts(Tier.OFFLINE);
         assertThat(verdicts).as("verdicts: one per ci/ values file (one with integer map keys), no fuzz row").hasSize(3)
                 .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }
@@ -41,7 +42,7 @@ class AnyChartTest {
         Files.copy(chart.resolve("ci/two-replicas-values.yaml"), dir.resolve("good-values.yaml"));
         Files.writeString(dir.resolve("replicas-word-values.yaml"), "replicas: two\n");
         Files.writeString(dir.resolve("not-yaml-values.yaml"), "replicas: [1\n");
-        Map<String, String> reasons = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(dir).offline().stream().collect(Collectors.toMap(
+        Map<String, String> reasons = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).withValues(dir).verdicts(Tier.OFFLINE).stream().collect(Collectors.toMap(
                 v -> Path.of(v.subject()).getFileName().toString(), v -> String.valueOf(v.reason())));
         assertThat(reasons).as("a verdict for every file").containsOnlyKeys("good-values.yaml", "replicas-word-values.yaml",
                 "not-yaml-values.yaml");
@@ -57,7 +58,7 @@ class AnyChartTest {
     @Test
     void builtInKindsBeyondTheFixedListAndTheChartsOwnCrdsAreChecked() {
         Path chart = nodeBatch();
-        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).withValues(chart.resolve("ci")).verdicts(Tier.OFFLINE);
         assertThat(verdicts).as("a DaemonSet, Job, CronJob, ClusterRole and a custom resource of the chart's crds/")
                 .hasSize(3).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }
@@ -65,7 +66,7 @@ class AnyChartTest {
     /** The node-batch chart's offline verdict on one values file ({@code name} in {@code dir}) fails, naming each of {@code named}. */
     private static void assertRefusedNaming(Path dir, String name, String values, String... named) throws IOException {
         Files.writeString(dir.resolve(name), values);
-        List<Verdict> verdicts = ChartCheck.of(nodeBatch(), dev.nimchart.junit.RunSettings.get()).values(dir).offline();
+        List<Verdict> verdicts = ChartCheck.of(nodeBatch(), dev.nimchart.junit.RunSettings.get()).withValues(dir).verdicts(Tier.OFFLINE);
         assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject()).contains(named));
     }
 
@@ -88,7 +89,7 @@ class AnyChartTest {
                 return true;
             }
         };
-        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).rules(labelled).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).withValues(chart.resolve("ci")).withRules(labelled).verdicts(Tier.OFFLINE);
         assertThat(verdicts).as("plain-web's objects carry no standard labels").isNotEmpty()
                 .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).contains("lacks the standard labels"));
     }

@@ -63,7 +63,7 @@ class ChartCheckTest {
                 Files.copy(sorted.get(i), invalid.resolve(sorted.get(i).getFileName()));
             }
         }
-        return DynamicChecks.of(ChartCheck.of(acme, dev.nimchart.junit.RunSettings.get()).values(values).rules(new NimLlmRules()).fuzz(50, 7).workDir(Path.of("target", "chart-check"))
+        return DynamicChecks.of(ChartCheck.of(acme, dev.nimchart.junit.RunSettings.get()).withValues(values).withRules(new NimLlmRules()).withFuzz(50, 7).withWorkDir(Path.of("target", "chart-check"))
                 .offlineTests());
     }
 
@@ -78,7 +78,7 @@ class ChartCheckTest {
         Files.writeString(invalid.resolve("not-refused.yaml"), "# expect-error: at '/replicaCount': minimum\nreplicaCount: 2\n");
 
         Map<String, Verdict> verdicts = new java.util.TreeMap<>();
-        ChartCheck.of(renamedCopy("acme-nim"), dev.nimchart.junit.RunSettings.get()).values(dir).fuzz(0, 1).offline()
+        ChartCheck.of(renamedCopy("acme-nim"), dev.nimchart.junit.RunSettings.get()).withValues(dir).withFuzz(0, 1).verdicts(Tier.OFFLINE)
                 .forEach(v -> verdicts.put(Path.of(v.subject()).getFileName().toString(), v));
 
         assertThat(verdicts.values()).allSatisfy(v -> assertThat(v.tier()).isEqualTo(Tier.OFFLINE));
@@ -95,8 +95,8 @@ class ChartCheckTest {
 
     @Test
     void aValuesDirectoryThatDoesNotExistIsOneClearError(@TempDir Path dir) {
-        ChartCheck check = ChartCheck.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).values(dir.resolve("missing"));
-        org.assertj.core.api.Assertions.assertThatThrownBy(check::offline)
+        ChartCheck check = ChartCheck.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).withValues(dir.resolve("missing"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> check.verdicts(Tier.OFFLINE))
                 .hasMessage("values directory does not exist: " + dir.resolve("missing"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChartCheck.of(dir, dev.nimchart.junit.RunSettings.get()))
                 .hasMessage(dir + " is not a Helm chart: it has no Chart.yaml");

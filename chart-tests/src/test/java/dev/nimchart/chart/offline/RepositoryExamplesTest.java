@@ -30,7 +30,7 @@ class RepositoryExamplesTest {
 
     @TestFactory
     Stream<DynamicNode> everyExampleInstallsAndEveryRefusalIsRefusedAsItsFileSays() {
-        return DynamicChecks.of(RepositoryChart.check().fuzz(0, 0).offlineTests());
+        return DynamicChecks.of(RepositoryChart.check().withFuzz(0, 0).offlineTests());
     }
 
     @Test

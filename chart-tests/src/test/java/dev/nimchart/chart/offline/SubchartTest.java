@@ -1,5 +1,6 @@
 package dev.nimchart.chart.offline;
 
+import dev.nimchart.tiers.Tier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -45,7 +46,7 @@ class SubchartTest {
     @Test
     void everyCiFilePassesEveryInvalidFileIsRefusedWithItsTextAndTheFuzzRunPasses(@TempDir Path work) {
         Path chart = webCache();
-        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).values(chart.resolve("ci")).workDir(work).offline();
+        List<Verdict> verdicts = ChartCheck.of(chart, dev.nimchart.junit.RunSettings.get()).withValues(chart.resolve("ci")).withWorkDir(work).verdicts(Tier.OFFLINE);
         assertThat(verdicts).as("three ci/ files, three refusals (two by the subchart's schema, one by the parent's), the fuzz run")
                 .extracting(v -> Path.of(v.subject()).getFileName().toString())
                 .containsExactlyInAnyOrder("default-values.yaml", "no-cache-values.yaml", "tuned-cache-values.yaml",
@@ -92,7 +93,7 @@ class SubchartTest {
                 + "cache:\n  replicas: 9\n");
         Files.writeString(invalid.resolve("web-replicas-values.yaml"), "# expect-error: at '/replicas': minimum: got -1, want 0\n"
                 + "replicas: -1\n");
-        List<Verdict> verdicts = ChartCheck.of(webCache(), dev.nimchart.junit.RunSettings.get()).values(dir).fuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).offline();
+        List<Verdict> verdicts = ChartCheck.of(webCache(), dev.nimchart.junit.RunSettings.get()).withValues(dir).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).verdicts(Tier.OFFLINE);
         assertThat(verdicts).hasSize(2).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());
     }
 

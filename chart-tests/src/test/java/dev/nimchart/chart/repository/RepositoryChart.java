@@ -22,6 +22,6 @@ public final class RepositoryChart {
         List<Path> dirs = new ArrayList<>();
         dirs.add(settings.examplesDir());
         dirs.addAll(settings.valuesDirs());
-        return ChartCheck.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).values(dirs).rules(new NimLlmRules());
+        return ChartCheck.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).withValues(dirs).withRules(new NimLlmRules());
     }
 }

@@ -328,8 +328,8 @@ class NetworkPolicyEnforcementIT {
                 removeDialers(started);
             }
         });
-        StartupChecks startup = (StartupChecks) RepositoryChart.check().on(tiers).rules(rules)
-                .reconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).tierCheck(Tier.STARTUP);
+        StartupChecks startup = (StartupChecks) RepositoryChart.check().withSessions(tiers).withRules(rules)
+                .withReconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).tierCheck(Tier.STARTUP);
         if (enforceAlways) {
             startup.enforcingNetworkPoliciesAlways();
         }

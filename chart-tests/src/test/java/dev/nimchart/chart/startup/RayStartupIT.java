@@ -1,5 +1,6 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.tiers.Tier;
 import dev.nimchart.junit.DynamicChecks;
 import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,7 +47,7 @@ class RayStartupIT {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /**
-     * Every example whose groups form a Ray cluster, through the library's door ({@code ChartCheck.startupTests()},
+     * Every example whose groups form a Ray cluster, through the library's door ({@code ChartCheck.tierTests(Tier.STARTUP)},
      * {@code dev.nimchart.tiers.startup}): the tier starts the workers first (each one's startup probe fails with no head
      * to join), then the heads, requires them Ready within clusterStartTimeout, each worker's startup probe passing once
      * it joined, and Ray's GCS holding exactly each group's pod IPs, alive; nim-llm's rules ({@code NimLlmStartup}) then
@@ -55,8 +56,8 @@ class RayStartupIT {
     @TestFactory
     Stream<DynamicNode> everyGroupFormsOneRayClusterOfExactlyItsPodsAndTheLeaderIsReadyOnlyThen(TierSessions tiers) {
         Set<Path> withRay = Examples.multiNodeWithRay().map(f -> f.toAbsolutePath().normalize()).collect(Collectors.toSet());
-        return DynamicChecks.of(RepositoryChart.check().on(tiers).rules(new NimLlmRules(f -> withRay.contains(f.toAbsolutePath().normalize())))
-                .reconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).startupTests());
+        return DynamicChecks.of(RepositoryChart.check().withSessions(tiers).withRules(new NimLlmRules(f -> withRay.contains(f.toAbsolutePath().normalize())))
+                .withReconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).tierTests(Tier.STARTUP));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.tiers.Tier;
 import dev.nimchart.junit.DynamicChecks;
 import dev.nimchart.settings.SettingsFromProperties;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,7 +55,7 @@ public class StartupIT {
 
     /**
      * Every multi-node example that starts natively or with mpirun, through the library's door
-     * ({@code ChartCheck.startupTests()}, {@code dev.nimchart.tiers.startup}): the tier starts the group with the stand-in
+     * ({@code ChartCheck.tierTests(Tier.STARTUP)}, {@code dev.nimchart.tiers.startup}): the tier starts the group with the stand-in
      * holding its readiness (an MPIJob's launcher once every worker's sshd listens and worker 0 is not Ready), requires
      * every rank joined and the serving pods listening within clusterStartTimeout, their readiness probes failing while
      * the server answers 503 and passing once it answers 200; nim-llm's rules ({@code NimLlmStartup}) then hold every
@@ -63,8 +64,8 @@ public class StartupIT {
     @TestFactory
     Stream<DynamicNode> everyRankStartsWithItsOwnPodsRankRoleAndNetworkAndTheServingPodIsReadyOnlyOnceItsServerIs(TierSessions tiers) {
         Set<Path> withoutRay = Examples.multiNodeWithoutRay().map(f -> f.toAbsolutePath().normalize()).collect(Collectors.toSet());
-        return DynamicChecks.of(RepositoryChart.check().on(tiers).rules(new NimLlmRules(f -> withoutRay.contains(f.toAbsolutePath().normalize())))
-                .reconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).startupTests());
+        return DynamicChecks.of(RepositoryChart.check().withSessions(tiers).withRules(new NimLlmRules(f -> withoutRay.contains(f.toAbsolutePath().normalize())))
+                .withReconcileTimeout(ReconciledExampleIT.RECONCILE_TIMEOUT).tierTests(Tier.STARTUP));
     }
 
     @ParameterizedTest(name = "{0}")

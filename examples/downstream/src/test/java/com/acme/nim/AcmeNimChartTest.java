@@ -17,7 +17,7 @@ class AcmeNimChartTest {
     @TestFactory
     Stream<DynamicNode> offlineTier(Settings settings) {
         return DynamicChecks.of(ChartCheck.of(Path.of(System.getProperty("acme.chart.dir", "target/acme-nim")), settings)
-                .values(Path.of("values"))
+                .withValues(Path.of("values"))
                 .offlineTests());
     }
 }
