@@ -395,11 +395,13 @@ public final class ChartCheck implements AutoCloseable {
             return verdicts;
         }
         if (checks.checksFilesTogether()) {
-            checks.installEach(valid).forEach((f, failure) -> add.accept(verdict(f.toString(), tier, failure)));
+            Map<Path, Optional<Throwable>> installs = checks.installEach(valid);
+            valid.forEach(f -> add.accept(verdict(f.toString(), tier, installs.get(f))));
         } else {
             valid.forEach(f -> add.accept(verdict(f.toString(), tier, RefusalChecksInParallel.failureOf(() -> checks.install(f)))));
         }
-        checks.refuseEach(invalid).forEach((f, failure) -> add.accept(verdict(f.toString(), tier, failure)));
+        Map<Path, Optional<Throwable>> refusals = checks.refuseEach(invalid);
+        invalid.forEach(f -> add.accept(verdict(f.toString(), tier, refusals.get(f))));
         for (Check.Test c : own) {
             Optional<Throwable> failure = RefusalChecksInParallel.failureOf(() -> run(c.body()));
             if (!(failure.orElse(null) instanceof CheckSkipped)) {

@@ -23,7 +23,7 @@ import java.util.Optional;
  * </ol>
  * A tier that needs an environment no tier starts yet (a process of its own) needs its lifecycle in
  * {@code dev.nimchart.sessions} and an accessor on {@code TierSessions} besides: that is a fourth place, and the
- * only one. {@code ChartTierTest}'s toy tier shows the three.
+ * only one. The test {@code dev.nimchart.toytier.ToyTierTest} adds a toy tier in these three places and runs it through the door.
  */
 public interface TierCheck {
 
