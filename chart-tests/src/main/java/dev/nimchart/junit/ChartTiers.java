@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Hands a test (a {@code @TestFactory} of the library's door) the {@link TierSessions} of this JUnit run, kept in its
- * launcher session's store: {@code DynamicChecks.of(ChartCheck.on(tiers).controllerTests())} then shares one
+ * launcher session's store: {@code DynamicChecks.of(check.withSessions(tiers).tierTests(Tier.CONTROLLERS))} then shares one
  * environment per tier with every class of the run, and JUnit closes them when it ends. Nothing starts until a test
  * needs it.
  */

@@ -14,7 +14,7 @@ import org.opentest4j.TestAbortedException;
  * <pre>{@code
  * @TestFactory
  * Stream<DynamicNode> offlineTier() {
- *     return DynamicChecks.of(ChartCheck.of(Path.of("charts/acme-nim"), RunSettings.get()).values(Path.of("values")).offlineTests());
+ *     return DynamicChecks.of(ChartCheck.of(Path.of("charts/acme-nim"), RunSettings.get()).withValues(Path.of("values")).offlineTests());
  * }
  * }</pre>
  *

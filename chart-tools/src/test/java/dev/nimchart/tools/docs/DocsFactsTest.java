@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What README.md and docs/*.md name is what the repository has: every Java class written in backticks ({@code
- * `ChartCheck`}, {@code `ChartCheck.controllerTests()`}) is declared in chart-tests, chart-tools or examples/ (and the
+ * `ChartCheck`}, {@code `ChartCheck.tierTests(tier)`}) is declared in chart-tests, chart-tools or examples/ (and the
  * member named after it occurs in its source), every {@code dev.nimchart...} package is a source directory, every
  * repository path in backticks exists, every count is the repository's, and the versions the README asks for are the
  * pinned ones.
