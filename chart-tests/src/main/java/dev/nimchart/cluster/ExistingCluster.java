@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 
 /**
  * A cluster the harness did not start, reached through a kubeconfig file ({@code -Dnim.cluster=kubeconfig
- * -Dnim.kubeconfig=FILE}, or {@code ChartCheck.existingCluster(FILE)}). The harness stops nothing of it. What it may
+ * -Dnim.kubeconfig=FILE}, or {@code ChartCheck.withExistingCluster(FILE, writes)}). The harness stops nothing of it. What it may
  * create there is {@link Writes}: by default only its own namespaces and what goes in them.
  */
 public final class ExistingCluster implements TestCluster {

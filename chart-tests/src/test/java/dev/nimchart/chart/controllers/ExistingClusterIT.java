@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The API-server and reconciled-state checks on a cluster the harness did not start, through the library's door
- * ({@code ChartCheck.existingCluster}): the controller tier's own environment stands in for a team's cluster, reached
+ * ({@code ChartCheck.withExistingCluster}): the controller tier's own environment stands in for a team's cluster, reached
  * only through the kubeconfig file it wrote (as {@code ci/local-cluster.sh up} prints it), so the checks know nothing
  * of its processes, fake nodes or stand-ins. Told it may create cluster-scoped objects, examples of each workload kind
  * pass both tiers and leave no namespace behind; told it may not, a release whose StorageClass the cluster lacks fails
