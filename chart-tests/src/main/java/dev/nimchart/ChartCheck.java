@@ -5,13 +5,10 @@ import dev.nimchart.lint.PolicyExceptions;
 import dev.nimchart.progress.Progress;
 import dev.nimchart.render.ChartYaml;
 import dev.nimchart.result.Check;
-import dev.nimchart.result.CheckSkipped;
-import dev.nimchart.sessions.TierNotStartedException;
 import dev.nimchart.sessions.TierSessions;
 import dev.nimchart.settings.Settings;
 import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.tiers.CheckOptions;
-import dev.nimchart.tiers.RefusalChecksInParallel;
 import dev.nimchart.tiers.Tier;
 import dev.nimchart.tiers.TierCheck;
 import dev.nimchart.tiers.TierFactory;
@@ -21,11 +18,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * The front door of the library: a chart directory (any chart name, e.g. a vendored copy renamed {@code acme-nim})
@@ -335,23 +329,12 @@ public final class ChartCheck implements AutoCloseable {
      * nothing.
      */
     public Check tierTests(Tier tier) {
-        TierCheck checks = tierCheck(tier);
-        Supplier<TierCheck> started = startedForTests(checks);
-        List<Check> all = new ArrayList<>(installTests(checks, started));
-        if (tier.checksRefusals()) {
-            all.addAll(refusalTests(checks, started));
-        }
-        checks.ownChecks().forEach(own -> all.add(Check.test(own.name(), () -> {
-            started.get();
-            named(own.name(), own.body());
-        })));
-        return group(tier, all);
+        return run(tier).tests();
     }
 
     /** As {@link #tierTests(Tier)}, only the values files the chart must install. */
     public Check installTests(Tier tier) {
-        TierCheck checks = tierCheck(tier);
-        return group(tier, installTests(checks, startedForTests(checks)));
+        return run(tier).installTests();
     }
 
     /**
@@ -360,8 +343,7 @@ public final class ChartCheck implements AutoCloseable {
      * installs (Failsafe's forks).
      */
     public Check refusalTests(Tier tier) {
-        TierCheck checks = tierCheck(tier);
-        return group(tier, refusalTests(checks, startedForTests(checks)));
+        return run(tier).refusalTests();
     }
 
     /** Every subject checked on a tier now, one verdict each: its values files, then its own checks (e.g. the fuzz run). */
@@ -374,119 +356,15 @@ public final class ChartCheck implements AutoCloseable {
      * still gives each subject a verdict, naming why, so the other tiers still run. A skipped own check has no verdict.
      */
     public List<Verdict> verdicts(Tier tier, Consumer<Verdict> progress) {
+        return run(tier).verdicts(progress);
+    }
+
+    /** The tier on this check's files, its checks grouped under the tier's name and the chart directory's. */
+    private TierRun run(Tier tier) {
         TierCheck checks = tierCheck(tier);
-        List<Path> valid = validFiles().stream().filter(checks::installs).toList();
-        List<Path> invalid = tier.checksRefusals() ? invalidFiles() : List.of();
-        List<Check.Test> own = checks.ownChecks();
-        List<Verdict> verdicts = new ArrayList<>();
-        Consumer<Verdict> add = v -> {
-            verdicts.add(v);
-            progress.accept(v);
-        };
-        if (valid.isEmpty() && invalid.isEmpty() && own.isEmpty()) {
-            return verdicts; // nothing for this tier to check (e.g. no file opted into the start-up tier): nothing started
-        }
-        try {
-            checks.start();
-        } catch (RuntimeException | AssertionError e) {
-            String reason = "the " + tier.label() + " tier cannot check this chart: " + e.getMessage();
-            Stream.concat(valid.stream(), invalid.stream()).forEach(f -> add.accept(new Verdict(f.toString(), tier, reason)));
-            own.forEach(c -> add.accept(new Verdict(c.name(), tier, reason)));
-            return verdicts;
-        }
-        if (checks.checksFilesTogether()) {
-            Map<Path, Optional<Throwable>> installs = checks.installEach(valid);
-            valid.forEach(f -> add.accept(verdict(f.toString(), tier, installs.get(f))));
-        } else {
-            valid.forEach(f -> add.accept(verdict(f.toString(), tier, RefusalChecksInParallel.failureOf(() -> checks.install(f)))));
-        }
-        Map<Path, Optional<Throwable>> refusals = checks.refuseEach(invalid);
-        invalid.forEach(f -> add.accept(verdict(f.toString(), tier, refusals.get(f))));
-        for (Check.Test c : own) {
-            Optional<Throwable> failure = RefusalChecksInParallel.failureOf(() -> run(c.body()));
-            if (!(failure.orElse(null) instanceof CheckSkipped)) {
-                add.accept(verdict(c.name(), tier, failure));
-            }
-        }
-        return verdicts;
-    }
-
-    /** The checks of a tier under one name, the tier's and the chart directory's. */
-    private Check group(Tier tier, List<Check> checks) {
-        return Check.group(tier.label() + " tier: " + chartDir().getFileName(), checks);
-    }
-
-    /**
-     * The tier's checks, started when the first check needs them (so that a class whose tests are all filtered out starts
-     * nothing): a tier that cannot start fails its checks with CI=true and skips them, with the reason printed, otherwise.
-     */
-    private static Supplier<TierCheck> startedForTests(TierCheck checks) {
-        return Once.of(() -> {
-            try {
-                checks.start();
-            } catch (TierNotStartedException e) {
-                throw e.failOrSkip();
-            }
-            return checks;
-        });
-    }
-
-    /**
-     * One check per values file the chart must install and the tier checks: each installs its file, or, for a tier
-     * that checks its files together, the first of them checks every file and each then reports its own.
-     */
-    private List<Check> installTests(TierCheck checks, Supplier<TierCheck> started) {
-        List<Path> files = validFiles().stream().filter(checks::installs).toList();
-        if (checks.checksFilesTogether()) {
-            Supplier<Map<Path, Optional<Throwable>>> all = Once.of(() -> started.get().installEach(files));
-            return files.stream().<Check>map(f -> Check.test(label(f), f.toUri(),
-                    () -> named(label(f), () -> RefusalChecksInParallel.rethrow(all.get().get(f))))).toList();
-        }
-        return files.stream().<Check>map(f -> Check.test(label(f), f.toUri(), () -> named(label(f), () -> started.get().install(f)))).toList();
-    }
-
-    /**
-     * One check per values file the chart must refuse. The first of them checks every refusal file, in parallel; each
-     * check then reports its own file.
-     */
-    private List<Check> refusalTests(TierCheck checks, Supplier<TierCheck> started) {
-        List<Path> invalidFiles = invalidFiles();
-        Supplier<Map<Path, Optional<Throwable>>> refusals = Once.of(() -> started.get().refuseEach(invalidFiles));
-        return invalidFiles.stream().<Check>map(f -> Check.test(label(f), f.toUri(),
-                () -> named(label(f), () -> RefusalChecksInParallel.rethrow(refusals.get().get(f))))).toList();
-    }
-
-    /** A subject's verdict on a tier from what its check threw, if anything: the reason is the failure's message. */
-    private static Verdict verdict(String subject, Tier tier, Optional<Throwable> failure) {
-        return new Verdict(subject, tier, failure.map(e -> e.getMessage() == null ? e.toString() : e.getMessage()).orElse(null));
-    }
-
-    /** Runs a check, its failures prefixed with the name of what it checks; a skip passes as it is. */
-    private static void named(String name, Check.Body check) throws Throwable {
-        try {
-            check.run();
-        } catch (CheckSkipped e) {
-            throw e;
-        } catch (AssertionError e) {
-            throw new AssertionError(name + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void run(Check.Body body) {
-        try {
-            body.run();
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        }
-    }
-
-    /** {@code file.yaml}, or {@code invalid/file.yaml}. */
-    static String label(Path file) {
-        Path parent = file.getParent();
-        return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("invalid")
-                ? "invalid/" + file.getFileName() : file.getFileName().toString();
+        ExampleValuesFiles files = files();
+        return new TierRun(tier, checks, files.valid(), tier.checksRefusals() ? files.invalid() : List.of(),
+                tier.label() + " tier: " + chartDir().getFileName());
     }
 
     private ExampleValuesFiles files() {
