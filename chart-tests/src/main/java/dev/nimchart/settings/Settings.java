@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 /**
  * Everything the harness's tiers are configured with, as one immutable value (as envtest's {@code Environment}):
  * where the programs come from, which cluster, where reports go, how long to wait. A caller builds it from
- * {@link #defaults()} with the {@code with...} methods and hands it to {@code ChartCheck.settings(...)} or to a tier;
+ * {@link #defaults()} with the {@code with...} methods and hands it to {@code ChartCheck.of(chart, settings)} or to a tier;
  * this repository's command line and tests build it from system properties with {@link SettingsFromProperties}, the
  * one class that reads them. No other library class reads a system property, an environment variable or a fixed
  * directory of this machine.

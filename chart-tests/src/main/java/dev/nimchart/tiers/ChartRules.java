@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.Random;
 
 /**
- * A chart's own rules, on top of the checks every chart gets: switched on with {@link dev.nimchart.ChartCheck#rules(ChartRules)}.
+ * A chart's own rules, on top of the checks every chart gets: switched on with {@link dev.nimchart.ChartCheck#withRules(ChartRules)}.
  * Each hook fails by throwing (an {@link AssertionError}, e.g. from AssertJ); its message becomes the file's reason.
  * The defaults add nothing.
  */
@@ -124,7 +124,7 @@ public interface ChartRules {
 
     /**
      * Start-up tier: how long a group gets to start (every rank joined, the server listening, a Ray cluster formed).
-     * Default: empty, the reconcile timeout ({@link dev.nimchart.ChartCheck#reconcileTimeout(java.time.Duration)}); nim-llm's rules
+     * Default: empty, the reconcile timeout ({@link dev.nimchart.ChartCheck#withReconcileTimeout(java.time.Duration)}); nim-llm's rules
      * give the file's {@code multiNode.clusterStartTimeout}.
      */
     default Optional<java.time.Duration> startupTimeout(Path valuesFile) {
