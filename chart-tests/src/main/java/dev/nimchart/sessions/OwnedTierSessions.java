@@ -53,11 +53,6 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
             }
 
             @Override
-            protected boolean unavailable(RuntimeException failure) {
-                return false;
-            }
-
-            @Override
             protected void stop(ClusterSession session) {
                 session.close();
             }
@@ -67,11 +62,6 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
             protected ControllerSession start() {
                 return ControllerSession.on(ControllerEnvironment.attach(ExistingCluster.open(kubeconfig, writes, controllerProgress),
                         settings(), controllerProgress));
-            }
-
-            @Override
-            protected boolean unavailable(RuntimeException failure) {
-                return false;
             }
 
             @Override
