@@ -440,6 +440,14 @@ def written(pid, mounts):
     return dict(sorted(out.items()))
 
 
+def exit_code(proc):
+    """The exit code of a server seen exited (a zombie in /proc may not be reaped yet: wait for it a moment)."""
+    try:
+        return proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        return "an unknown code"
+
+
 def stop(proc):
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -485,7 +493,7 @@ def check(bundle, force_standin, ready_limit):
         s = startup(pod_dir, plan, proc.pid, t0)
         result["startup"] = s
         if not s["started"]:
-            result["failure"] = ("the server exited with %s before its startup probe passed" % proc.poll() if s.get("why") == "exited"
+            result["failure"] = ("the server exited with %s before its startup probe passed" % exit_code(proc) if s.get("why") == "exited"
                                  else "the startup probe failed %d times: the kubelet restarts the container" % s["runs"])
             return finish(bundle, result, 1, proc, log_path, check)
         deadline = t0 + ready_limit
@@ -498,7 +506,7 @@ def check(bundle, force_standin, ready_limit):
         result["timeToReadySeconds"] = ready
         if ready is None:
             result["failure"] = ("not Ready within %d s" % ready_limit if alive(proc.pid)
-                                 else "the server exited with %s before it was Ready" % proc.poll())
+                                 else "the server exited with %s before it was Ready" % exit_code(proc))
             return finish(bundle, result, 1, proc, log_path, check)
         result["live"] = probe_once(pod_dir, plan, "livenessProbe", proc.pid)
         ok, output, note = helm_test(check, shim_dir)
