@@ -1,7 +1,6 @@
 package dev.nimchart.checks;
 
 import dev.nimchart.objects.EmbeddedPods;
-import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.PodPorts;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.objects.ReleaseSelectors;
@@ -22,11 +21,9 @@ public final class RuntimeContractCheck {
     /** One line per problem; empty when the manifest keeps the contract. */
     public static List<String> problems(RenderedManifest manifest) {
         List<String> out = new ArrayList<>();
-        for (KubeObject o : manifest.objects()) {
-            for (EmbeddedPods p : EmbeddedPods.of(o)) {
-                for (PodPorts.Collision c : PodPorts.collisions(p.pod())) {
-                    out.add(o + " " + p.path() + ": " + c + " (one network namespace: the second bind fails, address already in use)");
-                }
+        for (EmbeddedPods p : EmbeddedPods.in(manifest)) {
+            for (PodPorts.Collision c : PodPorts.collisions(p.pod())) {
+                out.add(p.owner() + " " + p.path() + ": " + c + " (one network namespace: the second bind fails, address already in use)");
             }
         }
         out.addAll(ReleaseSelectors.problems(manifest));

@@ -11,20 +11,13 @@ import java.util.Map;
  * etcd and kube-apiserver as local processes of this JVM (under {@link LocalProcess}'s watchdog), with a certificate
  * authority of their own, from binaries in the directories given: the one control plane both cluster tiers compose
  * ({@link LocalControlPlane} alone, the controller tier's environment with its controllers on top).
+ *
+ * @param pki            the control plane's own certificate authority and certificates
+ * @param processes      etcd, then kube-apiserver
+ * @param kubeConfigYaml an admin kubeconfig for the API server on 127.0.0.1
+ * @param startTimes     how long etcd and kube-apiserver each took to be ready
  */
-public final class ControlPlane implements AutoCloseable {
-
-    private final Pki pki;
-    private final List<LocalProcess> processes;
-    private final String kubeConfig;
-    private final Map<String, Duration> startTimes;
-
-    private ControlPlane(Pki pki, List<LocalProcess> processes, String kubeConfig, Map<String, Duration> startTimes) {
-        this.pki = pki;
-        this.processes = processes;
-        this.kubeConfig = kubeConfig;
-        this.startTimes = startTimes;
-    }
+public record ControlPlane(Pki pki, List<LocalProcess> processes, String kubeConfigYaml, Map<String, Duration> startTimes) implements AutoCloseable {
 
     /**
      * Starts etcd, then kube-apiserver, each once it is ready; on a failure, stops what it started and rethrows.
@@ -50,27 +43,9 @@ public final class ControlPlane implements AutoCloseable {
         }
     }
 
-    public Pki pki() {
-        return pki;
-    }
-
-    public String kubeConfigYaml() {
-        return kubeConfig;
-    }
-
-    /** etcd, then kube-apiserver. */
-    public List<LocalProcess> processes() {
-        return processes;
-    }
-
     /** Whether this process is one a control plane starts (etcd or kube-apiserver): the last to stop in a cluster. */
     public static boolean isControlPlane(LocalProcess process) {
         return process.name().equals("etcd") || process.name().equals("kube-apiserver");
-    }
-
-    /** How long etcd and kube-apiserver each took to be ready. */
-    public Map<String, Duration> startTimes() {
-        return startTimes;
     }
 
     /** Stops the API server before etcd. */

@@ -13,8 +13,14 @@ import java.util.function.Consumer;
  * A cluster the harness did not start, reached through a kubeconfig file ({@code -Dnim.cluster=kubeconfig
  * -Dnim.kubeconfig=FILE}, or {@code ChartCheck.withExistingCluster(FILE, writes)}). The harness stops nothing of it. What it may
  * create there is {@link Writes}: by default only its own namespaces and what goes in them.
+ *
+ * @param file           the kubeconfig file
+ * @param kubeConfigYaml what the file held when the cluster was opened
+ * @param description    the cluster as progress and reports name it (the file, the Kubernetes version, the writes)
+ * @param startTime      how long reading the file and asking the API server took
+ * @param writes         what the harness may create there
  */
-public final class ExistingCluster implements TestCluster {
+public record ExistingCluster(Path file, String kubeConfigYaml, String description, Duration startTime, Writes writes) implements TestCluster {
 
     /** The kubeconfig file of the existing cluster. */
     public static final String KUBECONFIG_PROPERTY = "nim.kubeconfig";
@@ -42,20 +48,6 @@ public final class ExistingCluster implements TestCluster {
                         + " is not a choice: use namespaced (create only namespaces and what goes in them) or cluster");
             }
         }
-    }
-
-    private final Path file;
-    private final String kubeConfig;
-    private final String description;
-    private final Duration startTime;
-    private final Writes writes;
-
-    private ExistingCluster(Path file, String kubeConfig, String description, Duration startTime, Writes writes) {
-        this.file = file;
-        this.kubeConfig = kubeConfig;
-        this.description = description;
-        this.startTime = startTime;
-        this.writes = writes;
     }
 
     /** The cluster of {@link Settings#kubeconfig()} ({@code -Dnim.kubeconfig}), with {@link Settings#clusterWrites()} ({@code -Dnim.cluster.writes}). */
@@ -93,29 +85,6 @@ public final class ExistingCluster implements TestCluster {
                 + ", writes: " + writes.name().toLowerCase(Locale.ROOT) + ")";
         progress.accept(description);
         return new ExistingCluster(file, yaml, description, Duration.ofNanos(System.nanoTime() - started), writes);
-    }
-
-    public Path file() {
-        return file;
-    }
-
-    public Writes writes() {
-        return writes;
-    }
-
-    @Override
-    public String kubeConfigYaml() {
-        return kubeConfig;
-    }
-
-    @Override
-    public String description() {
-        return description;
-    }
-
-    @Override
-    public Duration startTime() {
-        return startTime;
     }
 
     @Override

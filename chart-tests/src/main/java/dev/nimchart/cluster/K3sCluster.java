@@ -6,23 +6,18 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.k3s.K3sContainer;
 import org.testcontainers.utility.DockerImageName;
 
-/** K3s in a Docker container through Testcontainers, where a Docker engine runs and the rancher/k3s image can be had. */
-public final class K3sCluster implements TestCluster {
+/**
+ * K3s in a Docker container through Testcontainers, where a Docker engine runs and the rancher/k3s image can be had.
+ *
+ * @param container      the started container
+ * @param image          the K3s image it runs
+ * @param startTime      how long pulling and starting took
+ * @param kubeConfigYaml the container's admin kubeconfig
+ */
+public record K3sCluster(K3sContainer container, String image, Duration startTime, String kubeConfigYaml) implements TestCluster {
 
     public static final String IMAGE_PROPERTY = "nim.k3s.image";
     public static final String DEFAULT_IMAGE = dev.nimchart.settings.Settings.DEFAULT_K3S_IMAGE;
-
-    private final K3sContainer container;
-    private final String image;
-    private final Duration startTime;
-    private final String kubeConfig;
-
-    private K3sCluster(K3sContainer container, String image, Duration startTime) {
-        this.container = container;
-        this.image = image;
-        this.startTime = startTime;
-        this.kubeConfig = container.getKubeConfigYaml();
-    }
 
     /** Whether a Docker engine answers (Testcontainers' own check; it does not pull anything). */
     public static boolean dockerAvailable() {
@@ -49,24 +44,14 @@ public final class K3sCluster implements TestCluster {
             throw new ClusterUnavailableException("K3s " + image + " did not start (is the image reachable? set -D"
                     + IMAGE_PROPERTY + "=<image> to use another): " + e.getMessage(), e);
         }
-        K3sCluster cluster = new K3sCluster(container, image, Duration.ofNanos(System.nanoTime() - started));
+        K3sCluster cluster = new K3sCluster(container, image, Duration.ofNanos(System.nanoTime() - started), container.getKubeConfigYaml());
         progress.accept("K3s ready in " + cluster.startTime.toMillis() + " ms");
         return cluster;
     }
 
     @Override
-    public String kubeConfigYaml() {
-        return kubeConfig;
-    }
-
-    @Override
     public String description() {
         return "K3s " + image + " (Testcontainers)";
-    }
-
-    @Override
-    public Duration startTime() {
-        return startTime;
     }
 
     @Override

@@ -15,25 +15,16 @@ import java.util.stream.Stream;
  * watchdog, so they stop when the JVM is gone) alone, from the binaries of {@link Settings} ({@link BinaryAssets}: this repository builds them from the upstream Go modules) (no container
  * image involved), with a certificate authority of their own and the Service range of {@link TierAddresses}. There
  * are no controllers: the API server stores, defaults, validates and admits objects, and nothing reconciles them.
+ *
+ * @param runDir    the processes' directory (logs, certificates, etcd's data), removed on a clean stop
+ * @param plane     etcd and kube-apiserver
+ * @param version   the Kubernetes version
+ * @param startTime how long finding the binaries and starting both took
  */
-public final class LocalControlPlane implements TestCluster {
+public record LocalControlPlane(Path runDir, ControlPlane plane, String version, Duration startTime) implements TestCluster {
 
     /** The Kubernetes version: the pin of ci/control-plane/kubernetes/go.mod unless the settings say otherwise. */
     public static final String DEFAULT_VERSION = Settings.DEFAULT_KUBE_VERSION;
-
-    private final Path runDir;
-    private final ControlPlane plane;
-    private final String version;
-    private final Duration startTime;
-    private final String kubeConfig;
-
-    private LocalControlPlane(Path runDir, ControlPlane plane, String version, Duration startTime, String kubeConfig) {
-        this.runDir = runDir;
-        this.plane = plane;
-        this.version = version;
-        this.startTime = startTime;
-        this.kubeConfig = kubeConfig;
-    }
 
     /** Builds the binaries when they are not cached yet (minutes, with progress), then starts the processes. */
     public static LocalControlPlane start(Settings settings, Consumer<String> progress) {
@@ -44,9 +35,7 @@ public final class LocalControlPlane implements TestCluster {
         try {
             Path runDir = Files.createTempDirectory("nim-api-server-tier-");
             ControlPlane controlPlane = ControlPlane.start(binaries.resolve("etcd"), binaries.resolve("kube-apiserver"), runDir, false);
-            LocalControlPlane plane = new LocalControlPlane(runDir, controlPlane, version, Duration.ofNanos(System.nanoTime() - started),
-                    controlPlane.kubeConfigYaml());
-            plane.pki = controlPlane.pki();
+            LocalControlPlane plane = new LocalControlPlane(runDir, controlPlane, version, Duration.ofNanos(System.nanoTime() - started));
             progress.accept("local control plane " + version + " ready in " + plane.startTime.toMillis() + " ms; logs in " + runDir.resolve("logs"));
             return plane;
         } catch (IOException | RuntimeException e) {
@@ -54,26 +43,19 @@ public final class LocalControlPlane implements TestCluster {
         }
     }
 
-    private Pki pki;
-
     @Override
     public java.util.Optional<Pki> pki() {
-        return java.util.Optional.ofNullable(pki);
+        return java.util.Optional.of(plane.pki());
     }
 
     @Override
     public String kubeConfigYaml() {
-        return kubeConfig;
+        return plane.kubeConfigYaml();
     }
 
     @Override
     public String description() {
         return "local control plane (kube-apiserver v" + version + " and etcd, no controllers)";
-    }
-
-    @Override
-    public Duration startTime() {
-        return startTime;
     }
 
     @Override

@@ -13,16 +13,11 @@ import java.util.function.Consumer;
  * A lock one JVM of a machine holds at a time: a file lock the operating system releases when the JVM ends, however it
  * ends. Taking it waits for the JVM that holds it, saying so first. One JVM must not take it twice (a second file lock
  * of one JVM fails): a caller whose threads may race guards it with a lock of its own.
+ *
+ * @param channel the lock file, open for writing
+ * @param lock    the operating system's lock on it
  */
-public final class MachineFileLock implements AutoCloseable {
-
-    private final FileChannel channel;
-    private final FileLock lock;
-
-    private MachineFileLock(FileChannel channel, FileLock lock) {
-        this.channel = channel;
-        this.lock = lock;
-    }
+public record MachineFileLock(FileChannel channel, FileLock lock) implements AutoCloseable {
 
     /** Takes the lock of {@code file}, waiting (after telling {@code progress} {@code waiting}) while another JVM holds it. */
     public static MachineFileLock take(Path file, String waiting, Consumer<String> progress) {

@@ -12,16 +12,11 @@ import java.util.Map;
  * CNCF distribution's OCI registry (the {@code registry} binary ci/build-tools.sh builds from its Go module) as a local
  * process: loopback only, a free port, TLS with a certificate of the tier's certificate authority, storage in a
  * directory of the run. Charts are pushed to and installed from {@code oci://127.0.0.1:<port>/...}.
+ *
+ * @param process the registry's process
+ * @param port    its port on 127.0.0.1
  */
-public final class OciRegistryProcess implements AutoCloseable {
-
-    private final LocalProcess process;
-    private final int port;
-
-    private OciRegistryProcess(LocalProcess process, int port) {
-        this.process = process;
-        this.port = port;
-    }
+public record OciRegistryProcess(LocalProcess process, int port) implements AutoCloseable {
 
     /** Starts the registry and returns it once it answers {@code /v2/} over TLS. */
     public static OciRegistryProcess start(Path binary, Pki pki, Path runDir) {

@@ -59,19 +59,7 @@ public final class FakeGpuNodes {
                 "turn the fake node " + name + " NotReady");
         Map<String, Object> pods = KubeApi.require(api.get("/api/v1/pods?fieldSelector=spec.nodeName%3D" + name), "list the pods on " + name);
         for (Object item : (List<Object>) pods.getOrDefault("items", List.of())) {
-            KubeObject pod = new KubeObject((Map<String, Object>) item);
-            List<Map<String, Object>> conditions = new ArrayList<>();
-            for (KubeObject c : pod.list("status.conditions")) {
-                Map<String, Object> condition = new LinkedHashMap<>(c.raw());
-                if ("Ready".equals(c.at("type")) || "ContainersReady".equals(c.at("type"))) {
-                    condition.put("status", "False");
-                    condition.put("reason", "NodeNotReady");
-                    condition.put("lastTransitionTime", java.time.Instant.now().toString());
-                }
-                conditions.add(condition);
-            }
-            KubeApi.require(api.mergePatch("/api/v1/namespaces/" + pod.namespace() + "/pods/" + pod.name() + "/status",
-                    Map.of("status", Map.of("conditions", conditions))), "mark the pod " + pod.name() + " on " + name + " not Ready");
+            PodReadiness.markNotReady(api, new KubeObject((Map<String, Object>) item), "NodeNotReady", null);
         }
     }
 

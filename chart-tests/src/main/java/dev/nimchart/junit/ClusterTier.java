@@ -15,16 +15,14 @@ public final class ClusterTier extends SharedTier<ClusterSession> {
 
     /** The tier with the settings of this JUnit run ({@link RunSettings}), as {@code @ExtendWith(ClusterTier.class)} makes it. */
     public ClusterTier() {
-        this(RunSettings.get(), Progress.console());
+        this(RunSettings.get());
     }
 
-    /** The tier started with these settings if it is the first of the JVM to start. */
+    /**
+     * The tier started with these settings if it is the first of the JVM to start, saying what it does on the console
+     * (tagged {@code [cluster tier]}).
+     */
     public ClusterTier(Settings settings) {
-        this(settings, Progress.console());
-    }
-
-    /** As {@link #ClusterTier(Settings)}, saying what it does to {@code progress} (tagged {@code [cluster tier]}). */
-    public ClusterTier(Settings settings, Progress progress) {
-        super(new ClusterTierLifecycle(settings, progress));
+        super(new ClusterTierLifecycle(settings, Progress.console()));
     }
 }

@@ -16,16 +16,14 @@ public final class ControllerTier extends SharedTier<ControllerSession> {
 
     /** The tier with the settings of this JUnit run ({@link RunSettings}), as {@code @ExtendWith(ControllerTier.class)} makes it. */
     public ControllerTier() {
-        this(RunSettings.get(), Progress.console());
+        this(RunSettings.get());
     }
 
-    /** The tier started with these settings if it is the first of the JVM to start. */
+    /**
+     * The tier started with these settings if it is the first of the JVM to start, saying what it does on the console
+     * (tagged {@code [controller tier]}).
+     */
     public ControllerTier(Settings settings) {
-        this(settings, Progress.console());
-    }
-
-    /** As {@link #ControllerTier(Settings)}, saying what it does to {@code progress} (tagged {@code [controller tier]}). */
-    public ControllerTier(Settings settings, Progress progress) {
-        super(new ControllerTierLifecycle(settings, progress));
+        super(new ControllerTierLifecycle(settings, Progress.console()));
     }
 }

@@ -16,10 +16,20 @@ import java.util.Map;
  * {@code volumeClaimTemplates} entry of the owner (StatefulSet, LeaderWorkerSet), no {@code priorityClassName} or
  * {@code runtimeClassName} (admission looks those up; an empty test cluster has none).
  *
- * @param path where in the owner the template is ({@code spec.leaderWorkerTemplate.workerTemplate})
- * @param pod  the Pod, ready for a server-side dry-run create
+ * @param owner the object that holds the template
+ * @param path  where in the owner the template is ({@code spec.leaderWorkerTemplate.workerTemplate})
+ * @param pod   the Pod, ready for a server-side dry-run create
  */
-public record EmbeddedPods(String path, KubeObject pod) {
+public record EmbeddedPods(KubeObject owner, String path, KubeObject pod) {
+
+    /** The pods of every pod template of every object of the manifest, in document order. */
+    public static List<EmbeddedPods> in(RenderedManifest manifest) {
+        List<EmbeddedPods> out = new ArrayList<>();
+        for (KubeObject o : manifest.objects()) {
+            out.addAll(of(o));
+        }
+        return out;
+    }
 
     /** The pods of every pod template of the object, in document order; none for an object without one. */
     public static List<EmbeddedPods> of(KubeObject owner) {
@@ -33,7 +43,7 @@ public record EmbeddedPods(String path, KubeObject pod) {
     private static void walk(KubeObject owner, String path, Object node, List<Object> claims, List<EmbeddedPods> out) {
         if (node instanceof Map<?, ?> m) {
             if (!path.isEmpty() && m.get("spec") instanceof Map<?, ?> spec && spec.get("containers") instanceof List<?>) {
-                out.add(new EmbeddedPods(path, pod(owner, out.size(), (Map<String, Object>) m, claims)));
+                out.add(new EmbeddedPods(owner, path, pod(owner, out.size(), (Map<String, Object>) m, claims)));
                 return;
             }
             m.forEach((k, v) -> walk(owner, path.isEmpty() ? String.valueOf(k) : path + "." + k, v, claims, out));

@@ -27,10 +27,8 @@ public final class ReleaseSelectors {
     /** What selects what it should not, one line each (empty when every selector keeps to its own pods). */
     public static List<String> problems(RenderedManifest manifest) {
         List<Template> templates = new ArrayList<>();
-        for (KubeObject o : manifest.objects()) {
-            for (EmbeddedPods p : EmbeddedPods.of(o)) {
-                templates.add(new Template(o, p.path(), p.pod().labels()));
-            }
+        for (EmbeddedPods p : EmbeddedPods.in(manifest)) {
+            templates.add(new Template(p.owner(), p.path(), p.pod().labels()));
         }
         List<String> out = new ArrayList<>();
         for (KubeObject o : manifest.objects()) {

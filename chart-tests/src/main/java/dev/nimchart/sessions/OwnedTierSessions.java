@@ -5,8 +5,11 @@ import dev.nimchart.cluster.CrdInstaller;
 import dev.nimchart.cluster.ExistingCluster;
 import dev.nimchart.controllers.ControllerEnvironment;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import dev.nimchart.progress.Progress;
 import dev.nimchart.settings.Settings;
 
@@ -20,9 +23,8 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
 
     private final TierLifecycle<ClusterSession> apiTier;
     private final TierLifecycle<ControllerSession> controllerTier;
-    private final Deque<Started<?>> started = new ArrayDeque<>();
-    private Started<ClusterSession> api;
-    private Started<ControllerSession> controllers;
+    /** What each tier's first call started (or why it did not), in the order started. */
+    private final Map<TierLifecycle<?>, Started<?>> started = new LinkedHashMap<>();
     private boolean closed;
 
     private OwnedTierSessions(TierLifecycle<ClusterSession> apiTier, TierLifecycle<ControllerSession> controllerTier) {
@@ -53,11 +55,6 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
             }
 
             @Override
-            protected boolean unavailable(RuntimeException failure) {
-                return false;
-            }
-
-            @Override
             protected void stop(ClusterSession session) {
                 session.close();
             }
@@ -70,11 +67,6 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
             }
 
             @Override
-            protected boolean unavailable(RuntimeException failure) {
-                return false;
-            }
-
-            @Override
             protected void stop(ControllerSession session) {
                 session.environment().close();
             }
@@ -84,25 +76,18 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
 
     @Override
     public synchronized Started<ClusterSession> apiServer() {
-        requireOpen();
-        if (api == null) {
-            api = remember(apiTier.startNow());
-        }
-        return api;
+        return startedOnce(apiTier);
     }
 
     @Override
     public synchronized Started<ControllerSession> controllers() {
-        requireOpen();
-        if (controllers == null) {
-            controllers = remember(controllerTier.startNow());
-        }
-        return controllers;
+        return startedOnce(controllerTier);
     }
 
-    private <S> Started<S> remember(Started<S> s) {
-        started.push(s);
-        return s;
+    @SuppressWarnings("unchecked")
+    private <S> Started<S> startedOnce(TierLifecycle<S> tier) {
+        requireOpen();
+        return (Started<S>) started.computeIfAbsent(tier, TierLifecycle::startNow);
     }
 
     /** Once closed, nothing starts again: what the owner stopped stays stopped. */
@@ -117,9 +102,12 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
     public synchronized void close() {
         closed = true;
         RuntimeException first = null;
-        while (!started.isEmpty()) {
+        List<Started<?>> lastFirst = new ArrayList<>(started.values());
+        Collections.reverse(lastFirst);
+        started.clear();
+        for (Started<?> s : lastFirst) {
             try {
-                started.pop().close();
+                s.close();
             } catch (RuntimeException e) {
                 if (first == null) {
                     first = e;

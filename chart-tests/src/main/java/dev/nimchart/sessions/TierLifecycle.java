@@ -50,8 +50,10 @@ public abstract class TierLifecycle<S> {
     /** Starts the environment. */
     protected abstract S start();
 
-    /** Whether this start failure means the tier cannot run on this machine (rather than a bug). */
-    protected abstract boolean unavailable(RuntimeException failure);
+    /** Whether this start failure means the tier cannot run on this machine (rather than a bug); by default none does. */
+    protected boolean unavailable(RuntimeException failure) {
+        return false;
+    }
 
     protected abstract void stop(S session);
 

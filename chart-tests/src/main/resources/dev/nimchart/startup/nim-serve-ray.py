@@ -15,8 +15,9 @@
 # name) in <NIM_CACHE_PATH>/.nim-standin/<group>/.
 import fcntl, http.server, json, os, socket, struct, subprocess, sys, threading, time
 
-sys.path.insert(0, "/opt/nim/standin")  # the stand-in image's own module (engine_caches.py)
+sys.path.insert(0, "/opt/nim/standin")  # the stand-in image's own modules (engine_caches.py, nim_api.py)
 import engine_caches
+import nim_api
 
 env = dict(os.environ)
 argv = sys.argv[1:]
@@ -107,20 +108,12 @@ def ray_cluster():
         return cluster
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(nim_api.JsonReplies):
     def do_GET(self):
         c = ray_cluster()
         ready = c["nodes"] >= nodes_wanted and c["gpus"] >= gpus_wanted
         code = {"/v1/health/live": 200, "/v1/health/ready": 200 if ready else 503}.get(self.path, 404)
-        body = json.dumps({"rayNodes": c["nodes"], "rayGpus": c["gpus"], "nodesWanted": nodes_wanted, "gpusWanted": gpus_wanted}).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+        self.reply(code, {"rayNodes": c["nodes"], "rayGpus": c["gpus"], "nodesWanted": nodes_wanted, "gpusWanted": gpus_wanted})
 
 
 server = http.server.ThreadingHTTPServer(("0.0.0.0", int(env.get("NIM_SERVER_PORT") or 8000)), Handler)

@@ -39,19 +39,26 @@ def models(env=os.environ):
     return {"object": "list", "data": data}
 
 
+class JsonReplies(http.server.BaseHTTPRequestHandler):
+    """A handler of the stand-ins' HTTP servers: replies in JSON (no body for None), logs no request."""
+
+    def reply(self, code, payload):
+        body = b"" if payload is None else json.dumps(payload).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
 def openai_handler(ready, generate, owner):
-    """The handler both servers share: JSON replies (no body for None), OpenAI chat completions for the models of
-    /v1/models once ready() (the completion from generate, its id naming owner), no request log."""
+    """The handler both servers share: JSON replies, OpenAI chat completions for the models of /v1/models once ready()
+    (the completion from generate, its id naming owner)."""
 
-    class OpenAi(http.server.BaseHTTPRequestHandler):
-        def reply(self, code, payload):
-            body = b"" if payload is None else json.dumps(payload).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
+    class OpenAi(JsonReplies):
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
             try:
@@ -72,9 +79,6 @@ def openai_handler(ready, generate, owner):
                              "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length"}],
                              "usage": {"prompt_tokens": len(prompt.encode()), "completion_tokens": tokens,
                                        "total_tokens": len(prompt.encode()) + tokens}})
-
-        def log_message(self, *args):
-            pass
 
     return OpenAi
 
@@ -136,19 +140,11 @@ def serve_engine(port, ready, status, generate, owner, flavour):
             else:
                 self.reply(404 if ready() else 503, {"error": "not served"})
 
-    class System(http.server.BaseHTTPRequestHandler):
+    class System(JsonReplies):
         """The Dynamo worker's system server: /live, /health."""
         def do_GET(self):
             code = 200 if self.path == "/live" or (self.path == "/health" and ready()) else (503 if self.path == "/health" else 404)
-            body = json.dumps({"status": "ready" if code == 200 else "notready"}).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
+            self.reply(code, {"status": "ready" if code == 200 else "notready"})
 
     server = http.server.ThreadingHTTPServer(("0.0.0.0", port), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -9,11 +9,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -236,31 +240,25 @@ class CrdSchemaValidatorTest {
 
     // --- types the CRDs do not define ------------------------------------------------------------------------------
 
-    @Test
-    void unknownKindIsAnErrorNotASilentPass() {
-        Map<String, Object> podMonitor = Map.of(
-                "apiVersion", "monitoring.coreos.com/v1", "kind", "PodMonitor", "metadata", Map.of("name", "x"));
-
-        assertThat(validator.validate(podMonitor)).singleElement(STRING)
-                .contains("unknown custom resource type monitoring.coreos.com/v1 PodMonitor")
-                .contains("Settings.withCrdsDir(DIR)");
+    /**
+     * A kind no CRD defines, a version its CRD does not define and a built-in kind: each an error that says which, never
+     * a silent pass.
+     */
+    static Stream<Arguments> typesTheCrdsDoNotDefine() {
+        return Stream.of(
+                Arguments.of("monitoring.coreos.com/v1", "PodMonitor",
+                        List.of("unknown custom resource type monitoring.coreos.com/v1 PodMonitor", "Settings.withCrdsDir(DIR)")),
+                Arguments.of("kubeflow.org/v1", "MPIJob", List.of("defines versions [v2beta1], not v1")),
+                Arguments.of("apps/v1", "Deployment", List.of("built-in Kubernetes type")));
     }
 
-    @Test
-    void versionTheCrdDoesNotDefineIsAnError() {
-        Map<String, Object> old = Map.of(
-                "apiVersion", "kubeflow.org/v1", "kind", "MPIJob", "metadata", Map.of("name", "x"));
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("typesTheCrdsDoNotDefine")
+    void aTypeTheCrdsDoNotDefineIsAnErrorSayingWhy(String apiVersion, String kind, List<String> saying) {
+        Map<String, Object> object = Map.of("apiVersion", apiVersion, "kind", kind, "metadata", Map.of("name", "x"));
 
-        assertThat(validator.validate(old)).singleElement(STRING)
-                .contains("defines versions [v2beta1], not v1");
-    }
-
-    @Test
-    void builtInKindIsAnErrorPointingToTheKubernetesModels() {
-        assertThat(validator.validate(Map.of("apiVersion", "apps/v1", "kind", "Deployment")))
-                .singleElement(STRING)
-                .contains("built-in Kubernetes type");
-        assertThat(validator.supports("apps/v1", "Deployment")).isFalse();
+        assertThat(validator.validate(object)).singleElement(STRING).contains(saying);
+        assertThat(validator.supports(apiVersion, kind)).isFalse();
     }
 
     @Test

@@ -45,11 +45,6 @@ class SharedTierSessionTest {
         }
 
         @Override
-        protected boolean unavailable(RuntimeException failure) {
-            return false;
-        }
-
-        @Override
         protected void stop(String session) {
             STOPS.incrementAndGet();
         }

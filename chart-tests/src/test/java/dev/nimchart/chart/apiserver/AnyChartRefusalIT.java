@@ -18,7 +18,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import dev.nimchart.junit.ChartTiers;
 import dev.nimchart.sessions.TierSessions;
-import org.junit.jupiter.api.BeforeEach;
+import dev.nimchart.chart.repository.ExampleCharts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,23 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ChartTiers.class)
 class AnyChartRefusalIT {
 
-    /** The tier environments of this JUnit run (its launcher-session store): one per tier, shared with every class. */
-    private TierSessions tiers;
-
-    @BeforeEach
-    void tiersOfThisRun(TierSessions tiers) {
-        this.tiers = tiers;
-    }
-
-    /** The library's door on a chart, on the run's tier environments. */
-    private ChartCheck chart(Path chartDir) {
-        return ChartCheck.of(chartDir, dev.nimchart.junit.RunSettings.get()).withSessions(tiers);
-    }
-
     @Test
-    void refusalsFromAnyTemplatePassUnlessTheRulesNameAPreflightTemplate(@TempDir Path values) throws IOException {
-        Path chart = ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts/schema-web");
-        ChartCheck check = chart(chart).withValues(chart.resolve("ci")).withFuzz(0, 0).withWorkDir(Path.of("target", "any-chart-refusal"));
+    void refusalsFromAnyTemplatePassUnlessTheRulesNameAPreflightTemplate(TierSessions tiers, @TempDir Path values) throws IOException {
+        Path chart = ExampleCharts.named("schema-web");
+        ChartCheck check = ExampleCharts.check(chart, tiers).withValues(chart.resolve("ci")).withFuzz(0, 0).withWorkDir(Path.of("target", "any-chart-refusal"));
 
         List<Verdict> verdicts = check.verdicts(Tier.API);
         assertThat(verdicts).as("schema-web's ci/ files (4) and ci/invalid/ files (2)").hasSize(6)
@@ -65,7 +52,7 @@ class AnyChartRefusalIT {
         for (String f : List.of("tls-without-secret.yaml", "node-port-on-cluster-ip.yaml")) {
             Files.copy(chart.resolve("ci/invalid").resolve(f), invalid.resolve("held-" + f));
         }
-        Map<String, String> held = chart(chart).withValues(values).withRules(preflight).withFuzz(0, 0).withWorkDir(Path.of("target", "any-chart-refusal"))
+        Map<String, String> held = ExampleCharts.check(chart, tiers).withValues(values).withRules(preflight).withFuzz(0, 0).withWorkDir(Path.of("target", "any-chart-refusal"))
                 .verdicts(Tier.API).stream()
                 .collect(Collectors.toMap(v -> Path.of(v.subject()).getFileName().toString(), v -> String.valueOf(v.reason())));
         assertThat(held).as("schema-web's refusals held to a preflight template").hasSize(2)
@@ -74,13 +61,13 @@ class AnyChartRefusalIT {
     }
 
     @Test
-    void nimLlmsRefusalsPassFromItsPreflightTemplateAndItsSchema(@TempDir Path values) throws IOException {
+    void nimLlmsRefusalsPassFromItsPreflightTemplateAndItsSchema(TierSessions tiers, @TempDir Path values) throws IOException {
         Path examples = SettingsFromProperties.shared().examplesDir();
         Path invalid = Files.createDirectories(values.resolve("invalid"));
         for (String f : List.of("autoscaling-min-above-max.yaml", "wrong-type-replicacount-string.yaml")) {
             Files.copy(examples.resolve("invalid").resolve(f), invalid.resolve(f));
         }
-        List<Verdict> verdicts = chart(ChartUnderTest.chartDir()).withValues(values).withRules(new NimLlmRules()).withFuzz(0, 0)
+        List<Verdict> verdicts = ExampleCharts.check(ChartUnderTest.chartDir(), tiers).withValues(values).withRules(new NimLlmRules()).withFuzz(0, 0)
                 .withWorkDir(Path.of("target", "any-chart-refusal")).verdicts(Tier.API);
 
         assertThat(verdicts).hasSize(2).allSatisfy(v -> assertThat(v.reason()).as(v.subject()).isNull());

@@ -1,5 +1,7 @@
 package dev.nimchart.chart.apiserver;
 
+import dev.nimchart.chart.repository.ExampleCharts;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nimchart.ChartCheck;
@@ -9,7 +11,6 @@ import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.sessions.OwnedTierSessions;
 import dev.nimchart.progress.Progress;
-import dev.nimchart.render.ChartUnderTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class OwnedTierSessionsIT {
 
     private static Path plainWeb() {
-        return ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts/plain-web");
+        return ExampleCharts.named("plain-web");
     }
 
     @Test

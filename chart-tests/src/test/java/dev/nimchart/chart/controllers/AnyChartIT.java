@@ -8,7 +8,6 @@ import dev.nimchart.tiers.Tier;
 import dev.nimchart.Verdict;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;
-import dev.nimchart.render.ChartUnderTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +16,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import dev.nimchart.junit.ChartTiers;
 import dev.nimchart.sessions.TierSessions;
-import org.junit.jupiter.api.BeforeEach;
+import dev.nimchart.chart.repository.ExampleCharts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,30 +33,13 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ChartTiers.class)
 class AnyChartIT {
 
-    /** The tier environments of this JUnit run (its launcher-session store): one per tier, shared with every class. */
-    private TierSessions tiers;
-
-    @BeforeEach
-    void tiersOfThisRun(TierSessions tiers) {
-        this.tiers = tiers;
-    }
-
-    /** The library's door on a chart, on the run's tier environments. */
-    private ChartCheck chart(Path chartDir) {
-        return ChartCheck.of(chartDir, dev.nimchart.junit.RunSettings.get()).withSessions(tiers);
-    }
-
-    private static Path exampleChart(String name) {
-        return ChartUnderTest.chartDir().toAbsolutePath().getParent().getParent().resolve("examples/charts").resolve(name);
-    }
-
     /**
      * Every file of the chart's ci/ passes the API-server and controller tiers with no chart rules, and every file of
      * ci/invalid/ is refused on the API-server tier (the controller tier leaves refusals to it).
      */
-    private void everyFilePassesBothClusterTiers(String name, int valid, int invalid) {
-        Path chart = exampleChart(name);
-        ChartCheck check = chart(chart).withValues(chart.resolve("ci")).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+    private void everyFilePassesBothClusterTiers(TierSessions tiers, String name, int valid, int invalid) {
+        Path chart = ExampleCharts.named(name);
+        ChartCheck check = ExampleCharts.check(chart, tiers).withValues(chart.resolve("ci")).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .withWorkDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             List<Verdict> verdicts = check.verdicts(tier);
@@ -67,8 +49,8 @@ class AnyChartIT {
     }
 
     @Test
-    void aPlainChartPassesTheApiServerAndControllerTiers() {
-        everyFilePassesBothClusterTiers("plain-web", 3, 0);
+    void aPlainChartPassesTheApiServerAndControllerTiers(TierSessions tiers) {
+        everyFilePassesBothClusterTiers(tiers, "plain-web", 3, 0);
     }
 
     /**
@@ -79,13 +61,13 @@ class AnyChartIT {
      * expect-error text on the API-server tier.
      */
     @Test
-    void anUmbrellaChartPassesTheApiServerAndControllerTiers() {
-        everyFilePassesBothClusterTiers("web-cache", 3, 3);
+    void anUmbrellaChartPassesTheApiServerAndControllerTiers(TierSessions tiers) {
+        everyFilePassesBothClusterTiers(tiers, "web-cache", 3, 3);
     }
 
     @Test
-    void batchKindsHooksAndTestsReachTheirDesiredStateOnRealControllers() {
-        Path chart = exampleChart("node-batch");
+    void batchKindsHooksAndTestsReachTheirDesiredStateOnRealControllers(TierSessions tiers) {
+        Path chart = ExampleCharts.named("node-batch");
         Map<String, NamespaceState> reconciled = new ConcurrentHashMap<>();
         ChartRules seen = new ChartRules() {
             @Override
@@ -93,7 +75,7 @@ class AnyChartIT {
                 reconciled.put(release.valuesFile().getFileName().toString(), release.state());
             }
         };
-        ChartCheck check = chart(chart).withValues(chart.resolve("ci")).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).withRules(seen)
+        ChartCheck check = ExampleCharts.check(chart, tiers).withValues(chart.resolve("ci")).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED).withRules(seen)
                 .withWorkDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             assertThat(check.verdicts(tier)).as("%s verdicts of node-batch", tier.label()).hasSize(3)
@@ -118,32 +100,32 @@ class AnyChartIT {
     }
 
     @Test
-    void aHookTheApiServerWouldRefuseFailsTheApiServerTierThoughOfflineNeverSeesIt(@TempDir Path dir) throws IOException {
+    void aHookTheApiServerWouldRefuseFailsTheApiServerTierThoughOfflineNeverSeesIt(TierSessions tiers, @TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("negative-backoff-values.yaml"), "migrate:\n  backoffLimit: -1\n");
-        List<Verdict> verdicts = chart(exampleChart("node-batch")).withValues(dir).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+        List<Verdict> verdicts = ExampleCharts.check(ExampleCharts.named("node-batch"), tiers).withValues(dir).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .withWorkDir(Path.of("target", "any-chart")).verdicts(Tier.API);
         assertThat(verdicts).singleElement().satisfies(v -> assertThat(v.reason()).as(v.subject())
                 .contains("refuses hook Job").contains("backoffLimit"));
     }
 
     @Test
-    void thePodSecurityLevelIsTheChartsOptInOnEveryClusterTier(@TempDir Path dir) throws IOException {
+    void thePodSecurityLevelIsTheChartsOptInOnEveryClusterTier(TierSessions tiers, @TempDir Path dir) throws IOException {
         // a release and namespace per level: the API-server tier keeps its namespaces until the cluster goes
         Path restricted = Files.createDirectories(dir.resolve("restricted"));
         Path baseline = Files.createDirectories(dir.resolve("baseline"));
         Files.writeString(restricted.resolve("root-at-restricted-values.yaml"), "runAsNonRoot: false\n");
         Files.writeString(baseline.resolve("root-at-baseline-values.yaml"), "runAsNonRoot: false\n");
-        assertThat(chart(exampleChart("plain-web")).withValues(restricted).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+        assertThat(ExampleCharts.check(ExampleCharts.named("plain-web"), tiers).withValues(restricted).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .withRules(ChartRules.podSecurity("restricted")).withWorkDir(Path.of("target", "any-chart")).verdicts(Tier.API))
                 .as("at restricted, the chart's opt-in").singleElement()
                 .satisfies(v -> assertThat(v.reason()).as(v.subject()).contains("restricted").contains("runAsNonRoot"));
         // Without an opt-in the namespaces admit what an unlabelled namespace admits (privileged): the same pod passes.
         Path unlabelled = Files.createDirectories(dir.resolve("default"));
         Files.writeString(unlabelled.resolve("root-at-default-values.yaml"), "runAsNonRoot: false\n");
-        assertThat(chart(exampleChart("plain-web")).withValues(unlabelled).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+        assertThat(ExampleCharts.check(ExampleCharts.named("plain-web"), tiers).withValues(unlabelled).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .withWorkDir(Path.of("target", "any-chart")).verdicts(Tier.API)).as("at the default level, privileged").singleElement()
                 .satisfies(v -> assertThat(v.reason()).as(v.subject()).isNull());
-        ChartCheck atBaseline = chart(exampleChart("plain-web")).withValues(baseline).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
+        ChartCheck atBaseline = ExampleCharts.check(ExampleCharts.named("plain-web"), tiers).withValues(baseline).withFuzz(0, ChartCheck.DEFAULT_FUZZ_SEED)
                 .withRules(ChartRules.podSecurity("baseline")).withWorkDir(Path.of("target", "any-chart"));
         for (Tier tier : List.of(Tier.API, Tier.CONTROLLERS)) {
             assertThat(atBaseline.verdicts(tier)).as("at baseline, on the %s tier", tier.label()).singleElement()

@@ -51,21 +51,7 @@ class AutoscalingIT {
               - name: ngc-secret
             model:
               name: meta/llama-3.1-8b-instruct
-            autoscaling:
-              enabled: true
-              minReplicas: 1
-              maxReplicas: 3
-              behavior:
-                scaleDown:
-                  stabilizationWindowSeconds: 0
-              nimMetrics:
-                - name: num_requests_waiting
-                  type: Pods
-                  averageValue: "4"
-                - name: gpu_cache_usage_perc
-                  type: Object
-                  value: 800m
-            """;
+            """ + autoscaling(3, "Object");
 
     private static final String MULTI_NODE = """
             image:
@@ -87,23 +73,34 @@ class AutoscalingIT {
               enabled: true
               workers: 2
               gpusPerNode: 8
-            autoscaling:
-              enabled: true
-              minReplicas: 1
-              maxReplicas: 2
-              behavior:
-                scaleDown:
-                  stabilizationWindowSeconds: 0
-              nimMetrics:
-                - name: num_requests_waiting
-                  type: Pods
-                  averageValue: "4"
-                - name: gpu_cache_usage_perc
-                  type: External
-                  value: 800m
+            """ + autoscaling(2, "External") + """
                   selector:
                     service: autoscale-mn-nim-llm
             """;
+
+    /**
+     * Both releases' autoscaling: from one replica to {@code maxReplicas}, scaling down at once, on the requests waiting
+     * per pod and on the KV cache usage as a metric of type {@code cacheMetricType} (last in the document, so a caller
+     * may add to that metric).
+     */
+    private static String autoscaling(int maxReplicas, String cacheMetricType) {
+        return """
+                autoscaling:
+                  enabled: true
+                  minReplicas: 1
+                  maxReplicas: %d
+                  behavior:
+                    scaleDown:
+                      stabilizationWindowSeconds: 0
+                  nimMetrics:
+                    - name: num_requests_waiting
+                      type: Pods
+                      averageValue: "4"
+                    - name: gpu_cache_usage_perc
+                      type: %s
+                      value: 800m
+                """.formatted(maxReplicas, cacheMetricType);
+    }
 
     /**
      * A release of {@code values} in a namespace of its own, with the metrics API stand-in in another; closing it stops

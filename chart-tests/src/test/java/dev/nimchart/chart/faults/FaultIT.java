@@ -72,7 +72,8 @@ class FaultIT {
     static final Duration NODE_LIMIT = Duration.ofSeconds(120);
     private static final String MARKER = "nim-chart-tests/fault-marker";
 
-    static Stream<Path> podDeletions() {
+    /** Every kind of workload the chart makes: the three LeaderWorkerSet flavours, the MPIJob and the StatefulSet. */
+    static Stream<Path> everyWorkloadKind() {
         return Stream.of(LWS_MPI, LWS_NATIVE, LWS_RAY, MPIJOB, STATEFUL);
     }
 
@@ -85,7 +86,7 @@ class FaultIT {
      */
     @Order(1)
     @ParameterizedTest(name = "{0}")
-    @MethodSource("podDeletions")
+    @MethodSource("everyWorkloadKind")
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void anUpgradeWhileStartingWinsAndADeletedPodIsReplacedItsGroupReformedAndNothingIsLost(Path file, ControllerSession session) {
         Release r = Release.installed(session, file, "pod", Map.of());
@@ -206,17 +207,13 @@ class FaultIT {
         }
     }
 
-    static Stream<Path> uninstalledReleases() {
-        return Stream.of(LWS_MPI, LWS_NATIVE, LWS_RAY, MPIJOB, STATEFUL);
-    }
-
     /**
      * {@code helm uninstall} right after {@code helm install}, while pods are still being made: no pod, workload or
      * generated key is left, and the only claims left are the ones the chart marks {@code keep}.
      */
     @Order(5)
     @ParameterizedTest(name = "{0}")
-    @MethodSource("uninstalledReleases")
+    @MethodSource("everyWorkloadKind")
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void anUninstallDuringStartUpLeavesOnlyTheKeptClaims(Path file, ControllerSession session) {
         Release r = Release.installed(session, file, "unin", Map.of());

@@ -41,7 +41,7 @@ class NetworkPolicyTest {
     void theInferencePortIsOpenToTheChosenClientsOnly(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = ChartUnderTest.render(file, ENABLED);
-        List<KubeObject> inference = m.ofKind("NetworkPolicy").stream().filter(p -> p.name().endsWith("-inference")).toList();
+        List<KubeObject> inference = policies(m, "-inference");
         assertThat(inference).as("%s: one policy for the inference port", e.name()).hasSize(1);
         KubeObject policy = inference.get(0);
         assertThat(policy.at("spec.policyTypes")).as(e.name()).isEqualTo(List.of("Ingress"));
@@ -82,7 +82,7 @@ class NetworkPolicyTest {
     void eachGroupTalksOnlyWithinItself(Path file) {
         Example e = Example.of(file);
         RenderedManifest m = ChartUnderTest.render(file, ENABLED);
-        List<KubeObject> groupPolicies = m.ofKind("NetworkPolicy").stream().filter(p -> p.name().matches(".*-group-\\d+")).toList();
+        List<KubeObject> groupPolicies = policies(m, "-group-\\d+");
         List<List<Map<String, Object>>> groups = groupPods(e, m);
         assertThat(groupPolicies).as("%s: one policy per group", e.name()).hasSize(groups.size());
         for (int i = 0; i < groupPolicies.size(); i++) {
@@ -102,6 +102,11 @@ class NetworkPolicyTest {
                 }
             }
         }
+    }
+
+    /** The manifest's NetworkPolicies whose names end with {@code suffix} (a regular expression), in document order. */
+    private static List<KubeObject> policies(RenderedManifest m, String suffix) {
+        return m.ofKind("NetworkPolicy").stream().filter(p -> p.name().matches(".*" + suffix)).toList();
     }
 
     /**
@@ -153,7 +158,7 @@ class NetworkPolicyTest {
     /** The inference policy opens http-health with http-openai when model.healthPort is set, and each pod it selects that
      * serves health there names that port with model.healthPort's number. */
     private static KubeObject healthPortIsOpenWithTheInferencePort(Example e, RenderedManifest m) {
-        KubeObject policy = m.ofKind("NetworkPolicy").stream().filter(p -> p.name().endsWith("-inference")).findFirst().orElseThrow();
+        KubeObject policy = policies(m, "-inference").get(0);
         List<Object> ports = new ArrayList<>((List<?>) policy.at("spec.ingress[0].ports"));
         int health = m.ofKind("Service").stream().flatMap(s -> s.list("spec.ports").stream()).filter(p -> "http-health".equals(p.at("name")))
                 .map(p -> Integer.parseInt(p.at("port").toString())).findFirst().orElse(0);

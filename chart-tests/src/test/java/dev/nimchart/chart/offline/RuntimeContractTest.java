@@ -42,12 +42,10 @@ class RuntimeContractTest {
     void noContainerSetsAVariableTwice(Path file) {
         Example e = Example.of(file);
         SoftAssertions soft = new SoftAssertions();
-        for (KubeObject o : e.manifest.objects()) {
-            for (EmbeddedPods p : EmbeddedPods.of(o)) {
-                for (KubeObject c : containers(p.pod())) {
-                    List<String> names = c.list("env").stream().map(v -> String.valueOf(v.at("name"))).toList();
-                    soft.assertThat(names).as("%s: %s %s container %s", e.name(), o, p.path(), c.at("name")).doesNotHaveDuplicates();
-                }
+        for (EmbeddedPods p : EmbeddedPods.in(e.manifest)) {
+            for (KubeObject c : containers(p.pod())) {
+                List<String> names = c.list("env").stream().map(v -> String.valueOf(v.at("name"))).toList();
+                soft.assertThat(names).as("%s: %s %s container %s", e.name(), p.owner(), p.path(), c.at("name")).doesNotHaveDuplicates();
             }
         }
         soft.assertAll();

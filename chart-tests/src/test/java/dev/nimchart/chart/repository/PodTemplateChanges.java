@@ -1,7 +1,6 @@
 package dev.nimchart.chart.repository;
 
 import dev.nimchart.objects.EmbeddedPods;
-import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.RenderedManifest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,10 +49,8 @@ public final class PodTemplateChanges {
     /** "Kind/name template-path" to the raw pod template, for every object with pod templates. */
     private static Map<String, Object> templates(RenderedManifest manifest) {
         Map<String, Object> out = new LinkedHashMap<>();
-        for (KubeObject o : manifest.objects()) {
-            for (EmbeddedPods t : EmbeddedPods.of(o)) {
-                out.put(o.kind() + "/" + o.name() + " " + t.path(), o.at(t.path()));
-            }
+        for (EmbeddedPods t : EmbeddedPods.in(manifest)) {
+            out.put(t.owner().kind() + "/" + t.owner().name() + " " + t.path(), t.owner().at(t.path()));
         }
         return out;
     }

@@ -12,6 +12,7 @@ import dev.nimchart.cluster.ClusterUnavailableException;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.InstalledRelease;
+import dev.nimchart.controllers.PodReadiness;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.Release;
 import dev.nimchart.junit.ControllerTier;
@@ -330,20 +331,8 @@ class EndpointPickerIT {
 
     /** Marks the pod's Ready and ContainersReady conditions False, as the kubelet does when its readiness probe fails. */
     static void notReady(KubeApi api, String namespace, String pod) {
-        String path = "/api/v1/namespaces/" + namespace + "/pods/" + pod;
-        KubeObject live = new KubeObject(KubeApi.require(api.get(path), "read " + pod));
-        List<Map<String, Object>> conditions = new ArrayList<>();
-        for (KubeObject c : live.list("status.conditions")) {
-            Map<String, Object> condition = new LinkedHashMap<>(c.raw());
-            if ("Ready".equals(c.at("type")) || "ContainersReady".equals(c.at("type"))) {
-                condition.put("status", "False");
-                condition.put("reason", "ContainersNotReady");
-                condition.put("message", "readiness probe failed (set by EndpointPickerIT)");
-                condition.put("lastTransitionTime", Instant.now().toString());
-            }
-            conditions.add(condition);
-        }
-        KubeApi.require(api.mergePatch(path + "/status", Map.of("status", Map.of("conditions", conditions))), "mark " + pod + " not Ready");
+        KubeObject live = new KubeObject(KubeApi.require(api.get("/api/v1/namespaces/" + namespace + "/pods/" + pod), "read " + pod));
+        PodReadiness.markNotReady(api, live, "ContainersNotReady", "readiness probe failed (set by EndpointPickerIT)");
     }
 
     /** Until twenty picks in a row avoid {@code endpoint} (the picker saw the pod's update), at most 30 s. */

@@ -1,5 +1,7 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.chart.repository.TestResources;
+
 import dev.nimchart.chart.repository.CachePrefillPod;
 import dev.nimchart.values.FileTrees;
 import dev.nimchart.settings.SettingsFromProperties;
@@ -13,7 +15,6 @@ import dev.nimchart.render.TestHookRenderer;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.PodGroupRun.PodRun;
 import dev.nimchart.startup.ReleasePods;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -192,11 +193,7 @@ class InitContainerStartupIT {
         }
 
         static Path values() {
-            try {
-                return Path.of(InitContainerStartupIT.class.getResource("air-gapped-prefill.yaml").toURI());
-            } catch (URISyntaxException e) {
-                throw new IllegalStateException(e);
-            }
+            return TestResources.path(InitContainerStartupIT.class, "air-gapped-prefill.yaml");
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.nimchart.chart.startup;
 
+import dev.nimchart.chart.repository.TestResources;
+
 import dev.nimchart.chart.repository.CachePrefillPod;
 import dev.nimchart.values.FileTrees;
 import dev.nimchart.settings.SettingsFromProperties;
@@ -14,7 +16,6 @@ import dev.nimchart.startup.ModelProxy;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.PodGroupRun.PodRun;
 import dev.nimchart.startup.ReleasePods;
-import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -139,25 +140,9 @@ class ModelProxyStartupIT {
     }
 
     /** The release rendered, its Job's and serving pod, and the proxy and hub on the group's network (no pod started yet). */
-    static final class Release implements AutoCloseable {
+    record Release(RenderedManifest manifest, KubeObject job, KubeObject serving, KubeObject service, PodGroupRun group, ModelProxy proxy,
+            Path dir) implements AutoCloseable {
         static final Map<String, byte[]> MODEL_FILES = modelFiles();
-        final RenderedManifest manifest;
-        final KubeObject job;
-        final KubeObject serving;
-        final KubeObject service;
-        final PodGroupRun group;
-        final ModelProxy proxy;
-        final Path dir;
-
-        private Release(RenderedManifest manifest, KubeObject job, KubeObject serving, KubeObject service, PodGroupRun group, ModelProxy proxy, Path dir) {
-            this.manifest = manifest;
-            this.job = job;
-            this.serving = serving;
-            this.service = service;
-            this.group = group;
-            this.proxy = proxy;
-            this.dir = dir;
-        }
 
         static Release start(String name, Map<String, String> sets) throws Exception {
             RenderedManifest manifest = TestHookRenderer.of(ChartUnderTest.chartDir(), dev.nimchart.junit.RunSettings.get()).render("proxy", NAMESPACE, List.of(values()), sets);
@@ -207,11 +192,7 @@ class ModelProxyStartupIT {
         }
 
         static Path values() {
-            try {
-                return Path.of(ModelProxyStartupIT.class.getResource("model-free-behind-proxy.yaml").toURI());
-            } catch (URISyntaxException e) {
-                throw new IllegalStateException(e);
-            }
+            return TestResources.path(ModelProxyStartupIT.class, "model-free-behind-proxy.yaml");
         }
 
         /** A tiny Llama's files as a hub serves them: its config, tokenizer config and a safetensors file of one tensor. */

@@ -86,8 +86,7 @@ class NetworkPolicyEnforcementIT {
             expect(failures, "another group's leader to this group's worker's sshd", otherLeader.netns(), worker, ssh, TIMED_OUT);
             expect(failures, "the declared client (namespace api-gateway) to the leader's API port", d.client, leader, serverPort(leader), CONNECTED);
             expect(failures, "a stranger (another namespace) to the leader's API port", d.stranger, leader, serverPort(leader), TIMED_OUT);
-            assertJudged(failures, started, d, worker, ssh);
-            assertThat(failures).as("%s with its NetworkPolicies enforced; enforcer log %s", MPI_EXAMPLE, enforcer(started).log()).isEmpty();
+            assertProbesAsExpected(failures, started, d, worker, ssh, MPI_EXAMPLE + " with its NetworkPolicies enforced");
         });
     }
 
@@ -104,8 +103,7 @@ class NetworkPolicyEnforcementIT {
             expect(failures, "a stranger (another namespace) to the Ray GCS", d.stranger, head, gcs, TIMED_OUT);
             expect(failures, "a pod of the release's namespace without group labels to the Ray GCS", d.neighbour, head, gcs, TIMED_OUT);
             expect(failures, "a stranger to the API port (ingressFrom is empty: open to every pod)", d.stranger, head, serverPort(head), CONNECTED);
-            assertJudged(failures, started, d, head, gcs);
-            assertThat(failures).as("%s with its NetworkPolicies enforced; enforcer log %s", RAY_EXAMPLE, enforcer(started).log()).isEmpty();
+            assertProbesAsExpected(failures, started, d, head, gcs, RAY_EXAMPLE + " with its NetworkPolicies enforced");
         });
     }
 
@@ -145,8 +143,7 @@ class NetworkPolicyEnforcementIT {
                 expect(failures, "the gateway to the picker's metrics port", d.client, picker.at(), picker.metrics, TIMED_OUT);
                 expect(failures, "monitoring to the picker's ext-proc port", monitoring, picker.at(), picker.extProc, TIMED_OUT);
                 expect(failures, "the gateway to the picker's health port (open to no one)", d.client, picker.at(), picker.health, TIMED_OUT);
-                assertJudged(failures, started, d, picker.at(), picker.extProc);
-                assertThat(failures).as("%s with the picker's NetworkPolicy enforced; enforcer log %s", PICKER_EXAMPLE, enforcer(started).log()).isEmpty();
+                assertProbesAsExpected(failures, started, d, picker.at(), picker.extProc, PICKER_EXAMPLE + " with the picker's NetworkPolicy enforced");
             } catch (Exception e) {
                 throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
             }
@@ -200,16 +197,14 @@ class NetworkPolicyEnforcementIT {
             int ssh = Example.of(Examples.named(MPI_EXAMPLE)).integer("multiNode.sshPort");
             List<String> failures = new ArrayList<>();
             expect(failures, "a stranger (another namespace) to a worker's sshd, no policy", d.stranger, worker, ssh, CONNECTED);
-            assertJudged(failures, started, d, worker, ssh);
-            assertThat(failures).as("%s without NetworkPolicies; enforcer log %s", MPI_EXAMPLE, enforcer(started).log()).isEmpty();
+            assertProbesAsExpected(failures, started, d, worker, ssh, MPI_EXAMPLE + " without NetworkPolicies");
         });
         start(tiers, RAY_EXAMPLE, List.of(off), true, started -> {
             Dialers d = dialers(started, null);
             PodRun head = started.run().pod(started.servingPods().get(0).name());
             List<String> failures = new ArrayList<>();
             expect(failures, "a stranger (another namespace) to the Ray GCS, no policy", d.stranger, head, rayPort(head.pod()), CONNECTED);
-            assertJudged(failures, started, d, head, rayPort(head.pod()));
-            assertThat(failures).as("%s without NetworkPolicies; enforcer log %s", RAY_EXAMPLE, enforcer(started).log()).isEmpty();
+            assertProbesAsExpected(failures, started, d, head, rayPort(head.pod()), RAY_EXAMPLE + " without NetworkPolicies");
         });
         start(tiers, PICKER_EXAMPLE, List.of(off), true, started -> {
             Dialers d = dialers(started, null);
@@ -218,8 +213,7 @@ class NetworkPolicyEnforcementIT {
                 List<String> failures = new ArrayList<>();
                 expect(failures, "a stranger (another namespace) to the picker's ext-proc port, no policy", d.stranger, picker.at(), picker.extProc, CONNECTED);
                 expect(failures, "a stranger (another namespace) to the picker's metrics port, no policy", d.stranger, picker.at(), picker.metrics, CONNECTED);
-                assertJudged(failures, started, d, picker.at(), picker.extProc);
-                assertThat(failures).as("%s without NetworkPolicies; enforcer log %s", PICKER_EXAMPLE, enforcer(started).log()).isEmpty();
+                assertProbesAsExpected(failures, started, d, picker.at(), picker.extProc, PICKER_EXAMPLE + " without NetworkPolicies");
             } catch (Exception e) {
                 throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
             }
@@ -295,10 +289,6 @@ class NetworkPolicyEnforcementIT {
      * load its pod watch may learn the stranger after the first dial (the log then names no source pod): the stranger
      * dials {@code to}:{@code port} again, once a second, until the log names it or {@link #SETTLE} is spent.
      */
-    private static void assertJudged(List<String> failures, ChartRules.Started started, Dialers d, PodRun to, int port) {
-        assertJudged(failures, started, d, new Target(to.pod().name(), to.ip()), port);
-    }
-
     private static void assertJudged(List<String> failures, ChartRules.Started started, Dialers d, Target to, int port) {
         boolean named = dev.nimchart.cluster.Poll.upTo(SETTLE).every(1000)
                 .checking(() -> PodNetworkProbe.connect(d.stranger, to.ip(), port))
@@ -307,6 +297,16 @@ class NetworkPolicyEnforcementIT {
             failures.add("the enforcer's log names no connection from " + d.strangerPod + " (" + enforcer(started).log() + ")");
         }
         enforcer(started).requireAlive();
+    }
+
+    /** {@link #assertJudged}, then every probe of {@code what} found what it expected (connected or timed out). */
+    private static void assertProbesAsExpected(List<String> failures, ChartRules.Started started, Dialers d, PodRun to, int port, String what) {
+        assertProbesAsExpected(failures, started, d, new Target(to.pod().name(), to.ip()), port, what);
+    }
+
+    private static void assertProbesAsExpected(List<String> failures, ChartRules.Started started, Dialers d, Target to, int port, String what) {
+        assertJudged(failures, started, d, to, port);
+        assertThat(failures).as("%s; enforcer log %s", what, enforcer(started).log()).isEmpty();
     }
 
     private static NetworkPolicyEnforcer enforcer(ChartRules.Started started) {

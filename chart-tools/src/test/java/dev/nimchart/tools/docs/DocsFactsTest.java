@@ -192,19 +192,10 @@ class DocsFactsTest {
 
     @Test
     void everyCountOfWhatTheRepositoryCountsSaysWhatItCounts() {
-        List<String> loose = new ArrayList<>();
-        for (Path doc : Documents.all()) {
-            List<String> lines = Documents.namingLines(doc);
-            for (int i = 0; i < lines.size(); i++) {
-                Matcher m = COUNTED_NOUN.matcher(lines.get(i));
-                while (m.find()) {
-                    String marker = m.group(2) == null ? "" : m.group(2).strip();
-                    if (!marker.startsWith("<!--count:") && !marker.equals(PAST_COUNT)) {
-                        loose.add(Documents.name(doc) + " line " + (i + 1) + ": " + m.group());
-                    }
-                }
-            }
-        }
+        List<String> loose = Documents.unmarked(Documents::namingLines, COUNTED_NOUN, (m, rest) -> {
+            String marker = m.group(2) == null ? "" : m.group(2).strip();
+            return !marker.startsWith("<!--count:") && !marker.equals(PAST_COUNT);
+        });
         assertThat(loose).as("a count of examples, refusal files, values files or fake nodes carries <!--count:WHAT--> (checked"
                 + " against the repository) or, for another day's count that the prose dates, " + PAST_COUNT).isEmpty();
     }

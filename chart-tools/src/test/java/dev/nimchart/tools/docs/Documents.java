@@ -6,6 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -81,6 +85,26 @@ final class Documents {
     /** As {@link #proseLines}, fenced code blank too: the lines where a name, a path or a count is the prose's. */
     static List<String> namingLines(Path doc) {
         return withoutGenerated(withoutCode(read(doc)));
+    }
+
+    /**
+     * Every match of {@code pattern} in the documents' {@code lines} ({@link #proseLines} or {@link #namingLines}) that
+     * {@code unmarked} holds for (given the match and the rest of its line), as "document line N: match".
+     */
+    static List<String> unmarked(Function<Path, List<String>> lines, Pattern pattern, BiPredicate<Matcher, String> unmarked) {
+        List<String> loose = new ArrayList<>();
+        for (Path doc : all()) {
+            List<String> text = lines.apply(doc);
+            for (int i = 0; i < text.size(); i++) {
+                Matcher m = pattern.matcher(text.get(i));
+                while (m.find()) {
+                    if (unmarked.test(m, text.get(i).substring(m.end()))) {
+                        loose.add(name(doc) + " line " + (i + 1) + ": " + m.group());
+                    }
+                }
+            }
+        }
+        return loose;
     }
 
     private static List<String> withoutGenerated(String text) {

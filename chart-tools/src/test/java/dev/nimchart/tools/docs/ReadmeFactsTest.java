@@ -58,18 +58,7 @@ class ReadmeFactsTest {
 
     @Test
     void noTimeOrSizeInTheProseStandsWithoutItsSource() throws IOException {
-        List<String> loose = new ArrayList<>();
-        for (Path doc : Documents.all()) {
-            List<String> lines = Documents.proseLines(doc);
-            for (int i = 0; i < lines.size(); i++) {
-                Matcher m = MEASURE.matcher(lines.get(i));
-                while (m.find()) {
-                    if (!MARKER.matcher(lines.get(i).substring(m.end())).find()) {
-                        loose.add(REPO.relativize(doc) + " line " + (i + 1) + ": " + m.group());
-                    }
-                }
-            }
-        }
+        List<String> loose = Documents.unmarked(Documents::proseLines, MEASURE, (m, rest) -> !MARKER.matcher(rest).find());
         assertThat(loose).as("a time or size in the documents' prose must be in the generated table, or carry"
                 + " <!--fig:SECTION/MEASURE--> (checked against benchmarks/figures.tsv) or <!--not-a-measurement-->")
                 .isEmpty();
