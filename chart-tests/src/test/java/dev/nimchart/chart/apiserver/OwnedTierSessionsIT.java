@@ -58,7 +58,7 @@ class OwnedTierSessionsIT {
         }
         List<Verdict> afterClose = check.verdicts(Tier.API);
         assertThat(afterClose).as("a closed check starts no cluster again").hasSize(3)
-                .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).contains("did not start").contains("closed"));
+                .allSatisfy(v -> assertThat(v.reason()).as(v.subject()).contains("the api tier cannot check this chart").contains("sessions are closed"));
     }
 
     /** The API server's /readyz status, 0 when nothing answers. */
