@@ -191,11 +191,16 @@ def as_user(plan, argv, timeout=300, library_dir=None):
 DRIVER_LIBRARY = "libcuda.so.1"
 
 
+def ldconfig_path():
+    """The host's ldconfig (often in /sbin, which a plain PATH may lack), or None."""
+    return shutil.which("ldconfig") or shutil.which("ldconfig", path="/sbin:/usr/sbin")
+
+
 def driver_library_dir():
     """Where the host keeps the NVIDIA driver's user-space library, when the dynamic loader's cache does not name it (a
     host that finds it through LD_LIBRARY_PATH, such as /usr/local/nvidia/lib64 on many clouds' GPU images); None when
     the cache finds it, or no driver library is here."""
-    ldconfig = shutil.which("ldconfig") or shutil.which("ldconfig", path="/sbin:/usr/sbin")
+    ldconfig = ldconfig_path()
     if ldconfig:
         r = subprocess.run([ldconfig, "-p"], capture_output=True, text=True)
         if r.returncode == 0 and DRIVER_LIBRARY + " " in r.stdout:
@@ -223,7 +228,7 @@ def inject_driver_libraries(pod_dir, library_dir):
             with open("/etc/ld.so.conf") as host:
                 f.write(host.read() + "\n")
         f.write(library_dir + "\n")
-    ldconfig = shutil.which("ldconfig") or shutil.which("ldconfig", path="/sbin:/usr/sbin")
+    ldconfig = ldconfig_path()
     if not ldconfig:
         return "no ldconfig on this host: the pod's loader cannot be told where %s is" % DRIVER_LIBRARY
     r = subprocess.run([ldconfig, "-X", "-f", conf, "-C", os.path.join(upper, "ld.so.cache")], capture_output=True, text=True)

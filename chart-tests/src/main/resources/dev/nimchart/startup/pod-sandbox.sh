@@ -21,9 +21,9 @@ no_new_privs=""; [[ -e "${pod}/no-new-privs" ]] && no_new_privs=1
 bounding_set=""; [[ -s "${pod}/bounding-set" ]] && bounding_set=$(< "${pod}/bounding-set")
 [[ "${1:-}" == -- ]] && shift
 hostname "$host"
-if ! mount -t overlay overlay -o "lowerdir=/etc,upperdir=${pod}/etc-upper,workdir=${pod}/etc-work" /etc 2>"${pod}/etc-overlay.err"; then
+if ! overlay_error=$(mount -t overlay overlay -o "lowerdir=/etc,upperdir=${pod}/etc-upper,workdir=${pod}/etc-work" /etc 2>&1); then
   # A kernel (or a sandboxing runtime) without overlayfs: the same view of /etc from a copy, the pod's files over it.
-  echo "pod-sandbox: no overlayfs here ($(< "${pod}/etc-overlay.err")): /etc is a copy of the host's with the pod's files on top" >&2
+  echo "pod-sandbox: no overlayfs here (${overlay_error}): /etc is a copy of the host's with the pod's files on top" >&2
   mkdir -p "${pod}/etc-copy"
   mount -t tmpfs -o mode=755 tmpfs "${pod}/etc-copy"
   cp -a /etc/. "${pod}/etc-copy/" 2>/dev/null || true

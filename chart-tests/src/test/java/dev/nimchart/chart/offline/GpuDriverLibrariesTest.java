@@ -2,7 +2,6 @@ package dev.nimchart.chart.offline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,39 +37,28 @@ class GpuDriverLibrariesTest {
                 print("found:", found)
                 print("inject:", m.inject_driver_libraries(sys.argv[2], found) if found else "not attempted")
                 """;
-        Result host = run(List.of("ldconfig", "-p"), Map.of());
-        Assumptions.assumeFalse(host.out().contains("libcuda.so.1 "), "this host's loader cache names libcuda.so.1 already");
-        Result r = run(List.of("python3", "-c", script, podRun.toString(), pod.toString()), Map.of("LD_LIBRARY_PATH", driver.toString()));
-        assertThat(r.code()).as("pod-run.py's functions:%n%s", r.out()).isZero();
-        assertThat(r.out()).as("the driver's directory, found through LD_LIBRARY_PATH").contains("found: " + driver)
+        ScriptRun host = ScriptRun.of(List.of("ldconfig", "-p"), tmp, null, Map.of());
+        Assumptions.assumeFalse(host.output().contains("libcuda.so.1 "), "this host's loader cache names libcuda.so.1 already");
+        ScriptRun r = ScriptRun.of(List.of("python3", "-c", script, podRun.toString(), pod.toString()), tmp, null,
+                Map.of("LD_LIBRARY_PATH", driver.toString()));
+        assertThat(r.exit()).as("pod-run.py's functions:%n%s", r.output()).isZero();
+        assertThat(r.output()).as("the driver's directory, found through LD_LIBRARY_PATH").contains("found: " + driver)
                 .contains("inject: None");
         Path cache = pod.resolve("etc-upper/ld.so.cache");
-        String listed = run(List.of("ldconfig", "-p", "-C", cache.toString()), Map.of()).out();
+        String listed = ScriptRun.of(List.of("ldconfig", "-p", "-C", cache.toString()), tmp, null, Map.of()).output();
         assertThat(listed).as("the pod's loader cache").contains("libcuda.so.1 (libc6,x86-64) => " + driver.resolve("libcuda.so.1"));
         assertThat(entries(listed)).as("the pod's loader cache keeps every library the host's cache names (its ld.so.conf included)")
-                .containsAll(entries(host.out()));
+                .containsAll(entries(host.output()));
         assertThat(Files.readString(pod.resolve("etc-upper/ld.so.conf.d/000-nvidia-driver.conf")).strip()).isEqualTo(driver.toString());
 
-        Result none = run(List.of("python3", "-c", script, podRun.toString(), pod.toString()), Map.of("LD_LIBRARY_PATH", tmp.toString()));
-        assertThat(none.out()).as("no driver library anywhere it looks").contains("found: None");
+        ScriptRun none = ScriptRun.of(List.of("python3", "-c", script, podRun.toString(), pod.toString()), tmp, null,
+                Map.of("LD_LIBRARY_PATH", tmp.toString()));
+        assertThat(none.output()).as("no driver library anywhere it looks").contains("found: None");
     }
 
     /** The entries of {@code ldconfig -p}'s listing: "soname (flags) => path". */
     private static List<String> entries(String listing) {
         return listing.lines().map(String::strip).filter(l -> l.contains(" => ")).toList();
-    }
-
-    private record Result(int code, String out) {
-    }
-
-    private static Result run(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().remove("LD_LIBRARY_PATH");
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s ended", command).isTrue();
-        return new Result(p.exitValue(), out);
     }
 
     /** The smallest x86-64 ELF shared object ldconfig lists: one loadable segment, a dynamic section with a SONAME. */

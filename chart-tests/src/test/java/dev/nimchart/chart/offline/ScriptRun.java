@@ -2,6 +2,7 @@ package dev.nimchart.chart.offline;
 
 import dev.nimchart.objects.KubeObject;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,16 +19,23 @@ record ScriptRun(int exit, String output) {
 
     /** Runs {@code command} in {@code dir} with {@code env}; {@code pathFirst} (or null) goes before this machine's PATH. */
     static ScriptRun of(List<String> command, Path dir, Path pathFirst, Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().clear();
-        pb.environment().put("PATH", (pathFirst == null ? "" : pathFirst + ":") + System.getenv("PATH"));
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(command + " did not end within 30 s");
+        // The output goes to a file: a command that prints more than a pipe holds would otherwise wait for a reader.
+        Path output = Files.createTempFile("script-run", ".txt");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(output.toFile());
+            pb.environment().clear();
+            pb.environment().put("PATH", (pathFirst == null ? "" : pathFirst + ":") + System.getenv("PATH"));
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(command + " did not end within 30 s");
+            }
+            return new ScriptRun(p.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(output);
         }
-        return new ScriptRun(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
     /** The container's command then args, as a runtime runs them, with its literal env entries after {@code env}. */
