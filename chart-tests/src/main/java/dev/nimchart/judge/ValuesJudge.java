@@ -121,6 +121,7 @@ public final class ValuesJudge {
         CompletableFuture<ChartRenderer> copyLater = beside("chart copy", () -> {
             ChartRenderer copy = ChartRenderer.withoutValuesSchema(chartDir, settings);
             ChartRenderer.loadHelmLibrary(settings);
+            startLookups(copy);
             return copy;
         });
         this.chart = ChartYaml.read(chartDir);
@@ -129,6 +130,19 @@ public final class ValuesJudge {
         this.tree = ChartTree.load(chartDir);
         this.schema = new ValuesSchemaValidator(tree);
         this.rendererWithoutSchema = joined(copyLater);
+    }
+
+    /**
+     * Starts the stub that answers Helm's lookups (an HTTP server: its classes and socket) here, beside, rather than
+     * in the first render, where every render thread waits for it; settings without a stub fail in that first render,
+     * naming the fix, as before.
+     */
+    private static void startLookups(ChartRenderer renderer) {
+        try {
+            renderer.lookups();
+        } catch (RuntimeException e) {
+            // the first render throws it again, for the file it renders
+        }
     }
 
     /** {@code part} made on a thread of its own (a daemon: it never holds the JVM open). */

@@ -123,15 +123,30 @@ public final class LookupStub {
                 "verbs", List.of("get", "list"));
     }
 
+    /**
+     * The answers that never change, serialized once: the discovery lists of {@link #RESOURCES} by path, and the 404
+     * of everything the stub does not hold (most of an offline render's requests: every lookup of an object that is
+     * not there).
+     */
+    private static final Map<String, byte[]> DISCOVERY = discoveryAnswers();
+    private static final byte[] NOT_FOUND = JsonMapper.shared().writeValueAsBytes(
+            Map.of("kind", "Status", "apiVersion", "v1", "status", "Failure", "reason", "NotFound", "code", 404));
+
+    private static Map<String, byte[]> discoveryAnswers() {
+        Map<String, byte[]> answers = new java.util.HashMap<>();
+        RESOURCES.forEach((path, resources) -> answers.put(path, JsonMapper.shared().writeValueAsBytes(Map.of("kind", "APIResourceList",
+                "apiVersion", "v1", "groupVersion", path.replaceFirst("^/apis?/", ""), "resources", resources))));
+        return Map.copyOf(answers);
+    }
+
     private void answer(HttpExchange exchange) throws IOException {
         String[] path = exchange.getRequestURI().getPath().split("/");
         Map<String, Object> body;
-        int status = 200;
         String requested = exchange.getRequestURI().getPath();
         String parent = requested.substring(0, Math.max(requested.lastIndexOf('/'), 0));
-        if (RESOURCES.containsKey(requested)) {
-            body = Map.of("kind", "APIResourceList", "apiVersion", "v1", "groupVersion", requested.replaceFirst("^/apis?/", ""),
-                    "resources", RESOURCES.get(requested));
+        if (DISCOVERY.containsKey(requested)) {
+            send(exchange, 200, DISCOVERY.get(requested));
+            return;
         } else if (objects.containsKey(requested)) {
             body = Map.of("kind", "List", "apiVersion", "v1", "metadata", Map.of(), "items", List.copyOf(objects.get(requested).values()));
         } else if (objects.containsKey(parent) && objects.get(parent).containsKey(requested.substring(parent.length() + 1))) {
@@ -140,10 +155,13 @@ public final class LookupStub {
                 && secrets.containsKey(path[4] + "/" + path[6])) {
             body = secret(path[4], path[6], secrets.get(path[4] + "/" + path[6]));
         } else {
-            status = 404;
-            body = Map.of("kind", "Status", "apiVersion", "v1", "status", "Failure", "reason", "NotFound", "code", 404);
+            send(exchange, 404, NOT_FOUND);
+            return;
         }
-        byte[] bytes = JsonMapper.shared().writeValueAsBytes(body);
+        send(exchange, 200, JsonMapper.shared().writeValueAsBytes(body));
+    }
+
+    private static void send(HttpExchange exchange, int status, byte[] bytes) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, bytes.length);
         exchange.getResponseBody().write(bytes);
