@@ -38,6 +38,11 @@ final class PodExecutor {
         return List.of("ip", "netns", "exec", netns, python(), executor.toString(), "start", podDir.toString());
     }
 
+    /** The command that starts the pod's main container again (the kubelet's restart: its init containers do not run again). */
+    List<String> restartCommand(String netns, Path podDir) {
+        return List.of("ip", "netns", "exec", netns, python(), executor.toString(), "restart", podDir.toString());
+    }
+
     /** The executor's command on this pod, run in its network namespace: {@code pod-run.py VERB POD_DIR [ARG] --pid PID}. */
     List<String> command(PodGroupRun.PodRun run, String verb, String... args) {
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", run.netns(), python(), executor.toString(), verb,
@@ -57,10 +62,12 @@ final class PodExecutor {
 
     /**
      * POD_DIR/plan.json, the pod's runtime plan as the executor reads it: its name, host name, address, user, group and
-     * supplementary groups, the command line that starts it (init driver and sandbox included) and the nim container's
-     * probes with their ports resolved to numbers ({@link PodProbes#planned}).
+     * supplementary groups, the command line that starts it (init driver and sandbox included), the one that starts its
+     * main container alone (a restart: {@code containerArgv}) and the nim container's probes with their ports resolved
+     * to numbers ({@link PodProbes#planned}).
      */
-    static void writePlan(Path dir, KubeObject pod, KubeObject nim, String host, String ip, PodUser user, List<String> argv) throws IOException {
+    static void writePlan(Path dir, KubeObject pod, KubeObject nim, String host, String ip, PodUser user, List<String> argv,
+            List<String> containerArgv) throws IOException {
         Map<String, Object> plan = new LinkedHashMap<>();
         plan.put("pod", pod.name());
         plan.put("host", host);
@@ -69,6 +76,7 @@ final class PodExecutor {
         plan.put("gid", user.gid());
         plan.put("groups", user.groupList());
         plan.put("argv", argv);
+        plan.put("containerArgv", containerArgv);
         plan.put("probes", PodProbes.planned(nim));
         Files.writeString(dir.resolve("plan.json"), JSON.writeValueAsString(plan));
     }

@@ -80,6 +80,8 @@ public final class PodGroupRun implements AutoCloseable {
     private String extraHosts = "";
     private boolean initContainers;
     private AutoCloseable onPodNetwork;
+    /** The index of the next pod started (names its network namespace); pods recreated get new ones. */
+    private int nextIndex;
 
     private PodGroupRun(String base, Path workDir, NamespaceState state, Map<String, String> overrides, boolean launch) {
         this.base = base;
@@ -165,7 +167,7 @@ public final class PodGroupRun implements AutoCloseable {
     /** Starts one more pod of the same namespace on the same network (as a controller creating it later would). */
     public PodRun add(KubeObject pod) {
         try {
-            PodRun started = startPod(pod, runs.size());
+            PodRun started = startPod(pod, nextIndex++);
             runs.add(started);
             return started;
         } catch (IOException e) {
@@ -237,6 +239,11 @@ public final class PodGroupRun implements AutoCloseable {
     }
 
     private PodRun startPod(KubeObject pod, int index) throws IOException {
+        return startPod(pod, index, "");
+    }
+
+    /** Starts the pod; {@code logHead} opens its log (what a pod it replaces said). */
+    private PodRun startPod(KubeObject pod, int index, String logHead) throws IOException {
         KubeObject nim = nimContainer(pod);
         String ip = String.valueOf(pod.at("status.podIP"));
         if (!ip.startsWith("198.18.") || Integer.parseInt(ip.split("\\.")[2]) >= 128) {
@@ -262,8 +269,9 @@ public final class PodGroupRun implements AutoCloseable {
         }
 
         // The main container in a UTS and mount namespace of its own (its mounts end with it, wherever it is started).
-        List<String> argv = sandbox.commandLine(List.of("--uts", "--mount", "--propagation", "private"), dir, host, user,
+        List<String> container = sandbox.commandLine(List.of("--uts", "--mount", "--propagation", "private"), dir, host, user,
                 ContainerCommand.expanded(state, pod, nim));
+        List<String> argv = container;
         if (!inits.isEmpty()) {
             // The init driver runs each init container to completion in order, then execs the main container's sandbox.
             List<String> driven = new ArrayList<>(List.of("bash", initDriver.toString(), dir.toString()));
@@ -272,16 +280,79 @@ public final class PodGroupRun implements AutoCloseable {
             driven.addAll(argv);
             argv = driven;
         }
-        PodExecutor.writePlan(dir, pod, nim, host, ip, user, argv);
+        PodExecutor.writePlan(dir, pod, nim, host, ip, user, argv, container);
         Path log = dir.resolve("main.log");
+        Files.writeString(log, logHead);
         if (!launch) {
             return new PodRun(pod, null, ip, dir, null, log, env, user.uid(), user.gid(), user.groups());
         }
         String netns = network.attach("p" + index, Integer.toString(index), ip + "/17");
         portHolders.holdDeclaredPorts(pod, nim, netns);
         // The executor execs the plan's command line: the process is the pod's main process (its pid the container's).
-        Process process = new ProcessBuilder(executor.startCommand(netns, dir)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(executor.startCommand(netns, dir)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         return new PodRun(pod, netns, ip, dir, process, log, env, user.uid(), user.gid(), user.groups());
+    }
+
+    /**
+     * The kubelet's restart of a pod's main container ({@link PodRestarts}): what is left of its process tree ends, and its
+     * container's command line starts again in the same pod (network namespace, address, directory, volumes), without its
+     * init containers; its log goes on in the same file after a line saying so. Returns the new run, which takes the old
+     * one's place in {@link #pods()}.
+     */
+    public PodRun restartContainer(PodRun run, String why) {
+        stop(run);
+        try {
+            Files.writeString(run.log(), "--- " + why + "\n", java.nio.file.StandardOpenOption.APPEND);
+            Process process = new ProcessBuilder(executor.restartCommand(run.netns(), run.dir())).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(run.log().toFile())).start();
+            PodRun restarted = new PodRun(run.pod(), run.netns(), run.ip(), run.dir(), process, run.log(), run.env(), run.uid(), run.gid(),
+                    run.groups());
+            runs.set(runs.indexOf(run), restarted);
+            return restarted;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A controller's recreation of some pods (LeaderWorkerSet's of a group, {@link PodRestarts}): each one's processes end
+     * and its network namespace goes; then each starts again as a new pod of the same name and address, in the order given:
+     * its directory, volumes and /etc written afresh (empty emptyDirs; claims and hostPath volumes keep their files), its
+     * init containers run again. Each new log opens with the last 3000 characters of the old pod's. Returns the new runs,
+     * which take the old ones' places in {@link #pods()}.
+     */
+    public List<PodRun> recreate(List<PodRun> pods, String why) {
+        for (PodRun run : pods) {
+            stop(run);
+            portHolders.release(run.netns());
+            network.detach(run.netns());
+        }
+        List<PodRun> fresh = new ArrayList<>();
+        for (PodRun run : pods) {
+            String old = run.logText();
+            String head = "--- the pod before it was recreated (last 3000 characters of its log):\n"
+                    + (old.length() > 3000 ? old.substring(old.length() - 3000) : old) + "--- " + why + "\n";
+            try {
+                PodRun started = startPod(run.pod(), nextIndex++, head);
+                runs.set(runs.indexOf(run), started);
+                fresh.add(started);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return fresh;
+    }
+
+    /** Ends a pod's process tree and waits (up to 10 s) for it. */
+    private static void stop(PodRun run) {
+        run.process().descendants().forEach(ProcessHandle::destroyForcibly);
+        run.process().destroyForcibly();
+        try {
+            run.process().waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The executor's command on this pod, run in its network namespace: {@code pod-run.py VERB POD_DIR [ARG] --pid PID}. */
@@ -422,6 +493,53 @@ public final class PodGroupRun implements AutoCloseable {
     /** As {@link #exec(PodRun, List)}, ended (and failed) after timeoutSeconds as the kubelet ends a probe. */
     public int exec(PodRun run, List<String> command, int timeoutSeconds) {
         return executor.exec(run, command, timeoutSeconds);
+    }
+
+    /**
+     * As {@link #await}, with the cluster restarting what ends ({@link PodRestarts}): a pod whose process ended has its
+     * container restarted, or its LeaderWorkerSet group recreated, and the wait goes on; true once {@code ready} holds,
+     * false when the limit passes or a pod stays ended or crash-loops ({@code restarts} says which). {@code ready} must
+     * look its pods up through {@link #pod(String)} or {@link #pods()} each time: a restart replaces their runs.
+     */
+    public boolean awaitRestarting(Duration limit, BooleanSupplier ready, PodRestarts restarts) {
+        Supplier<Boolean> round = () -> {
+            if (ready.getAsBoolean()) {
+                return Boolean.TRUE;
+            }
+            for (PodRun ended : List.copyOf(runs)) {
+                if (!runs.contains(ended) || ended.process().isAlive()) {
+                    continue;
+                }
+                PodRestarts.Action action = restarts.ended(ended.pod(), ended.process().exitValue(), this::pending);
+                List<String> said = restarts.said();
+                switch (action) {
+                    case RESTART_CONTAINER -> restartContainer(ended, said.get(said.size() - 1));
+                    case RECREATE_GROUP -> {
+                        List<String> names = restarts.groupPods(ended.pod()).stream().map(KubeObject::name).toList();
+                        List<PodRun> group = runs.stream().filter(r -> names.contains(r.pod().name()))
+                                .sorted(java.util.Comparator.comparing((PodRun r) -> !isLeader(r.pod()))).toList();
+                        recreate(group, said.get(said.size() - 1));
+                    }
+                    default -> {
+                        return Boolean.FALSE;
+                    }
+                }
+            }
+            return null;
+        };
+        Poll.Result<Boolean> seen = Poll.upTo(limit).every(500).until(round, Objects::nonNull);
+        return seen.held() && seen.last();
+    }
+
+    /** Whether the pod is Pending as the API server would say: started here, its init containers not all done. */
+    private boolean pending(KubeObject pod) {
+        return runs.stream().filter(r -> r.pod().name().equals(pod.name())).findFirst()
+                .map(r -> !pod.list("spec.initContainers").isEmpty() && initContainers && !"started".equals(initStatus(r))).orElse(true);
+    }
+
+    /** A LeaderWorkerSet leader (worker index 0), which its controller creates before the group's workers. */
+    private static boolean isLeader(KubeObject pod) {
+        return "0".equals(String.valueOf(pod.labels().get("leaderworkerset.sigs.k8s.io/worker-index")));
     }
 
     /** Waits until {@code ready} holds (true), a process of the group ends or the limit passes (false). */

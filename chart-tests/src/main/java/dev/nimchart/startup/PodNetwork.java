@@ -47,6 +47,19 @@ final class PodNetwork implements AutoCloseable {
         return netns;
     }
 
+    /** Deletes a namespace {@link #attach} made (its veth pair goes with it), once no process is left in it. */
+    void detach(String netns) {
+        if (namespaces.remove(netns)) {
+            // A pod's deletion ends every process of it, also one that left the pod's process tree (a daemon).
+            for (String pid : StartupHost.run(List.of("ip", "netns", "pids", netns), 30).output().split("\\s+")) {
+                if (pid.matches("\\d+")) {
+                    ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            }
+            StartupHost.run(List.of("ip", "netns", "delete", netns), 30);
+        }
+    }
+
     @Override
     public void close() {
         for (int i = namespaces.size() - 1; i >= 0; i--) {

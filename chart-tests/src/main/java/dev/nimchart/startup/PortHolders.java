@@ -20,6 +20,8 @@ final class PortHolders implements AutoCloseable {
 
     private final Path portHolder;
     private final List<Process> holders = new ArrayList<>();
+    /** The holders that hold a pod's ports, by the pod's network namespace. */
+    private final java.util.Map<String, List<Process>> byNetns = new java.util.HashMap<>();
 
     /** Holders that run the port holder script at {@code portHolder}. */
     PortHolders(Path portHolder) {
@@ -85,6 +87,7 @@ final class PortHolders implements AutoCloseable {
         command.addAll(specs);
         Process holder = new ProcessBuilder(command).redirectErrorStream(true).start();
         holders.add(holder);
+        byNetns.computeIfAbsent(netns, n -> new ArrayList<>()).add(holder);
         BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         if (!"held".equals(line)) {
@@ -92,6 +95,15 @@ final class PortHolders implements AutoCloseable {
                     + " namespace (" + (line == null ? "the port holder ended" : line) + "; ports " + specs + ")");
         }
         return Optional.of(holder);
+    }
+
+    /** Ends the holders of the pod whose network namespace is {@code netns} (the pod is gone). */
+    void release(String netns) {
+        for (Process holder : byNetns.getOrDefault(netns, List.of())) {
+            holder.destroyForcibly();
+            holders.remove(holder);
+        }
+        byNetns.remove(netns);
     }
 
     @Override

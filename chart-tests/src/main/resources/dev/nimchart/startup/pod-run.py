@@ -8,6 +8,7 @@
 # host, and ServingPodIT runs the same `check` here with the stand-in.
 #
 #   pod-run.py start POD_DIR                 exec the pod's processes (init containers, then the main container)
+#   pod-run.py restart POD_DIR               exec the main container alone (the kubelet's restart of it)
 #   pod-run.py probe POD_DIR KIND [--pid P]  one run of the nim container's probe (startupProbe, readinessProbe,
 #                                            livenessProbe): exit 0 passed, 1 failed
 #   pod-run.py exec POD_DIR --pid P [--timeout S] -- COMMAND...
@@ -595,7 +596,7 @@ def report(r):
 
 def main(argv):
     if len(argv) < 2:
-        raise SystemExit(__doc__ or "usage: pod-run.py start|probe|startup|check ...")
+        raise SystemExit(__doc__ or "usage: pod-run.py start|restart|probe|startup|check ...")
     cmd, target, rest = argv[0], argv[1], argv[2:]
     opts = {}
     if "--" in rest:
@@ -612,9 +613,12 @@ def main(argv):
         else:
             opts.setdefault("args", []).append(rest[i])
             i += 1
-    if cmd == "start":
+    if cmd in ("start", "restart"):
+        # restart: the kubelet's restart of the main container, without the init containers (a plan of an older
+        # revision without containerArgv starts as at first)
         plan = load_plan(target)
-        os.execvp(plan["argv"][0], plan["argv"])
+        argv = plan.get("containerArgv") or plan["argv"] if cmd == "restart" else plan["argv"]
+        os.execvp(argv[0], argv)
     if cmd == "probe":
         return 0 if probe_once(target, load_plan(target), opts["args"][0], opts.get("--pid")) else 1
     if cmd == "exec":

@@ -8,6 +8,7 @@ import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.startup.ContainerCommand;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.PodGroupRun.PodRun;
+import dev.nimchart.startup.PodRestarts;
 import dev.nimchart.startup.StartupHost;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -63,17 +65,14 @@ final class GroupStart {
     private final Path rayDir;
 
     /**
-     * What runs on the pods' network before they start (a NetworkPolicy enforcer, {@link StartupChecks}); nothing by
-     * default.
+     * What runs on the pods' network before they start (a NetworkPolicy enforcer, {@link StartupChecks}, or nothing).
      */
     private final java.util.function.Function<String, AutoCloseable> onPodNetwork;
+    private final java.util.function.Consumer<String> say;
 
-    GroupStart(String name, NamespaceState state, Path runDir, Path timings, Duration limit, Path rayDir) {
-        this(name, state, runDir, timings, limit, rayDir, podNetwork -> () -> { });
-    }
-
+    /** {@code say}: where the start's restarts are said as they happen (the tier's progress). */
     GroupStart(String name, NamespaceState state, Path runDir, Path timings, Duration limit, Path rayDir,
-            java.util.function.Function<String, AutoCloseable> onPodNetwork) {
+            java.util.function.Function<String, AutoCloseable> onPodNetwork, java.util.function.Consumer<String> say) {
         this.onPodNetwork = onPodNetwork;
         this.rayDir = rayDir;
         this.name = name;
@@ -81,6 +80,7 @@ final class GroupStart {
         this.runDir = runDir;
         this.timings = timings;
         this.limit = limit;
+        this.say = say;
     }
 
     /** Starts the group as its pods ask (Ray or not), checks how it started, then hands it to the chart's rules. */
@@ -125,40 +125,60 @@ final class GroupStart {
         List<KubeObject> jobPods = pods.stream().filter(GroupStart::ownedByJob).toList();
         List<KubeObject> others = pods.stream().filter(p -> !ownedByJob(p)).toList();
         List<KubeObject> serving = serving(pods);
+        List<String> servingNames = serving.stream().map(KubeObject::name).toList();
+        PodRestarts restarts = new PodRestarts(state);
         long started = System.nanoTime();
         try (PodGroupRun run = PodGroupRun.start(state, others, runDir, Map.of(HOLD_READY, "1"), PodGroupRun.Server.STANDIN, rayDir,
                 onPodNetwork)) {
-            List<PodRun> servers = serving.stream().map(p -> run.pod(p.name())).toList();
-            String servingNames = serving.stream().map(KubeObject::name).toList().toString();
-            if (!jobPods.isEmpty()) {
-                // Before a Job's pods run (an MPI launcher dials every worker's sshd): the other pods are Ready, but a
-                // serving pod whose server the Job starts is not.
-                List<PodRun> rest = run.pods().stream().filter(p -> !servers.contains(p)).toList();
-                require(run.await(limit, () -> rest.stream().allMatch(run::readinessProbePasses)), "%s: pods %s Ready before the Job's"
-                        + " pods start (their servers listen); logs:%n%s", name, rest.stream().map(p -> p.pod().name()).toList(), run.logs());
-                for (PodRun server : servers) {
-                    require(!run.readinessProbePasses(server), "%s: %s Ready before the Job's pods started its server", name,
-                            server.pod().name());
+            // The serving pods' runs, looked up afresh each time: a restart replaces a pod's run.
+            Supplier<List<PodRun>> servers = () -> servingNames.stream().map(run::pod).toList();
+            try {
+                if (!jobPods.isEmpty()) {
+                    // Before a Job's pods run (an MPI launcher dials every worker's sshd): the other pods are Ready, but a
+                    // serving pod whose server the Job starts is not.
+                    Supplier<List<PodRun>> rest = () -> run.pods().stream().filter(p -> !servingNames.contains(p.pod().name())).toList();
+                    require(run.awaitRestarting(limit, () -> rest.get().stream().allMatch(run::readinessProbePasses), restarts),
+                            "%s: pods %s Ready before the Job's pods start (their servers listen)%s; logs:%n%s", name,
+                            rest.get().stream().map(p -> p.pod().name()).toList(), said(restarts), run.logs());
+                    for (PodRun server : servers.get()) {
+                        require(!run.readinessProbePasses(server), "%s: %s Ready before the Job's pods started its server", name,
+                                server.pod().name());
+                    }
+                    jobPods.forEach(run::add);
                 }
-                jobPods.forEach(run::add);
+                boolean joined = run.awaitRestarting(limit, () -> groupsJoined(run.records(), servingNames.size())
+                        && servers.get().stream().allMatch(s -> run.httpStatus(s, serverPort(s), "/v1/health/live") == 200), restarts);
+                Timings.record(timings, "group joined (every rank started, server listening): " + name, Duration.ofNanos(System.nanoTime() - started));
+                require(joined, "%s: every rank of the %s groups started and the serving pods %s listen within %s%s; logs:%n%s", name,
+                        servingNames.size(), servingNames, limit, said(restarts), run.logs());
+                for (PodRun server : servers.get()) {
+                    require(run.httpStatus(server, serverPort(server), "/v1/health/ready") == 503, "%s: the stand-in on %s is held not ready",
+                            name, server.pod().name());
+                    require(!run.readinessProbePasses(server), "%s: the readiness probe of %s while its server answers 503 (the Service must"
+                            + " not send it requests yet); logs:%n%s", name, server.pod().name(), run.logs());
+                }
+                run.releaseReadiness();
+                boolean up = run.await(Duration.ofSeconds(30), () -> servers.get().stream()
+                        .allMatch(s -> run.readinessProbePasses(s) && run.httpStatus(s, serverPort(s), "/v1/health/ready") == 200));
+                require(up, "%s: the serving pods %s are Ready once their server answers; logs:%n%s", name, servingNames, run.logs());
+                require(run.pods().stream().allMatch(p -> p.process().isAlive()), "%s: every process keeps running; logs:%n%s", name, run.logs());
+            } finally {
+                recordRestarts(restarts);
             }
-            boolean joined = run.await(limit, () -> groupsJoined(run.records(), servers.size())
-                    && servers.stream().allMatch(s -> run.httpStatus(s, serverPort(s), "/v1/health/live") == 200));
-            Timings.record(timings, "group joined (every rank started, server listening): " + name, Duration.ofNanos(System.nanoTime() - started));
-            require(joined, "%s: every rank of the %s groups started and the serving pods %s listen within %s; logs:%n%s", name,
-                    servers.size(), servingNames, limit, run.logs());
-            for (PodRun server : servers) {
-                require(run.httpStatus(server, serverPort(server), "/v1/health/ready") == 503, "%s: the stand-in on %s is held not ready",
-                        name, server.pod().name());
-                require(!run.readinessProbePasses(server), "%s: the readiness probe of %s while its server answers 503 (the Service must"
-                        + " not send it requests yet); logs:%n%s", name, server.pod().name(), run.logs());
-            }
-            run.releaseReadiness();
-            boolean up = run.await(Duration.ofSeconds(30), () -> servers.stream()
-                    .allMatch(s -> run.readinessProbePasses(s) && run.httpStatus(s, serverPort(s), "/v1/health/ready") == 200));
-            require(up, "%s: the serving pods %s are Ready once their server answers; logs:%n%s", name, servingNames, run.logs());
-            require(run.pods().stream().allMatch(p -> p.process().isAlive()), "%s: every process keeps running; logs:%n%s", name, run.logs());
             handOver(rules, new ChartRules.Started(reconciled, run, serving, Map.of()), new ArrayList<>(run.proxiedInClusterAddresses()));
+        }
+    }
+
+    /** The restarts of this start, after "; " (empty when none). */
+    private static String said(PodRestarts restarts) {
+        return restarts.said().isEmpty() ? "" : "; restarts: " + String.join("; ", restarts.said());
+    }
+
+    /** Every restart of this start, in the timings file (a green start that needed one shows it) and in the tier's progress. */
+    private void recordRestarts(PodRestarts restarts) {
+        for (String line : restarts.said()) {
+            Timings.record(timings, "restart during the start of " + name + ": " + line, Duration.ofNanos(0));
+            say.accept(name + ": " + line);
         }
     }
 
@@ -172,6 +192,8 @@ final class GroupStart {
     private void ray(List<KubeObject> pods, ChartRules rules, ChartRules.Reconciled reconciled) {
         List<KubeObject> heads = pods.stream().filter(GroupStart::rayHead).toList();
         List<KubeObject> workers = pods.stream().filter(p -> !heads.contains(p)).toList();
+        List<String> headNames = heads.stream().map(KubeObject::name).toList();
+        PodRestarts restarts = new PodRestarts(state);
         long started = System.nanoTime();
         try (PodGroupRun run = PodGroupRun.start(state, workers, runDir, Map.of(), PodGroupRun.Server.STANDIN, rayDir, onPodNetwork)) {
             // Workers first: no head to join yet, so `ray status` in each worker fails, as the kubelet runs it.
@@ -179,12 +201,18 @@ final class GroupStart {
                 require(!run.probePasses(w, "startupProbe"), "%s: the startup probe of %s before its head runs; log:%n%s", name,
                         w.pod().name(), w.logText());
             }
-            List<PodRun> headRuns = heads.stream().map(run::add).toList();
-            boolean formed = run.await(limit, () -> headRuns.stream().allMatch(run::readinessProbePasses));
+            heads.forEach(run::add);
+            // The heads' runs, looked up afresh each time: a restart replaces a pod's run.
+            Supplier<List<PodRun>> headRuns = () -> headNames.stream().map(run::pod).toList();
+            boolean formed;
+            try {
+                formed = run.awaitRestarting(limit, () -> headRuns.get().stream().allMatch(run::readinessProbePasses), restarts);
+            } finally {
+                recordRestarts(restarts);
+            }
             Timings.record(timings, "Ray group ready (head up, every worker joined, serving pod Ready): " + name,
                     Duration.ofNanos(System.nanoTime() - started));
-            require(formed, "%s: the leaders %s Ready within %s; logs:%n%s", name, heads.stream().map(KubeObject::name).toList(), limit,
-                    run.logs());
+            require(formed, "%s: the leaders %s Ready within %s%s; logs:%n%s", name, headNames, limit, said(restarts), run.logs());
             List<String> failures = new ArrayList<>(run.proxiedInClusterAddresses());
             for (PodRun w : run.pods().stream().filter(p -> workers.contains(p.pod())).toList()) {
                 // As the kubelet: one slow `ray status` (a CI run on a loaded machine) is a failed attempt, not a failed probe.
@@ -194,7 +222,7 @@ final class GroupStart {
                 }
             }
             Map<String, List<Map<String, Object>>> nodesByGroup = new TreeMap<>();
-            for (PodRun head : headRuns) {
+            for (PodRun head : headRuns.get()) {
                 String group = groupKey(head.pod());
                 List<KubeObject> groupPods = pods.stream().filter(p -> groupKey(p).equals(group)).toList();
                 List<Map<String, Object>> nodes = rayNodes(run, head, rayPort(head.pod()), rayDir);
@@ -206,9 +234,12 @@ final class GroupStart {
                     failures.add(String.format("%s: the alive nodes Ray reports for group %s: %s, not the group's pod IPs %s", name, group,
                             aliveIps, podIps));
                 }
-                if (nodes.size() != podIps.size()) {
-                    failures.add(String.format("%s: Ray's nodes of group %s: %d, not one per pod (%d): %s", name, group, nodes.size(),
-                            podIps.size(), nodes));
+                // One alive node per pod; a dead one only for a container the kubelet restarted (Ray keeps the node it
+                // lost in its table, and the restarted container joins as a new node).
+                long alive = nodes.stream().filter(n -> Boolean.TRUE.equals(n.get("alive"))).count();
+                if (alive != podIps.size() || restarts.said().isEmpty() && nodes.size() != podIps.size()) {
+                    failures.add(String.format("%s: Ray's nodes of group %s: %d, %d alive, not one per pod (%d): %s", name, group, nodes.size(),
+                            alive, podIps.size(), nodes));
                 }
             }
             handOver(rules, new ChartRules.Started(reconciled, run, heads, nodesByGroup), failures);
