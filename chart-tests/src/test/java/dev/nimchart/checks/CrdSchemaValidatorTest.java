@@ -46,6 +46,13 @@ class CrdSchemaValidatorTest {
                 "spec", spec);
     }
 
+    /** A LeaderWorkerSet of groups of 2 whose worker pods run these containers. */
+    @SafeVarargs
+    private static Map<String, Object> withWorkerContainers(Map<String, Object>... containers) {
+        return leaderWorkerSet(Map.of("leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
+                "spec", Map.of("containers", List.of(containers))))));
+    }
+
     private static Map<String, Object> podTemplate(String containerName) {
         return Map.of(
                 "metadata", Map.of("labels", Map.of("app.kubernetes.io/name", "nim-llm")),
@@ -94,11 +101,9 @@ class CrdSchemaValidatorTest {
 
     @Test
     void typoDeepInsideTheEmbeddedPodTemplateIsRejectedWithItsListIndex() {
-        Map<String, Object> lws = leaderWorkerSet(Map.of(
-                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
-                        "spec", Map.of("containers", List.of(
-                                Map.of("name", "a", "image", "x"),
-                                Map.of("name", "b", "image", "x", "imagePullPolicyy", "Always")))))));
+        Map<String, Object> lws = withWorkerContainers(
+                Map.of("name", "a", "image", "x"),
+                Map.of("name", "b", "image", "x", "imagePullPolicyy", "Always"));
 
         assertThat(validator.validate(lws)).containsExactly(
                 "spec.leaderWorkerTemplate.workerTemplate.spec.containers[1].imagePullPolicyy: unknown field"
@@ -107,12 +112,9 @@ class CrdSchemaValidatorTest {
 
     @Test
     void quantityFieldsAcceptIntegersAndStringsButNotOtherTypes() {
-        Map<String, Object> lws = leaderWorkerSet(Map.of(
-                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
-                        "spec", Map.of("containers", List.of(Map.of("name", "a", "image", "x",
-                                "resources", Map.of(
-                                        "requests", Map.of("cpu", 4, "memory", "8Gi"),
-                                        "limits", Map.of("cpu", true)))))))));
+        Map<String, Object> lws = withWorkerContainers(Map.of("name", "a", "image", "x", "resources", Map.of(
+                "requests", Map.of("cpu", 4, "memory", "8Gi"),
+                "limits", Map.of("cpu", true))));
 
         assertThat(validator.validate(lws)).containsExactly(
                 "spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].resources.limits.cpu:"
@@ -131,11 +133,9 @@ class CrdSchemaValidatorTest {
 
     @Test
     void duplicateKeysInAListTypeMapAreRejected() {
-        Map<String, Object> lws = leaderWorkerSet(Map.of(
-                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
-                        "spec", Map.of("containers", List.of(
-                                Map.of("name", "same", "image", "x"),
-                                Map.of("name", "same", "image", "y")))))));
+        Map<String, Object> lws = withWorkerContainers(
+                Map.of("name", "same", "image", "x"),
+                Map.of("name", "same", "image", "y"));
 
         assertThat(validator.validate(lws)).singleElement(STRING)
                 .startsWith("spec.leaderWorkerTemplate.workerTemplate.spec.containers[1]:"

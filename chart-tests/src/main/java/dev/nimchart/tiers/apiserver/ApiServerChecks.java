@@ -59,11 +59,6 @@ public final class ApiServerChecks implements TierCheck {
         this.refusalRule = new RefusalRule(ChartYaml.read(chartDir), rules.preflightTemplate());
     }
 
-    @Override
-    public Tier tier() {
-        return Tier.API;
-    }
-
     /** The tier's cluster, from its owner (started on first use), and the chart's releases on it. */
     @Override
     public synchronized void start() {

@@ -51,11 +51,6 @@ public final class ControllerChecks implements TierCheck {
         this.reconcileTimeout = reconcileTimeout;
     }
 
-    @Override
-    public Tier tier() {
-        return Tier.CONTROLLERS;
-    }
-
     /** The tier's environment, from its owner (started on first use), and the chart's releases on it. */
     @Override
     public synchronized void start() {

@@ -61,11 +61,6 @@ public final class StartupChecks implements TierCheck {
         this.workDir = workDir;
     }
 
-    @Override
-    public Tier tier() {
-        return Tier.STARTUP;
-    }
-
     /**
      * This machine's tools (root, ip netns, sshd, mpirun; skippable when missing), then the controller tier's
      * environment from its owner, started by the harness (the pods' processes run on this machine).
