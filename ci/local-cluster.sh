@@ -2,7 +2,10 @@
 # Starts the controller tier's cluster on this machine and leaves it running, to check charts on as on any cluster
 # the checks did not start: kube-apiserver and etcd, kube-controller-manager, kube-scheduler, kwok with the fake GPU
 # node pools, the LeaderWorkerSet controller (with its webhooks) and mpi-operator, built from Go modules by the ci/
-# scripts on first use. Prints the kubeconfig's path once everything is ready.
+# scripts on first use. Prints the kubeconfig's path once everything is ready. Its command is chart-tools'
+# dev.nimchart.tools.commands.LocalCluster, started with java on the launcher ci/show-example.sh uses too (ci/launcher.sh:
+# built by Maven the first time and after a pom or a module's main sources changed; NIM_COMMANDS_LAUNCHER=DIR puts it
+# elsewhere, NIM_MAVEN_OFFLINE=1 runs that Maven with -o).
 #
 #   ci/local-cluster.sh up      start it (in the background; its log: chart-tests/target/local-cluster/cluster.log)
 #   ci/local-cluster.sh down    stop it (every process it started)
@@ -13,6 +16,7 @@
 # It runs beside a `mvn verify` on the same machine: every tier chooses its own ports.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$root
 dir="$root/chart-tests/target/local-cluster"
 pidfile="$dir/pid"
 kubeconfig="$dir/kubeconfig"
@@ -29,15 +33,16 @@ case "${1:-}" in
     fi
     mkdir -p "$dir"
     rm -f "$kubeconfig"
-    echo "building the harness (Maven) ..."
-    mvn -q -B -Dstyle.color=never -f "$root/chart-tests/pom.xml" generate-test-resources compile \
-      dependency:build-classpath -Dmdep.outputFile="$dir/classpath" -Dmdep.includeScope=runtime >"$dir/build.log" 2>&1 \
-      || { echo "local-cluster: the build failed; see $dir/build.log" >&2; exit 1; }
-    cd "$root/chart-tests"
+    # shellcheck source=ci/launcher.sh
+    source "$root/ci/launcher.sh" # use_commands_launcher, ensure_commands_launcher, $launcher, $launcher_cwd
+    use_commands_launcher
+    ensure_commands_launcher local-cluster || exit 1
+    cd "$launcher_cwd"
     # setsid: its own session, so a terminal closing does not stop it; `down` sends SIGTERM and its shutdown hook
     # stops the processes it started (each is also under a watchdog that stops it when the JVM is gone).
-    setsid nohup java -cp "$root/chart-tests/target/classes:$(cat "$dir/classpath")" -Dnim.ci.dir="$root/ci" \
-      dev.nimchart.controllers.LocalCluster "$kubeconfig" >"$dir/cluster.log" 2>&1 </dev/null &
+    setsid nohup java -cp "$(cat "$launcher/launch-classpath")" -Dnim.ci.dir="$root/ci" \
+      "-Dnim.crds.dir=$root/chart-tests/target/classes/dev/nimchart/checks/crds" \
+      dev.nimchart.tools.commands.LocalCluster "$kubeconfig" >"$dir/cluster.log" 2>&1 </dev/null &
     echo $! >"$pidfile"
     echo "starting (pid $!; log $dir/cluster.log) ..."
     for _ in $(seq 1 3600); do
@@ -75,7 +80,7 @@ case "${1:-}" in
     if running; then echo "running (pid $(cat "$pidfile")); kubeconfig: $kubeconfig"; else echo "not running"; exit 1; fi
     ;;
   *)
-    sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

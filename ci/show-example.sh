@@ -14,16 +14,17 @@
 # Its first line comes at once, and every progress line of the command as it happens (standard error, "[  1.2s] ..."),
 # then the picture (standard output), never the two mixed. The command itself writes to the terminal or pipe: no
 # filter between them, so no pipe buffers its lines, and no escape codes. It starts as a tool starts: Maven runs only
-# to build it, the first time and after a pom, chart-tests' main sources, ci/go.mod, ci/crds/ or ci/fetch-crds.sh
-# changed (its output goes to a log, named when it fails); every run starts the command with java directly through
-# the launcher ci/check-chart.sh uses too (ci/launcher.sh; NIM_CHECK_CHART_LAUNCHER=DIR puts it elsewhere;
-# NIM_MAVEN_OFFLINE=1 runs that Maven with -o).
+# to build it, the first time and after a pom, chart-tests' or chart-tools' main sources, ci/go.mod, ci/crds/ or
+# ci/fetch-crds.sh changed (its output goes to a log, named when it fails); every run starts the command
+# (dev.nimchart.tools.commands in chart-tools) with java directly through the repository commands' launcher, which
+# ci/local-cluster.sh uses too (ci/launcher.sh; NIM_COMMANDS_LAUNCHER=DIR puts it elsewhere; NIM_MAVEN_OFFLINE=1 runs
+# that Maven with -o).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-main=dev.nimchart.controllers.ReconciledExample
+main=dev.nimchart.tools.commands.ReconciledExample
 what="on the controller tier (real controllers, fake GPU nodes)"
 if [[ "${1:-}" == "--offline" ]]; then
-  main=dev.nimchart.report.ChartSummary
+  main=dev.nimchart.tools.commands.ChartSummary
   what="rendered only (no cluster)"
   shift
 fi
@@ -34,25 +35,9 @@ fi
 echo "show-example: ${example:-the default example} $what" >&2
 
 # shellcheck source=ci/launcher.sh
-source "$repo/ci/launcher.sh" # $launcher, launcher_current, write_launcher, launcher_java
-if ! launcher_current; then
-  mkdir -p "$launcher"
-  log=$(mktemp "${TMPDIR:-/tmp}/show-example-build.XXXXXX")
-  echo "show-example: building the command with Maven (first run, or chart-tests or a pom changed since the last build)" >&2
-  touch "$launcher/stamp.$$"
-  # compile also fetches the CRDs the cluster gets (ci/fetch-crds.sh); check-chart-classpath writes the launcher's classpath
-  if mvn -B -Dstyle.color=never ${NIM_MAVEN_OFFLINE:+-o} -f "$repo/chart-tests/pom.xml" compile exec:exec@check-chart-classpath \
-      -Dnim.launcher.dir="$launcher" >"$log" 2>&1 && write_launcher >>"$log" 2>&1; then
-    mv "$launcher/stamp.$$" "$launcher/stamp"
-    rm -f "$log"
-  else
-    rm -f "$launcher/stamp.$$"
-    echo "show-example: the build failed; Maven said:" >&2
-    grep -E '^\[ERROR\]' "$log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | head -5 | sed 's/^/  /' >&2 || true
-    echo "  (full log: $log)" >&2
-    exit 1
-  fi
-fi
+source "$repo/ci/launcher.sh" # use_commands_launcher, ensure_commands_launcher, launcher_java
+use_commands_launcher
+ensure_commands_launcher show-example || exit 1
 launcher_defaults=("-Dnim.chart.dir=$repo/charts/nim-llm" "-Dnim.examples.dir=$repo/values-examples" -Dnim.cluster=auto)
-mkdir -p "$repo/chart-tests/target"
-launcher_java "$repo/chart-tests/target/lookup-stub.kubeconfig" "$main" "$example"
+mkdir -p "$launcher_cwd/target"
+launcher_java "$launcher_cwd/target/lookup-stub.kubeconfig" "$main" "$example"

@@ -45,8 +45,9 @@ public final class BinaryAssets implements BinarySource {
         Path file = dir.resolve(relative);
         if (!Files.isExecutable(file)) {
             throw new ClusterUnavailableException("no executable " + file + " in the binaries directory (-Dnim.binaries.dir=" + dir
-                    + "): run ci/binaries.sh " + dir + " from the nim-llm chart repository, which builds the pinned versions and"
-                    + " links them there");
+                    + "): put the program there at the version the tiers pin (the layout: one directory per program, "
+                    + relative + " for this one), or leave the binaries directory out and give Settings.withBinaryBuilder(...)"
+                    + " a builder");
         }
         return file;
     }
@@ -116,8 +117,9 @@ public final class BinaryAssets implements BinarySource {
 
         private <T> T call(Supplier<T> action) {
             if (builder == null) {
-                throw new ClusterUnavailableException("no programs for the tiers: give Settings.withBinariesDir(DIR) (-Dnim.binaries.dir=DIR;"
-                        + " ci/binaries.sh DIR of the nim-llm chart repository builds them) or Settings.withBinaryBuilder(...)");
+                throw new ClusterUnavailableException("no programs for the tiers: give Settings.withBinariesDir(DIR) (-Dnim.binaries.dir=DIR,"
+                        + " a directory with one directory per program: control-plane/kube-apiserver, kwok/kwok, ...) or"
+                        + " Settings.withBinaryBuilder(...)");
             }
             try {
                 return action.get();

@@ -1,4 +1,4 @@
 /**
- * What a release would create for a values file, printed for a person (the README's first command).
+ * What a release would create or what a cluster made of it, described for a person to read.
  */
 package dev.nimchart.report;

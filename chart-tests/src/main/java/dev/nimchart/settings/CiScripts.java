@@ -48,13 +48,13 @@ final class CiScripts implements BinarySource {
     @Override
     public Path tool(String name, Consumer<String> progress) {
         return ScriptRun.printedPath(run("build-tools.sh", List.of("--print-path", name), progress),
-                "ci/build-tools.sh --print-path " + name);
+                ranAs("build-tools.sh", "--print-path", name));
     }
 
     @Override
     public Path pythonTool(String name, Consumer<String> progress) {
         return ScriptRun.printedPath(run("install-python-tools.sh", List.of("--print-path", name), progress),
-                "ci/install-python-tools.sh --print-path " + name);
+                ranAs("install-python-tools.sh", "--print-path", name));
     }
 
     @Override
@@ -79,7 +79,13 @@ final class CiScripts implements BinarySource {
 
     @Override
     public Path networkPolicyEnforcer(Consumer<String> progress) {
-        return ScriptRun.printedDirectory(run("build-netpol-enforcer.sh", List.of("--print-dir"), progress), "ci/build-netpol-enforcer.sh --print-dir");
+        return ScriptRun.printedDirectory(run("build-netpol-enforcer.sh", List.of("--print-dir"), progress),
+                ranAs("build-netpol-enforcer.sh", "--print-dir"));
+    }
+
+    /** The command line as it ran, the script by its full path (where it is, not where this repository keeps it). */
+    private String ranAs(String script, String... args) {
+        return ciDir.resolve(script) + " " + String.join(" ", args);
     }
 
     private String run(String script, List<String> args, Consumer<String> progress) {

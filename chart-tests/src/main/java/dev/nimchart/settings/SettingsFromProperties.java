@@ -167,8 +167,9 @@ public final class SettingsFromProperties {
                 .filter(d -> Files.isRegularFile(d.resolve("build-control-plane.sh")))
                 .map(Path::normalize).findFirst()
                 .<BinarySource>map(dir -> new CiScripts(dir, controlPlaneRoot, arch))
-                .orElseGet(() -> missing("cannot find the project's ci/ directory (looked at " + candidates + "); set -D" + CI_DIR
-                        + "=<repo>/ci, or give the programs with -D" + BINARIES_DIR + "=DIR"));
+                .orElseGet(() -> missing("no programs for the tiers and nothing to build them with: no directory of build scripts"
+                        + " (one holding build-control-plane.sh) at " + candidates + "; give the programs' directory with -D" + BINARIES_DIR
+                        + "=DIR, or the build scripts' directory with -D" + CI_DIR + "=DIR"));
     }
 
     /** The ci/ directory the settings' builder runs the scripts of, when it is this repository's. */

@@ -128,7 +128,7 @@ class SettingsFromPropertiesTest {
         assertThat(SettingsFromProperties.ciDir(s)).isEmpty();
         assertThatThrownBy(() -> s.binaryBuilder().orElseThrow().tool("helm", line -> { }))
                 .isInstanceOf(ToolUnavailableException.class)
-                .hasMessageContaining("-Dnim.ci.dir=<repo>/ci").hasMessageContaining("-Dnim.binaries.dir=DIR");
+                .hasMessageContaining("at [ci, ../ci]").hasMessageContaining("-Dnim.ci.dir=DIR").hasMessageContaining("-Dnim.binaries.dir=DIR");
     }
 
     @Test

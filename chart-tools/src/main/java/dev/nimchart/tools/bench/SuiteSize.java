@@ -43,11 +43,12 @@ public record SuiteSize(int testMethods, int valuesFiles) {
         return new SuiteSize(methods, values);
     }
 
-    /** The cluster test classes of chart-tests (its *IT.java sources), by simple name. */
+    /** The cluster test classes of chart-tests and chart-tools (their *IT.java sources), by simple name. */
     public static TreeSet<String> clusterClasses(Path repo) {
         TreeSet<String> names = new TreeSet<>();
-        files(repo.resolve("chart-tests/src/test/java"), "IT.java", true)
-                .forEach(f -> names.add(f.getFileName().toString().replaceFirst("\\.java$", "")));
+        for (String tree : List.of("chart-tests/src/test/java", "chart-tools/src/test/java")) {
+            files(repo.resolve(tree), "IT.java", true).forEach(f -> names.add(f.getFileName().toString().replaceFirst("\\.java$", "")));
+        }
         return names;
     }
 

@@ -57,7 +57,7 @@ class BenchmarkRecordTest {
     void thePerClassTableNamesExactlyTodaysClusterClasses() throws IOException {
         Set<String> recorded = new TreeSet<>();
         record().select("verify-class", "*").forEach(f -> recorded.add(f.measure()));
-        assertThat(recorded).as("verify-class rows against chart-tests' *IT classes; %s", RERECORD)
+        assertThat(recorded).as("verify-class rows against the *IT classes of chart-tests and chart-tools; %s", RERECORD)
                 .isEqualTo(SuiteSize.clusterClasses(REPO));
     }
 

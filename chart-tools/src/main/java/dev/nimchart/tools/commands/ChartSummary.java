@@ -1,9 +1,10 @@
-package dev.nimchart.report;
+package dev.nimchart.tools.commands;
 
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRefusedException;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartYaml;
+import dev.nimchart.report.ManifestSummary;
 import dev.nimchart.settings.Settings;
 import dev.nimchart.settings.SettingsFromProperties;
 import java.nio.file.Files;
@@ -12,7 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The README's first command ({@code ci/show-example.sh --offline}): renders one values file and prints what the
+ * The README's first command, {@code ci/show-example.sh --offline} (this repository's, outside the library's jar):
+ * renders one values file and prints what the
  * release would create. Its {@code main} is the one place it reads system properties and names this repository's
  * default example; {@link #print} takes the settings.
  */

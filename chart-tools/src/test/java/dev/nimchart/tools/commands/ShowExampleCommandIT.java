@@ -1,8 +1,7 @@
-package dev.nimchart.chart.controllers;
+package dev.nimchart.tools.commands;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nimchart.chart.repository.CiScript;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,11 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
  * of the script's own awk filter back for minutes; the script runs no filter now) and through a pseudo-terminal
  * ({@code script}). The first run of a fresh launcher builds the command with
  * Maven (the --offline picture, cheap); the two runs on the controller tier after it go through the cached launcher,
- * without Maven. A launcher directory of this test's own ({@code NIM_CHECK_CHART_LAUNCHER}).
+ * without Maven. A launcher directory of this test's own ({@code NIM_COMMANDS_LAUNCHER}). The command is chart-tools'
+ * ({@link ReconciledExample}, {@link ChartSummary}), so its test is too.
  */
 class ShowExampleCommandIT {
 
     private static final String BUILDING = "show-example: building the command with Maven";
+    /** The repository: chart-tools' parent (Failsafe runs in the module's directory). */
+    private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern PROGRESS = Pattern.compile("^\\[ *(\\d+\\.\\d)s\\] ");
     private static final Pattern STAMP_ANYWHERE = Pattern.compile("\\[ *\\d+\\.\\ds\\]");
     private static final double FIRST_LINE_WITHIN = 2.0;
@@ -51,7 +53,7 @@ class ShowExampleCommandIT {
 
     private static Run run(Map<String, String> env, Path launcher, String... command) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("NIM_CHECK_CHART_LAUNCHER", launcher.toString());
+        builder.environment().put("NIM_COMMANDS_LAUNCHER", launcher.toString());
         builder.environment().put("NIM_MAVEN_OFFLINE", "1");
         builder.environment().putAll(env);
         long start = System.nanoTime();
@@ -68,7 +70,7 @@ class ShowExampleCommandIT {
     }
 
     private static String script() {
-        return CiScript.ciDir().resolve("show-example.sh").toString();
+        return REPO.resolve("ci/show-example.sh").toString();
     }
 
     /** A PATH whose awk is mawk where the machine has it: what the script met on Debian and Ubuntu. */

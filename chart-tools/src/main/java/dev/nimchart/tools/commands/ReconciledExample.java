@@ -1,4 +1,4 @@
-package dev.nimchart.controllers;
+package dev.nimchart.tools.commands;
 
 import dev.nimchart.render.ChartRefusedException;
 import dev.nimchart.settings.Settings;
@@ -11,6 +11,14 @@ import dev.nimchart.values.ValuesMerger;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.ClusterUnavailableException;
 import dev.nimchart.cluster.HelmReleases;
+import dev.nimchart.cluster.KubeApi;
+import dev.nimchart.controllers.ControllerEnvironment;
+import dev.nimchart.controllers.ControllerTierException;
+import dev.nimchart.controllers.ExpectedPods;
+import dev.nimchart.controllers.InstalledRelease;
+import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.controllers.ReconciledSummary;
+import dev.nimchart.controllers.Release;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +27,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The README's main job (ci/show-example.sh): refuses a values file the chart refuses before starting anything;
+ * The README's main job, {@code ci/show-example.sh}'s command (this repository's, outside the library's jar: it uses
+ * the library's public API only): refuses a values file the chart refuses before starting anything;
  * otherwise starts the controller tier, installs the file with Helm (default: the seed's Llama 3.1 405B
  * LeaderWorkerSet example), waits until the controllers have reconciled it, prints what the release is and what the
  * cluster made of it, and stops everything. Its {@code main} is the one place it reads system properties and names
@@ -74,7 +83,7 @@ public final class ReconciledExample {
     private static int show(ControllerEnvironment env, ChartRenderer renderer, Path file, Consumer<String> progress) {
         Path chartDir = env.settings().chartDir();
         String release = ChartRenderer.releaseName(file);
-        dev.nimchart.cluster.KubeApi.require(env.api().post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
+        KubeApi.require(env.api().post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                 "metadata", Map.of("name", NAMESPACE))), "create the namespace " + NAMESPACE);
         HelmReleases releases = new HelmReleases(chartDir, env.kubeConfigYaml(),
                 env.settings().workDir().resolve("show-example").resolve("helm"), env.settings());

@@ -1,6 +1,9 @@
-package dev.nimchart.controllers;
+package dev.nimchart.tools.commands;
 
 import dev.nimchart.cluster.ClusterUnavailableException;
+import dev.nimchart.controllers.ControllerEnvironment;
+import dev.nimchart.controllers.ControllerTierException;
+import dev.nimchart.settings.SettingsFromProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,9 +12,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 
 /**
- * {@code ci/local-cluster.sh up}: the controller tier's environment (kube-apiserver, kube-controller-manager,
- * kube-scheduler, kwok's fake GPU nodes, the LeaderWorkerSet controller and mpi-operator) started as one cluster that
- * stays up until this process is stopped (SIGTERM: {@code ci/local-cluster.sh down}), its kubeconfig written to the
+ * {@code ci/local-cluster.sh up}'s command (this repository's, outside the library's jar): the controller tier's
+ * environment (kube-apiserver, kube-controller-manager, kube-scheduler, kwok's fake GPU nodes, the LeaderWorkerSet
+ * controller and mpi-operator) started as one cluster that stays up until this process is stopped (SIGTERM: {@code ci/local-cluster.sh down}), its kubeconfig written to the
  * file given as the argument once every part is ready. The suite's checks can then run on it as on any cluster they
  * did not start ({@code -Dnim.cluster=kubeconfig}, {@code ci/check-chart.sh --kubeconfig}). It holds the machine's
  * controller-tier lock while it runs, so the repository's own controller tier waits for it to stop.
@@ -31,7 +34,7 @@ public final class LocalCluster {
         Consumer<String> progress = line -> System.out.printf("[%5.1fs] %s%n", (System.nanoTime() - started) / 1e9, line);
         ControllerEnvironment env;
         try {
-            env = ControllerEnvironment.start(dev.nimchart.settings.SettingsFromProperties.shared(), kubeconfig.getParent().resolve("environment"), progress);
+            env = ControllerEnvironment.start(SettingsFromProperties.fromSystemProperties(), kubeconfig.getParent().resolve("environment"), progress);
         } catch (ControllerTierException | ClusterUnavailableException e) {
             System.err.println(e.getMessage());
             System.exit(3);
