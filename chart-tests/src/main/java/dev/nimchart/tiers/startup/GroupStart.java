@@ -65,17 +65,14 @@ final class GroupStart {
     private final Path rayDir;
 
     /**
-     * What runs on the pods' network before they start (a NetworkPolicy enforcer, {@link StartupChecks}); nothing by
-     * default.
+     * What runs on the pods' network before they start (a NetworkPolicy enforcer, {@link StartupChecks}, or nothing).
      */
     private final java.util.function.Function<String, AutoCloseable> onPodNetwork;
+    private final java.util.function.Consumer<String> say;
 
-    GroupStart(String name, NamespaceState state, Path runDir, Path timings, Duration limit, Path rayDir) {
-        this(name, state, runDir, timings, limit, rayDir, podNetwork -> () -> { });
-    }
-
+    /** {@code say}: where the start's restarts are said as they happen (the tier's progress). */
     GroupStart(String name, NamespaceState state, Path runDir, Path timings, Duration limit, Path rayDir,
-            java.util.function.Function<String, AutoCloseable> onPodNetwork) {
+            java.util.function.Function<String, AutoCloseable> onPodNetwork, java.util.function.Consumer<String> say) {
         this.onPodNetwork = onPodNetwork;
         this.rayDir = rayDir;
         this.name = name;
@@ -83,6 +80,7 @@ final class GroupStart {
         this.runDir = runDir;
         this.timings = timings;
         this.limit = limit;
+        this.say = say;
     }
 
     /** Starts the group as its pods ask (Ray or not), checks how it started, then hands it to the chart's rules. */
@@ -176,11 +174,11 @@ final class GroupStart {
         return restarts.said().isEmpty() ? "" : "; restarts: " + String.join("; ", restarts.said());
     }
 
-    /** Every restart of this start, in the timings file (a green start that needed one shows it) and on the test's output. */
+    /** Every restart of this start, in the timings file (a green start that needed one shows it) and in the tier's progress. */
     private void recordRestarts(PodRestarts restarts) {
         for (String line : restarts.said()) {
             Timings.record(timings, "restart during the start of " + name + ": " + line, Duration.ofNanos(0));
-            System.err.println("start-up tier: " + name + ": " + line);
+            say.accept(name + ": " + line);
         }
     }
 

@@ -138,7 +138,7 @@ public final class StartupChecks implements TierCheck {
             Path runDir = workDir.resolve(release).toAbsolutePath();
             try (GroupStartSlot slot = GroupStartSlot.take(settings.rayDir().toAbsolutePath().resolveSibling("group-start.lock"), progress::line)) {
                 new GroupStart(file.getFileName().toString(), state, runDir, workDir, rules.startupTimeout(file).orElse(timeout), settings.rayDir(),
-                        podNetwork(rendered, runDir)).run(rules, reconciled);
+                        podNetwork(rendered, runDir), progress::line).run(rules, reconciled);
             }
             installed.uninstall();
         } finally {
