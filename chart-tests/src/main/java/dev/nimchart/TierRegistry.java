@@ -29,12 +29,9 @@ final class TierRegistry {
     /** The library's tiers, cheapest first: what {@code ci/check-chart.sh} offers and {@code all} runs. */
     static final TierRegistry LIBRARY = new TierRegistry(List.of(
             new Registered(Tier.OFFLINE, (options, sessions) -> new OfflineChecks(options)),
-            new Registered(Tier.API, (options, sessions) -> new ApiServerChecks(options.chartDir(), sessions.get(), options.rules(),
-                    options.settings())),
-            new Registered(Tier.CONTROLLERS, (options, sessions) -> new ControllerChecks(options.chartDir(), sessions.get(), options.rules(),
-                    options.reconcileTimeout())),
-            new Registered(Tier.STARTUP, (options, sessions) -> new StartupChecks(options.chartDir(), sessions.get(), options.rules(),
-                    options.reconcileTimeout(), options.settings().workDir().resolve("startup-tier"), options.settings(), options.progress()))));
+            new Registered(Tier.API, (options, sessions) -> new ApiServerChecks(options, sessions.get())),
+            new Registered(Tier.CONTROLLERS, (options, sessions) -> new ControllerChecks(options, sessions.get())),
+            new Registered(Tier.STARTUP, (options, sessions) -> new StartupChecks(options, sessions.get()))));
 
     private final List<Registered> registered;
 

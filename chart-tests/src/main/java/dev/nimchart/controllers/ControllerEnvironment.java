@@ -43,17 +43,35 @@ public interface ControllerEnvironment extends AutoCloseable {
     /** The tier's own environment, or a failure naming what needs it: on an existing cluster there are no fake nodes. */
     ControllerEnvironment requireStartedByHarness(String what);
 
-    String kubeConfigYaml();
+    /**
+     * What both implementations reach the cluster through, held in one value: the kubeconfig, the API client, the
+     * names of the nodes, the settings the environment was started or attached with.
+     */
+    record Access(String kubeConfigYaml, KubeApi api, List<String> nodes, Settings settings) {
+    }
 
-    KubeApi api();
+    /** The cluster's kubeconfig, client, nodes and settings. */
+    Access access();
 
-    List<String> nodes();
+    default String kubeConfigYaml() {
+        return access().kubeConfigYaml();
+    }
+
+    default KubeApi api() {
+        return access().api();
+    }
+
+    default List<String> nodes() {
+        return access().nodes();
+    }
 
     /** How long each step of the start took, and "all ready". */
     Map<String, Duration> startTimes();
 
     /** The settings the environment was started or attached with (its fake nodes, its Helm CLI). */
-    Settings settings();
+    default Settings settings() {
+        return access().settings();
+    }
 
     /** Where the environment's processes keep their files and logs; empty on an existing cluster, which has none of ours. */
     java.util.Optional<Path> runDir();

@@ -20,16 +20,12 @@ import java.util.function.Consumer;
 public final class ExistingClusterEnvironment implements ControllerEnvironment {
 
     private final ExistingCluster cluster;
-    private final KubeApi api;
-    private final List<String> nodes;
-    private final Settings settings;
+    private final Access access;
     private long lastReadyCheck;
 
-    private ExistingClusterEnvironment(ExistingCluster cluster, KubeApi api, List<String> nodes, Settings settings) {
+    private ExistingClusterEnvironment(ExistingCluster cluster, Access access) {
         this.cluster = cluster;
-        this.settings = settings;
-        this.api = api;
-        this.nodes = nodes;
+        this.access = access;
     }
 
     static ExistingClusterEnvironment attach(ExistingCluster cluster, Settings settings, Consumer<String> progress) {
@@ -38,7 +34,7 @@ public final class ExistingClusterEnvironment implements ControllerEnvironment {
         List<String> nodes = ((List<Object>) KubeApi.require(api.get("/api/v1/nodes"), "list the nodes").getOrDefault("items", List.of()))
                 .stream().map(n -> new KubeObject((Map<String, Object>) n).name()).toList();
         progress.accept("controller tier on " + cluster.description() + ": " + nodes.size() + " nodes; nothing started");
-        return new ExistingClusterEnvironment(cluster, api, nodes, settings);
+        return new ExistingClusterEnvironment(cluster, new Access(cluster.kubeConfigYaml(), api, nodes, settings));
     }
 
     @Override
@@ -64,28 +60,13 @@ public final class ExistingClusterEnvironment implements ControllerEnvironment {
     }
 
     @Override
-    public String kubeConfigYaml() {
-        return cluster.kubeConfigYaml();
-    }
-
-    @Override
-    public KubeApi api() {
-        return api;
-    }
-
-    @Override
-    public List<String> nodes() {
-        return nodes;
+    public Access access() {
+        return access;
     }
 
     @Override
     public Map<String, Duration> startTimes() {
         return Map.of("attached", cluster.startTime());
-    }
-
-    @Override
-    public Settings settings() {
-        return settings;
     }
 
     @Override
@@ -96,7 +77,7 @@ public final class ExistingClusterEnvironment implements ControllerEnvironment {
     @Override
     public synchronized void requireAllRunning() {
         if (System.nanoTime() - lastReadyCheck > Duration.ofSeconds(5).toNanos()) {
-            KubeApi.Response ready = api.get("/readyz");
+            KubeApi.Response ready = api().get("/readyz");
             if (ready.code() != 200) {
                 throw new ControllerTierException("the API server of " + cluster.description() + " is not ready (/readyz: HTTP " + ready.code() + ")");
             }

@@ -34,30 +34,23 @@ import java.util.stream.Stream;
 public final class LocalControllerEnvironment implements ControllerEnvironment {
 
     private final Path runDir;
-    private final String kubeConfig;
-    private final KubeApi api;
+    private final Access access;
     private final List<LocalProcess> processes;
     private final List<String> webhookPaths;
-    private final List<String> nodes;
     private final Map<String, Duration> startTimes;
     private final MachineLock machineLock;
     private final ComputeDomainStandIn computeDomains;
     private final Consumer<String> progress;
-    private final Settings settings;
 
-    private LocalControllerEnvironment(Path runDir, String kubeConfig, KubeApi api, List<LocalProcess> processes,
-            List<String> webhookPaths, List<String> nodes, Map<String, Duration> startTimes, MachineLock machineLock,
-            ComputeDomainStandIn computeDomains, Consumer<String> progress, Settings settings) {
+    private LocalControllerEnvironment(Path runDir, Access access, List<LocalProcess> processes, List<String> webhookPaths,
+            Map<String, Duration> startTimes, MachineLock machineLock, ComputeDomainStandIn computeDomains, Consumer<String> progress) {
         this.progress = progress;
-        this.settings = settings;
         this.machineLock = machineLock;
         this.computeDomains = computeDomains;
         this.runDir = runDir;
-        this.kubeConfig = kubeConfig;
-        this.api = api;
+        this.access = access;
         this.processes = processes;
         this.webhookPaths = webhookPaths;
-        this.nodes = nodes;
         this.startTimes = startTimes;
     }
 
@@ -119,8 +112,8 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
             times.put("all ready", Duration.ofNanos(System.nanoTime() - started));
             progress.accept("controller tier ready in " + times.get("all ready").toMillis() + " ms: " + processes.size()
                     + " processes, " + nodes.size() + " fake nodes; logs in " + runDir.resolve("logs"));
-            return new LocalControllerEnvironment(runDir, kubeConfig, api, processes, webhookPaths, nodes, times, machineLock,
-                    ComputeDomainStandIn.start(api), progress, settings);
+            return new LocalControllerEnvironment(runDir, new Access(kubeConfig, api, nodes, settings), processes, webhookPaths, times,
+                    machineLock, ComputeDomainStandIn.start(api), progress);
         } catch (RuntimeException | IOException e) {
             if (crdLaneDone != null) {
                 // the other lane may still be starting a process: wait for it to end (it fails fast once the API
@@ -160,29 +153,14 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
     }
 
     @Override
-    public String kubeConfigYaml() {
-        return kubeConfig;
-    }
-
-    @Override
-    public KubeApi api() {
-        return api;
-    }
-
-    @Override
-    public List<String> nodes() {
-        return nodes;
+    public Access access() {
+        return access;
     }
 
     /** How long each step of the start took, and "all ready". */
     @Override
     public Map<String, Duration> startTimes() {
         return startTimes;
-    }
-
-    @Override
-    public Settings settings() {
-        return settings;
     }
 
     @Override
@@ -253,7 +231,7 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
     @SuppressWarnings("unchecked")
     private void awaitCustomResourcesServed(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        List<Object> crds = (List<Object>) KubeApi.require(api.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"),
+        List<Object> crds = (List<Object>) KubeApi.require(api().get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"),
                 "list the CRDs").getOrDefault("items", List.of());
         for (Object item : crds) {
             KubeObject crd = new KubeObject((Map<String, Object>) item);
@@ -261,7 +239,7 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
                     .map(v -> String.valueOf(v.at("name"))).findFirst().orElseThrow();
             String path = "/apis/" + crd.at("spec.group") + "/" + version + "/" + crd.at("spec.names.plural") + "?limit=1";
             Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-            dev.nimchart.cluster.Poll.upTo(left).every(100).until(() -> api.get(path), KubeApi.Response::ok)
+            dev.nimchart.cluster.Poll.upTo(left).every(100).until(() -> api().get(path), KubeApi.Response::ok)
                     .orElseThrow(r -> new ControllerTierException("the restarted API server did not serve " + path + " within "
                             + timeout.toSeconds() + " s: " + r.message()));
         }
@@ -275,7 +253,7 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
     @Override
     public void close() {
         computeDomains.close();
-        stop(api, webhookPaths, processes);
+        stop(api(), webhookPaths, processes);
         machineLock.close();
         deleteRecursively(runDir.resolve("etcd-data"));
     }

@@ -45,14 +45,9 @@ public final class FuzzRun {
     private final FuzzScenarios scenarios;
 
     /**
-     * Documents that start empty go to {@code workDir/fuzz}, failing ones to {@code workDir/fuzz-failures} (both
-     * emptied first).
+     * Documents that start from the chart's own scenarios ({@link FuzzScenarios#NONE}: empty) go to
+     * {@code workDir/fuzz}, failing ones to {@code workDir/fuzz-failures} (both emptied first).
      */
-    public FuzzRun(ValuesJudge judge, Path workDir) {
-        this(judge, workDir, FuzzScenarios.NONE);
-    }
-
-    /** As {@link #FuzzRun(ValuesJudge, Path)}, the documents starting from the chart's own scenarios. */
     public FuzzRun(ValuesJudge judge, Path workDir, FuzzScenarios scenarios) {
         this.scenarios = scenarios;
         this.chartDir = judge.chartDir();

@@ -67,12 +67,7 @@ public final class ValuesFuzzer {
     private final ValuesSchemaValidator validator;
     private final FuzzScenarios scenarios;
 
-    /** Documents that start empty (no scenario of the chart). */
-    public ValuesFuzzer(Path chartDir, long seed) {
-        this(chartDir, seed, FuzzScenarios.NONE);
-    }
-
-    /** Documents that start from the chart's own scenarios. */
+    /** Documents that start from the chart's own scenarios ({@link FuzzScenarios#NONE}: empty, no scenario of the chart). */
     public ValuesFuzzer(Path chartDir, long seed, FuzzScenarios scenarios) {
         this.seed = seed;
         this.scenarios = scenarios;

@@ -5,20 +5,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * checkov (bridgecrewio/checkov), its Kubernetes framework, on the directory of manifests at once, offline
  * ({@code --skip-download}: no policies fetched, no platform calls). Every failed check is a finding on its object.
  */
-final class Checkov implements PolicyEngine {
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final Path binary;
-
-    Checkov(Path binary) {
-        this.binary = binary;
-    }
+record Checkov(Path binary) implements PolicyEngine {
 
     @Override
     public String name() {
@@ -28,10 +20,9 @@ final class Checkov implements PolicyEngine {
     @Override
     @SuppressWarnings("unchecked")
     public List<Finding> judge(Map<String, Path> manifests, Map<String, Map<String, Map<String, Object>>> labels) {
-        Path dir = manifests.values().iterator().next().toAbsolutePath().getParent();
-        String out = Processes.output(List.of(binary.toString(), "-d", dir.toString(), "--framework", "kubernetes", "-o", "json",
+        Path dir = Processes.directoryOf(manifests);
+        Object parsed = Processes.json(List.of(binary.toString(), "-d", dir.toString(), "--framework", "kubernetes", "-o", "json",
                 "--quiet", "--compact", "--skip-download"), dir, 600);
-        Object parsed = JSON.readValue(out, Object.class);
         List<Map<String, Object>> reports = parsed instanceof List<?> l ? (List<Map<String, Object>>) l : List.of((Map<String, Object>) parsed);
         List<Finding> findings = new ArrayList<>();
         for (Map<String, Object> report : reports) {

@@ -5,21 +5,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * kube-score (github.com/zegl/kube-score), its default checks, on every manifest at once ({@code score -o json}). A
  * check graded below OK (warning or critical) is a finding, one per comment (a container, or the object).
  */
-final class KubeScore implements PolicyEngine {
+record KubeScore(Path binary) implements PolicyEngine {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int OK = 10;
-    private final Path binary;
-
-    KubeScore(Path binary) {
-        this.binary = binary;
-    }
 
     @Override
     public String name() {
@@ -35,8 +28,7 @@ final class KubeScore implements PolicyEngine {
             subjectOfFile.put(file.toAbsolutePath().toString(), subject);
             command.add(file.toAbsolutePath().toString());
         });
-        Path dir = manifests.values().iterator().next().toAbsolutePath().getParent();
-        List<Map<String, Object>> objects = JSON.readValue(Processes.output(command, dir, 300), List.class);
+        List<Map<String, Object>> objects = (List<Map<String, Object>>) Processes.json(command, Processes.directoryOf(manifests), 300);
         List<Finding> findings = new ArrayList<>();
         for (Map<String, Object> object : objects) {
             String subject = subjectOfFile.getOrDefault(String.valueOf(object.get("file_name")), String.valueOf(object.get("file_name")));

@@ -5,12 +5,26 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Runs a linter's command and returns its standard output (its exit status says only whether it found something). */
 final class Processes {
 
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     private Processes() {
+    }
+
+    /** The directory of the manifest files (they are written to one): where a linter runs. */
+    static Path directoryOf(Map<String, Path> manifests) {
+        return manifests.values().iterator().next().toAbsolutePath().getParent();
+    }
+
+    /** The linter's standard output, parsed as JSON (a list or an object). */
+    static Object json(List<String> command, Path workDir, int timeoutSeconds) {
+        return JSON.readValue(output(command, workDir, timeoutSeconds), Object.class);
     }
 
     static String output(List<String> command, Path workDir, int timeoutSeconds) {

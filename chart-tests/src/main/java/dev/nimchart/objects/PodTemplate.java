@@ -59,6 +59,11 @@ public record PodTemplate(KubeObject owner, String role, KubeObject pod, int pod
         return ENDPOINT_PICKER.equals(String.valueOf(template.labels().get("app.kubernetes.io/component")));
     }
 
+    /** True for the pods that serve the model's API: a single-node server, a group's leader, an MPIJob's worker. */
+    public boolean servesApi() {
+        return List.of("server", "leader", "mpi-worker").contains(role);
+    }
+
     /** True for every role but the MPI launcher and an endpoint picker. */
     public boolean gpuPod() {
         return !role.equals("launcher") && !role.equals(ENDPOINT_PICKER);

@@ -27,8 +27,6 @@ import java.util.Optional;
  */
 public interface TierCheck {
 
-    Tier tier();
-
     /**
      * Starts the tier's environment (or finds it started: environments belong to their owner, a {@code ChartCheck}, the
      * command line or JUnit's launcher-session store, never to a tier check). Throws {@code dev.nimchart.sessions.TierNotStartedException}
@@ -49,7 +47,7 @@ public interface TierCheck {
      * {@link Tier#checksRefusals()} is true check refusals.
      */
     default void refuse(Path valuesFile) {
-        throw new UnsupportedOperationException("the " + tier().label() + " tier checks only files that install "
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " checks only files that install "
                 + "(its Tier says it checks no refusal file)");
     }
 

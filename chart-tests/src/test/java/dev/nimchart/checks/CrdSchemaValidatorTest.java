@@ -37,13 +37,24 @@ class CrdSchemaValidatorTest {
 
     // --- LeaderWorkerSet (leaderworkerset.x-k8s.io/v1) -------------------------------------------------------------
 
+    /** An object as a manifest holds it: apiVersion, kind, metadata, spec. */
+    private static Map<String, Object> object(String apiVersion, String kind, Map<String, Object> metadata, Map<String, Object> spec) {
+        return Map.of("apiVersion", apiVersion, "kind", kind, "metadata", metadata, "spec", spec);
+    }
+
     private static Map<String, Object> leaderWorkerSet(Map<String, Object> spec) {
-        return Map.of(
-                "apiVersion", "leaderworkerset.x-k8s.io/v1",
-                "kind", "LeaderWorkerSet",
-                "metadata", Map.of("name", "llm", "namespace", "nim",
-                        "labels", Map.of("app.kubernetes.io/name", "nim-llm")),
-                "spec", spec);
+        return lwsWithMetadata(Map.of("name", "llm", "namespace", "nim", "labels", Map.of("app.kubernetes.io/name", "nim-llm")), spec);
+    }
+
+    private static Map<String, Object> lwsWithMetadata(Map<String, Object> metadata, Map<String, Object> spec) {
+        return object("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", metadata, spec);
+    }
+
+    /** A LeaderWorkerSet of groups of 2 whose worker pods run these containers. */
+    @SafeVarargs
+    private static Map<String, Object> withWorkerContainers(Map<String, Object>... containers) {
+        return leaderWorkerSet(Map.of("leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
+                "spec", Map.of("containers", List.of(containers))))));
     }
 
     private static Map<String, Object> podTemplate(String containerName) {
@@ -94,11 +105,9 @@ class CrdSchemaValidatorTest {
 
     @Test
     void typoDeepInsideTheEmbeddedPodTemplateIsRejectedWithItsListIndex() {
-        Map<String, Object> lws = leaderWorkerSet(Map.of(
-                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
-                        "spec", Map.of("containers", List.of(
-                                Map.of("name", "a", "image", "x"),
-                                Map.of("name", "b", "image", "x", "imagePullPolicyy", "Always")))))));
+        Map<String, Object> lws = withWorkerContainers(
+                Map.of("name", "a", "image", "x"),
+                Map.of("name", "b", "image", "x", "imagePullPolicyy", "Always"));
 
         assertThat(validator.validate(lws)).containsExactly(
                 "spec.leaderWorkerTemplate.workerTemplate.spec.containers[1].imagePullPolicyy: unknown field"
@@ -107,12 +116,9 @@ class CrdSchemaValidatorTest {
 
     @Test
     void quantityFieldsAcceptIntegersAndStringsButNotOtherTypes() {
-        Map<String, Object> lws = leaderWorkerSet(Map.of(
-                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
-                        "spec", Map.of("containers", List.of(Map.of("name", "a", "image", "x",
-                                "resources", Map.of(
-                                        "requests", Map.of("cpu", 4, "memory", "8Gi"),
-                                        "limits", Map.of("cpu", true)))))))));
+        Map<String, Object> lws = withWorkerContainers(Map.of("name", "a", "image", "x", "resources", Map.of(
+                "requests", Map.of("cpu", 4, "memory", "8Gi"),
+                "limits", Map.of("cpu", true))));
 
         assertThat(validator.validate(lws)).containsExactly(
                 "spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].resources.limits.cpu:"
@@ -131,11 +137,9 @@ class CrdSchemaValidatorTest {
 
     @Test
     void duplicateKeysInAListTypeMapAreRejected() {
-        Map<String, Object> lws = leaderWorkerSet(Map.of(
-                "leaderWorkerTemplate", Map.of("size", 2, "workerTemplate", Map.of(
-                        "spec", Map.of("containers", List.of(
-                                Map.of("name", "same", "image", "x"),
-                                Map.of("name", "same", "image", "y")))))));
+        Map<String, Object> lws = withWorkerContainers(
+                Map.of("name", "same", "image", "x"),
+                Map.of("name", "same", "image", "y"));
 
         assertThat(validator.validate(lws)).singleElement(STRING)
                 .startsWith("spec.leaderWorkerTemplate.workerTemplate.spec.containers[1]:"
@@ -144,12 +148,9 @@ class CrdSchemaValidatorTest {
 
     @Test
     void unknownTopLevelMetadataFieldAndBadLabelValueAreRejected() {
-        Map<String, Object> lws = Map.of(
-                "apiVersion", "leaderworkerset.x-k8s.io/v1",
-                "kind", "LeaderWorkerSet",
-                "metadata", Map.of("name", "llm", "lables", Map.of("a", "b"),
-                        "labels", Map.of("version", "not a valid label value")),
-                "spec", Map.of("leaderWorkerTemplate", Map.of("size", 1, "workerTemplate", podTemplate("w"))));
+        Map<String, Object> lws = lwsWithMetadata(
+                Map.of("name", "llm", "lables", Map.of("a", "b"), "labels", Map.of("version", "not a valid label value")),
+                Map.of("leaderWorkerTemplate", Map.of("size", 1, "workerTemplate", podTemplate("w"))));
 
         assertThat(validator.validate(lws)).satisfiesExactlyInAnyOrder(
                 m -> assertThat(m).startsWith("metadata.lables: unknown field"),
@@ -158,11 +159,8 @@ class CrdSchemaValidatorTest {
 
     @Test
     void missingNameIsRejectedAsOnCreate() {
-        Map<String, Object> lws = Map.of(
-                "apiVersion", "leaderworkerset.x-k8s.io/v1",
-                "kind", "LeaderWorkerSet",
-                "metadata", Map.of("namespace", "nim"),
-                "spec", Map.of("leaderWorkerTemplate", Map.of("size", 1, "workerTemplate", podTemplate("w"))));
+        Map<String, Object> lws = lwsWithMetadata(Map.of("namespace", "nim"),
+                Map.of("leaderWorkerTemplate", Map.of("size", 1, "workerTemplate", podTemplate("w"))));
 
         assertThat(validator.validate(lws)).containsExactly(
                 "metadata.name: Required value: name or generateName is required");
@@ -171,15 +169,11 @@ class CrdSchemaValidatorTest {
     // --- MPIJob (kubeflow.org/v2beta1) -----------------------------------------------------------------------------
 
     private static Map<String, Object> mpiJob(Map<String, Object> launcher, Map<String, Object> worker) {
-        return Map.of(
-                "apiVersion", "kubeflow.org/v2beta1",
-                "kind", "MPIJob",
-                "metadata", Map.of("name", "llm-mpi"),
-                "spec", Map.of(
-                        "slotsPerWorker", 8,
-                        "mpiImplementation", "OpenMPI",
-                        "runPolicy", Map.of("cleanPodPolicy", "Running"),
-                        "mpiReplicaSpecs", Map.of("Launcher", launcher, "Worker", worker)));
+        return object("kubeflow.org/v2beta1", "MPIJob", Map.of("name", "llm-mpi"), Map.of(
+                "slotsPerWorker", 8,
+                "mpiImplementation", "OpenMPI",
+                "runPolicy", Map.of("cleanPodPolicy", "Running"),
+                "mpiReplicaSpecs", Map.of("Launcher", launcher, "Worker", worker)));
     }
 
     @Test
@@ -203,11 +197,8 @@ class CrdSchemaValidatorTest {
 
     @Test
     void mpiJobWithUnsupportedEnumValueIsRejected() {
-        Map<String, Object> job = Map.of(
-                "apiVersion", "kubeflow.org/v2beta1",
-                "kind", "MPIJob",
-                "metadata", Map.of("name", "llm-mpi"),
-                "spec", Map.of("mpiImplementation", "OpenMPII", "mpiReplicaSpecs", Map.of()));
+        Map<String, Object> job = object("kubeflow.org/v2beta1", "MPIJob", Map.of("name", "llm-mpi"),
+                Map.of("mpiImplementation", "OpenMPII", "mpiReplicaSpecs", Map.of()));
 
         assertThat(validator.validate(job)).singleElement(STRING)
                 .startsWith("spec.mpiImplementation: Invalid value: \"OpenMPII\"");
@@ -216,13 +207,9 @@ class CrdSchemaValidatorTest {
     // --- ServiceMonitor (monitoring.coreos.com/v1) -----------------------------------------------------------------
 
     private static Map<String, Object> serviceMonitor(Map<String, Object> endpoint) {
-        return Map.of(
-                "apiVersion", "monitoring.coreos.com/v1",
-                "kind", "ServiceMonitor",
-                "metadata", Map.of("name", "llm"),
-                "spec", Map.of(
-                        "selector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", "nim-llm")),
-                        "endpoints", List.of(endpoint)));
+        return object("monitoring.coreos.com/v1", "ServiceMonitor", Map.of("name", "llm"), Map.of(
+                "selector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", "nim-llm")),
+                "endpoints", List.of(endpoint)));
     }
 
     @Test

@@ -48,7 +48,7 @@ class ValuesFuzzerTest {
         java.nio.file.Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: bare\nversion: 0.1.0\n");
         java.nio.file.Files.writeString(chart.resolve("values.yaml"), "{}\n");
         java.nio.file.Files.writeString(chart.resolve("values.schema.json"), "{\"type\": \"object\"}\n");
-        ValuesFuzzer fuzzer = new ValuesFuzzer(chart, 42);
+        ValuesFuzzer fuzzer = new ValuesFuzzer(chart, 42, FuzzScenarios.NONE);
 
         for (int i = 0; i < 50; i++) {
             FuzzDocument doc = fuzzer.document(i);

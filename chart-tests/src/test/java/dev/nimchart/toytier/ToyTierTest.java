@@ -45,19 +45,12 @@ class ToyTierTest {
     static final class FileNamesChecks implements TierCheck {
         private static final Pattern KEBAB = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*\\.ya?ml");
 
-        private final Tier tier;
         private final CheckOptions options;
         private final AtomicInteger starts;
 
-        FileNamesChecks(Tier tier, CheckOptions options, AtomicInteger starts) {
-            this.tier = tier;
+        FileNamesChecks(CheckOptions options, AtomicInteger starts) {
             this.options = options;
             this.starts = starts;
-        }
-
-        @Override
-        public Tier tier() {
-            return tier;
         }
 
         @Override
@@ -108,7 +101,7 @@ class ToyTierTest {
         Files.writeString(invalid.resolve("declared.yaml"), "# expect-error: at '/replicaCount'\nreplicaCount: -1\n");
         Files.writeString(invalid.resolve("undeclared.yaml"), "replicaCount: -1\n");
         // place 3: registered, with the factory that makes its checks from the door's options
-        TierFactory factory = (options, sessions) -> new FileNamesChecks(FILE_NAMES, options, starts);
+        TierFactory factory = (options, sessions) -> new FileNamesChecks(options, starts);
         check = ChartCheck.of(FixtureChart.dir(), Settings.defaults().withWorkDir(dir.resolve("work")))
                 .withValues(dir).withTier(FILE_NAMES, factory);
     }
@@ -157,14 +150,14 @@ class ToyTierTest {
     @Test
     void aTierThatChecksNoRefusalsIsNotGivenThem() {
         Tier installsOnly = Tier.named("installs-only", false);
-        Check tree = check.withTier(installsOnly, (options, sessions) -> new FileNamesChecks(installsOnly, options, starts)).tierTests(installsOnly);
+        Check tree = check.withTier(installsOnly, (options, sessions) -> new FileNamesChecks(options, starts)).tierTests(installsOnly);
 
         assertThat(run(tree).keySet()).containsExactly("Bad_Name.yaml", "good-name.yaml", "values.yaml is there");
     }
 
     @Test
     void aNameTakenOrNotATierNameIsRefused() {
-        assertThatThrownBy(() -> check.withTier(Tier.named("offline", true), (options, sessions) -> new FileNamesChecks(FILE_NAMES, options, starts)))
+        assertThatThrownBy(() -> check.withTier(Tier.named("offline", true), (options, sessions) -> new FileNamesChecks(options, starts)))
                 .hasMessage("a tier named 'offline' is registered already: offline, api, controllers, startup, file-names");
         assertThatThrownBy(() -> Tier.named("all", false)).hasMessageContaining("not 'all'");
         assertThatThrownBy(() -> Tier.named("File Names", false)).hasMessageContaining("lower case letters, digits and dashes");

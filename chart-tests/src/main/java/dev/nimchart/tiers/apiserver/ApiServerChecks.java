@@ -1,6 +1,7 @@
 package dev.nimchart.tiers.apiserver;
 
 import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.CheckOptions;
 import dev.nimchart.tiers.Tier;
 import dev.nimchart.tiers.TierCheck;
 import dev.nimchart.sessions.TierSessions;
@@ -49,19 +50,14 @@ public final class ApiServerChecks implements TierCheck {
     private ClusterSession cluster;
     private HelmReleases releases;
 
-    /** The checks of this chart on the sessions' API server, rendering with these settings. */
-    public ApiServerChecks(Path chartDir, TierSessions sessions, ChartRules rules, dev.nimchart.settings.Settings settings) {
-        this.chartDir = chartDir;
+    /** The checks of the options' chart and rules on the sessions' API server, rendering with the options' settings. */
+    public ApiServerChecks(CheckOptions options, TierSessions sessions) {
+        this.chartDir = options.chartDir();
         this.hooks = ChartLayout.declaresHooks(chartDir);
-        this.renderer = new ChartRenderer(chartDir, settings);
+        this.renderer = new ChartRenderer(chartDir, options.settings());
         this.sessions = sessions;
-        this.rules = rules;
+        this.rules = options.rules();
         this.refusalRule = new RefusalRule(ChartYaml.read(chartDir), rules.preflightTemplate());
-    }
-
-    @Override
-    public Tier tier() {
-        return Tier.API;
     }
 
     /** The tier's cluster, from its owner (started on first use), and the chart's releases on it. */

@@ -1,6 +1,7 @@
 package dev.nimchart.tiers.controllers;
 
 import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.CheckOptions;
 import dev.nimchart.tiers.Tier;
 import dev.nimchart.tiers.TierCheck;
 import dev.nimchart.sessions.TierSessions;
@@ -44,16 +45,12 @@ public final class ControllerChecks implements TierCheck {
     private ControllerEnvironment env;
     private HelmReleases releases;
 
-    public ControllerChecks(Path chartDir, TierSessions sessions, ChartRules rules, Duration reconcileTimeout) {
-        this.chartDir = chartDir;
+    /** The checks of the options' chart and rules on the sessions' controller tier, each file given the options' reconcile timeout. */
+    public ControllerChecks(CheckOptions options, TierSessions sessions) {
+        this.chartDir = options.chartDir();
         this.sessions = sessions;
-        this.rules = rules;
-        this.reconcileTimeout = reconcileTimeout;
-    }
-
-    @Override
-    public Tier tier() {
-        return Tier.CONTROLLERS;
+        this.rules = options.rules();
+        this.reconcileTimeout = options.reconcileTimeout();
     }
 
     /** The tier's environment, from its owner (started on first use), and the chart's releases on it. */

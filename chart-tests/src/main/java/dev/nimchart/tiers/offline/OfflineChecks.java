@@ -7,7 +7,6 @@ import dev.nimchart.lint.PolicyCheck;
 import dev.nimchart.lint.PolicyExceptions;
 import dev.nimchart.result.Check;
 import dev.nimchart.tiers.CheckOptions;
-import dev.nimchart.tiers.Tier;
 import dev.nimchart.tiers.TierCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,11 +31,6 @@ public final class OfflineChecks implements TierCheck {
     /** With these options: the chart and its rules, the settings (where Helm's lookups go, the CRD schemas), fuzz and policy engines. */
     public OfflineChecks(CheckOptions options) {
         this.options = options;
-    }
-
-    @Override
-    public Tier tier() {
-        return Tier.OFFLINE;
     }
 
     /** Makes the judge (reads the chart, its schemas and subcharts); throws when the chart cannot be judged offline. */

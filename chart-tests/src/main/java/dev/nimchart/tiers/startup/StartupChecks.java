@@ -1,6 +1,7 @@
 package dev.nimchart.tiers.startup;
 
 import dev.nimchart.tiers.ChartRules;
+import dev.nimchart.tiers.CheckOptions;
 import dev.nimchart.tiers.Tier;
 import dev.nimchart.tiers.TierCheck;
 import dev.nimchart.sessions.TierNotStartedException;
@@ -50,20 +51,18 @@ public final class StartupChecks implements TierCheck {
     private final Settings settings;
     private boolean enforceAlways;
 
-    public StartupChecks(Path chartDir, TierSessions sessions, ChartRules rules, Duration timeout, Path workDir, Settings settings,
-            Progress progress) {
-        this.settings = settings;
-        this.progress = progress.tagged("startup tier");
-        this.chartDir = chartDir;
+    /**
+     * The checks of the options' chart and rules on the sessions' controller tier, each group given the options' reconcile
+     * timeout unless the rules give it its own; the groups' files under {@code startup-tier/} of the settings' work directory.
+     */
+    public StartupChecks(CheckOptions options, TierSessions sessions) {
+        this.settings = options.settings();
+        this.progress = options.progress().tagged("startup tier");
+        this.chartDir = options.chartDir();
         this.sessions = sessions;
-        this.rules = rules;
-        this.timeout = timeout;
-        this.workDir = workDir;
-    }
-
-    @Override
-    public Tier tier() {
-        return Tier.STARTUP;
+        this.rules = options.rules();
+        this.timeout = options.reconcileTimeout();
+        this.workDir = settings.workDir().resolve("startup-tier");
     }
 
     /**

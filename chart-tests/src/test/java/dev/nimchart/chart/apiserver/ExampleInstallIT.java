@@ -63,7 +63,7 @@ public class ExampleInstallIT {
         Map<String, Object> selector = (Map<String, Object>) inference.get(0).at("spec.selector");
         for (PodTemplate t : templates) {
             assertThat(t.selectedBy(selector)).as("%s: the inference Service selects %s", e.name(), t)
-                    .isEqualTo(List.of("server", "leader", "mpi-worker").contains(t.role()));
+                    .isEqualTo(t.servesApi());
         }
         for (KubeObject claim : stored.ofKind("PersistentVolumeClaim")) {
             assertThat(claim.at("spec.accessModes[0]")).as(e.name()).isEqualTo(e.text("persistence.accessMode"));

@@ -8,6 +8,7 @@ import dev.nimchart.tiers.ChartRules;
 import dev.nimchart.Verdict;
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.fuzz.FuzzScenario;
+import dev.nimchart.fuzz.FuzzScenarios;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.values.ValuesMerger;
@@ -60,7 +61,7 @@ class AnyChartFuzzTest {
 
     @Test
     void theRunRendersAndRefusesDocumentsOfThatChartByItsSchemaAndByItsTemplatesRules() {
-        FuzzRun.Result result = new FuzzRun(new ValuesJudge(schemaWeb(), dev.nimchart.junit.RunSettings.get()), Path.of("target", "any-chart-fuzz-run")).run(SEED, COUNT);
+        FuzzRun.Result result = new FuzzRun(new ValuesJudge(schemaWeb(), dev.nimchart.junit.RunSettings.get()), Path.of("target", "any-chart-fuzz-run"), FuzzScenarios.NONE).run(SEED, COUNT);
 
         assertThat(result.failures()).as(result.summary()).isEmpty();
         assertThat(result.count("rendered")).as("documents that rendered: %s", result.summary()).isGreaterThanOrEqualTo(COUNT / 4);

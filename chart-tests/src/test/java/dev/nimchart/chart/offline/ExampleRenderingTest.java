@@ -246,11 +246,7 @@ class ExampleRenderingTest {
         KubeObject service = inferenceService(e);
         @SuppressWarnings("unchecked")
         Map<String, Object> selector = (Map<String, Object>) service.at("spec.selector");
-        for (PodTemplate t : e.templates) {
-            boolean selected = t.selectedBy(selector);
-            boolean serves = List.of("server", "leader", "mpi-worker").contains(t.role());
-            assertThat(selected).as("%s: Service %s selects %s", e.name(), service.name(), t).isEqualTo(serves);
-        }
+        ServingPods.selectedExactly(e.name(), "Service " + service.name(), selector, e.templates);
         if (e.mode().equals("mpijob")) {
             assertThat(selector).as("%s: only rank 0 of each MPIJob serves", e.name())
                     .containsEntry("training.kubeflow.org/replica-index", "0");

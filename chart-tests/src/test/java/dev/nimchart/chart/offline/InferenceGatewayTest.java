@@ -35,14 +35,10 @@ class InferenceGatewayTest {
         assertThat(pools).as("%s: one InferencePool", e.name()).hasSize(1);
         KubeObject pool = pools.get(0);
         Map<?, ?> selector = (Map<?, ?>) pool.at("spec.selector.matchLabels");
-        for (PodTemplate t : PodTemplate.of(m)) {
-            boolean serves = List.of("server", "leader", "mpi-worker").contains(t.role());
-            assertThat(t.selectedBy(selector)).as("%s: the pool selects %s", e.name(), t).isEqualTo(serves);
-            if (serves) {
-                assertThat(t.nim().list("ports").stream().map(p -> String.valueOf(p.at("containerPort"))))
-                        .as("%s: %s serves on the pool's target port", e.name(), t)
-                        .contains(String.valueOf(pool.at("spec.targetPorts[0].number")));
-            }
+        for (PodTemplate t : ServingPods.selectedExactly(e.name(), "the pool", selector, PodTemplate.of(m))) {
+            assertThat(t.nim().list("ports").stream().map(p -> String.valueOf(p.at("containerPort"))))
+                    .as("%s: %s serves on the pool's target port", e.name(), t)
+                    .contains(String.valueOf(pool.at("spec.targetPorts[0].number")));
         }
         assertThat(pool.at("spec.targetPorts[0].number")).as(e.name()).isEqualTo(e.integer("model.openaiPort"));
     }

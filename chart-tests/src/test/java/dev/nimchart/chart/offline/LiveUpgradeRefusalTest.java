@@ -11,12 +11,10 @@ import dev.nimchart.render.ChartUnderTest;
 import dev.nimchart.render.LookupStub;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.CsvFileSource;
 
 /**
  * The preflight against a live release (its objects served to the chart's lookups by the {@link LookupStub}): each
@@ -34,33 +32,15 @@ class LiveUpgradeRefusalTest {
         ChartUnderTest.renderer().lookups().clearObjects(ChartUnderTest.NAMESPACE);
     }
 
-    static Stream<Arguments> refusedChanges() {
-        return Stream.of(
-                Arguments.of(STATEFUL, Map.of("persistence.size", "400Gi"), "persistence.size is 400Gi, but the claim template of the live StatefulSet",
-                        "kubectl patch pvc model-store-"),
-                Arguments.of(STATEFUL, Map.of("persistence.storageClass", "standard"), "persistence.storageClass is \"standard\", but the live StatefulSet",
-                        "set persistence.storageClass: \"fast-ssd\""),
-                Arguments.of(STATEFUL, Map.of("persistence.accessMode", "ReadWriteOncePod"), "persistence.accessMode is ReadWriteOncePod, but the live StatefulSet",
-                        "--cascade=orphan"),
-                Arguments.of(STATEFUL, Map.of("persistence.annotations.example\\.com/team", "ml"), "persistence.annotations differ from the claim template",
-                        "kubectl annotate pvc"),
-                Arguments.of(STATEFUL, Map.of("persistence.enabled", "false"), "Kubernetes does not allow removing a StatefulSet's claim template",
-                        "persistence.abandonLiveCache: true"),
-                Arguments.of(STATEFUL, Map.of("persistence.enabled", "true", "persistence.existingClaim", "team-cache"),
-                        "Kubernetes does not allow removing a StatefulSet's claim template", "--cascade=orphan"),
-                Arguments.of(DEPLOYMENT, Map.of("persistence.size", "250Gi"), "persistence.size is 250Gi, but the live model cache claim",
-                        "then set persistence.size to the new size"),
-                Arguments.of(DEPLOYMENT, Map.of("persistence.size", "100Gi"), "Kubernetes never shrinks a claim",
-                        "set persistence.size: 200Gi"),
-                Arguments.of(DEPLOYMENT, Map.of("persistence.accessMode", "ReadOnlyMany"), "persistence.accessMode is ReadOnlyMany, but the live model cache claim",
-                        "set persistence.accessMode: ReadWriteMany"),
-                Arguments.of(DEPLOYMENT, Map.of("persistence.storageClass", "nfs"), "persistence.storageClass is \"nfs\", but the live model cache claim",
-                        "Kubernetes does not allow changing a claim's class"));
-    }
-
+    /** The cases are a table, {@code live-upgrade-refusals.csv} beside this class (a change is {@code key=value;...}). */
     @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("refusedChanges")
-    void aChangeKubernetesRefusesOnALiveObjectIsRefusedFirst(Path example, Map<String, String> change, String names, String wayOut) {
+    @CsvFileSource(resources = "/dev/nimchart/chart/offline/live-upgrade-refusals.csv", delimiter = '|', quoteCharacter = '`')
+    void aChangeKubernetesRefusesOnALiveObjectIsRefusedFirst(String exampleName, String changed, String names, String wayOut) {
+        Path example = Examples.named(exampleName);
+        Map<String, String> change = new java.util.TreeMap<>();
+        for (String keyValue : changed.split(";")) {
+            change.put(keyValue.substring(0, keyValue.indexOf('=')), keyValue.substring(keyValue.indexOf('=') + 1));
+        }
         install(example, Map.of());
         assertThatThrownBy(() -> ChartUnderTest.render(example, change)).isInstanceOf(ChartRefusedException.class)
                 .hasMessageContaining(names).hasMessageContaining(wayOut).message().doesNotContain("nil pointer", "<no value>");

@@ -52,13 +52,9 @@ class NetworkPolicyTest {
         }
         assertThat(policy.at("spec.ingress[0].ports")).as(e.name()).isEqualTo(ports);
         Map<?, ?> selector = (Map<?, ?>) policy.at("spec.podSelector.matchLabels");
-        for (PodTemplate t : PodTemplate.of(m)) {
-            boolean serves = List.of("server", "leader", "mpi-worker").contains(t.role());
-            assertThat(t.selectedBy(selector)).as("%s: %s selects %s", e.name(), policy, t).isEqualTo(serves);
-            if (serves) {
-                assertThat(t.nim().list("ports")).as("%s: %s names the port", e.name(), t)
-                        .anyMatch(p -> "http-openai".equals(p.at("name")));
-            }
+        for (PodTemplate t : ServingPods.selectedExactly(e.name(), String.valueOf(policy), selector, PodTemplate.of(m))) {
+            assertThat(t.nim().list("ports")).as("%s: %s names the port", e.name(), t)
+                    .anyMatch(p -> "http-openai".equals(p.at("name")));
         }
         List<?> clients = e.values.at("networkPolicy.ingressFrom") instanceof List<?> l ? l : List.of();
         if (clients.isEmpty()) {

@@ -9,6 +9,7 @@ import dev.nimchart.Verdict;
 import dev.nimchart.fuzz.FuzzDocument;
 import dev.nimchart.fuzz.FuzzRun;
 import dev.nimchart.fuzz.FuzzScenario;
+import dev.nimchart.fuzz.FuzzScenarios;
 import dev.nimchart.fuzz.ValuesFuzzer;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.objects.KubeObject;
@@ -58,10 +59,10 @@ class SubchartTest {
     @Test
     void theFuzzDocumentsReachTheSubchartsValuesAndItsMistakesAreRefused(@TempDir Path work) {
         int count = ChartCheck.DEFAULT_FUZZ_COUNT;
-        FuzzRun.Result run = new FuzzRun(new ValuesJudge(webCache(), dev.nimchart.junit.RunSettings.get()), work).run(ChartCheck.DEFAULT_FUZZ_SEED, count);
+        FuzzRun.Result run = new FuzzRun(new ValuesJudge(webCache(), dev.nimchart.junit.RunSettings.get()), work, FuzzScenarios.NONE).run(ChartCheck.DEFAULT_FUZZ_SEED, count);
         assertThat(run.failures()).as(run.summary()).isEmpty();
         assertThat(run.count("rendered")).as("documents rendered: %s", run.summary()).isGreaterThan(count / 4);
-        ValuesFuzzer fuzzer = new ValuesFuzzer(webCache(), ChartCheck.DEFAULT_FUZZ_SEED);
+        ValuesFuzzer fuzzer = new ValuesFuzzer(webCache(), ChartCheck.DEFAULT_FUZZ_SEED, FuzzScenarios.NONE);
         List<FuzzDocument> documents = java.util.stream.IntStream.range(0, count).mapToObj(fuzzer::document).toList();
         assertThat(documents).as("no scenario in this chart's rules: documents start empty")
                 .allSatisfy(d -> assertThat(d.scenario()).isEqualTo(FuzzScenario.NONE));

@@ -15,21 +15,11 @@ import java.util.concurrent.TimeUnit;
  * The Helm CLI ci/build-tools.sh builds, run with Helm's homes under a work directory and GnuPG's in a temporary
  * directory of its own, and a throwaway GPG key made there that signs chart packages ({@code secring.gpg}) and verifies them ({@code pubring.gpg}).
  */
-final class HelmCli implements AutoCloseable {
+record HelmCli(Path work, Path helmBinary, Path gnupg) implements AutoCloseable {
 
     static final String KEY = "nim-llm chart test key";
 
     record Result(int exit, byte[] bytes, String text) {
-    }
-
-    private final Path work;
-    private final Path helm;
-    private final Path gnupg;
-
-    private HelmCli(Path work, Path helm, Path gnupg) {
-        this.work = work;
-        this.helm = helm;
-        this.gnupg = gnupg;
     }
 
     /** Builds or finds Helm and makes a signing key under a new directory of target/ named after {@code prefix}. */
@@ -50,10 +40,6 @@ final class HelmCli implements AutoCloseable {
         return cli;
     }
 
-    Path work() {
-        return work;
-    }
-
     Path secretKeyring() {
         return work.resolve("secring.gpg");
     }
@@ -63,7 +49,7 @@ final class HelmCli implements AutoCloseable {
     }
 
     Result helm(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(helm.toString()));
+        List<String> command = new ArrayList<>(List.of(helmBinary.toString()));
         command.addAll(List.of(args));
         return exec(command);
     }

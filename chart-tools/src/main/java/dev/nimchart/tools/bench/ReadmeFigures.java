@@ -1,6 +1,9 @@
 package dev.nimchart.tools.bench;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,69 +29,24 @@ public final class ReadmeFigures {
     private record Row(String label, String section, String measure, Shape shape, String unit, int decimals) {
     }
 
-    private static final List<Row> ROWS = List.of(
-            new Row("Offline tier, every example: values schema, render, strict parse, strict model and CRD checks (warm median)",
-                    "offline-harness", "warm-median", Shape.ONE, "s", 2),
-            new Row("... its first pass in a fresh JVM (loads Helm's native library)", "offline-harness", "first-pass", Shape.ONE, "s", 1),
-            new Row("The usual pipeline on the same files, `helm template \\| kubeconform -strict` (warm median)",
-                    "offline-usual-pipeline", "warm-median", Shape.ONE, "s", 2),
-            new Row("... how many times slower than this harness", "offline", "ratio-usual-over-harness", Shape.ONE, "x", 1),
-            new Row("The command a user runs, `ci/check-chart.sh --tier offline --fuzz 0`, on the same files, end to end (launcher built: java"
-                    + " directly, no Maven; median of paired runs)", "offline-command", "check-chart-median", Shape.ONE, "s", 1),
-            new Row("... the usual pipeline as a command on the same files, in turn with it (median)", "offline-command",
-                    "usual-pipeline-median", Shape.ONE, "s", 1),
-            new Row("... how many times slower the usual pipeline is as a command (median of the pairs' ratios)", "offline-command",
-                    "ratio-usual-over-command", Shape.ONE, "x", 1),
-            new Row("... CPU time of the command, all its processes (median)", "offline-command", "check-chart-cpu-median", Shape.ONE, "s", 1),
-            new Row("... CPU time of the usual pipeline as a command (median)", "offline-command", "usual-pipeline-cpu-median", Shape.ONE, "s", 1),
-            new Row("... the machine's load average when they were measured", "offline-command", "load-average", Shape.ONE, "", 1),
-            new Row("... its first run, which goes through Maven to build the launcher (chart-tests already compiled)", "offline-command", "first-run", Shape.ONE, "s", 1),
-            new Row("... the command with the default fuzz, `--fuzz 200` (median)", "offline-command", "fuzz-200-median", Shape.ONE, "s", 1),
-            new Row("... what the fuzz's 200 generated documents add", "offline-command", "fuzz-adds", Shape.ONE, "s", 1),
-            new Row("API-server tier: local control plane ready (etcd + kube-apiserver, median)", "cluster", "start-median", Shape.ONE, "s", 1),
-            new Row("... with the three CRDs established (median)", "cluster", "ready-with-crds-median", Shape.ONE, "s", 1),
-            new Row("API-server tier: `helm install` plus reading every object back, per example",
-                    "cluster-install", "*", Shape.RANGE_AND_TOTAL, "s", 1),
-            new Row("Controller tier: start to all ready (7 processes, fake nodes Ready, LWS webhooks answering; median of 3)",
-                    "controllers", "start-to-all-ready-median", Shape.ONE, "s", 1),
-            new Row("... Kueue added for the tests that need it: its CRDs, process and webhooks answering (median of 3)",
-                    "controllers", "kueue-start-median", Shape.ONE, "s", 1),
-            new Row("Controller tier: `helm install` to every pod scheduled and Ready, per example",
-                    "controllers-install-to-ready", "*", Shape.RANGE_AND_TOTAL, "s", 1),
-            new Row("Start-up tier: the group's processes started to the serving pod Ready, per multi-node example (median of each)",
-                    "startup-ready", "*", Shape.RANGE, "s", 1),
-            new Row("... of which the Ray groups (NIM 2.x/3.x: a real Ray head and workers)", "startup-ready", "multi-node-ray-*", Shape.RANGE, "s", 1),
-            new Row("... resident memory of a Ray group's processes once Ready (2 to 4 pods)", "startup-rss", "multi-node-ray-*", Shape.RANGE, "MiB", 0),
-            new Row("Fault suite (FaultIT, fixed seed): faults injected", "faults", "injected", Shape.ONE, "", 0),
-            new Row("... survived (back in the desired state within the fault's time limit, nothing lost)", "faults", "survived", Shape.ONE, "", 0),
-            new Row("... the suite's own run (its controller tier's start included)", "faults", "suite", Shape.ONE, "s", 0),
-            new Row("... time to recover, median: ", "fault-recover-median", "*", Shape.EACH, "s", 1),
-            new Row("... time to recover, worst: ", "fault-recover-worst", "*", Shape.EACH, "s", 1),
-            new Row("Endpoint picker (real GAIE v1.5.0 with the chart's args and config, EndpointPickerIT): decision latency, p50",
-                    "endpoint-picker", "decision-p50", Shape.ONE, "ms", 2),
-            new Row("... p99", "endpoint-picker", "decision-p99", Shape.ONE, "ms", 2),
-            new Row("... requests measured", "endpoint-picker", "decisions", Shape.ONE, "", 0),
-            new Row("GPU check on another machine (`DIR/run` of ci/gpu-check.sh's bundle, the real GPU engine), the whole run: ",
-                    "gpu-check-run", "*", Shape.EACH, "s", 1),
-            new Row("... time to Ready (the chart's startup probe first tries after 40 s): ", "gpu-check-ready", "*", Shape.EACH, "s", 1),
-            new Row("... the engine's own start (PyTorch import, model written and loaded, Triton JIT, torch.compile): ",
-                    "gpu-check-engine-ready", "*", Shape.EACH, "s", 1),
-            new Row("... the chat completion (32 tokens, one request): ", "gpu-check-tokens-per-second", "*", Shape.EACH, "tokens/s", 0),
-            new Row("Scale sweep (workers 2/8/32/64 x replicas 1/8): offline check per point", "scale-render", "*", Shape.RANGE, "ms", 0),
-            new Row("... install plus read-back per point", "scale-install", "*", Shape.RANGE, "s", 2),
-            new Row("... manifest size, LeaderWorkerSet", "scale-bytes", "scale-lws-*", Shape.RANGE, "kB", 1),
-            new Row("... manifest size, MPIJob (one per replica)", "scale-bytes", "scale-mpijob-*", Shape.RANGE, "kB", 1),
-            new Row("Whole `mvn -B verify`, all tiers, warm caches", "mvn-verify", "warm", Shape.ONE, "min", 1),
-            new Row("... tests in that run, offline tier", "verify-tests", "offline", Shape.ONE, "", 0),
-            new Row("... tests in that run, cluster tiers", "verify-tests", "cluster", Shape.ONE, "", 0),
-            new Row("... and again on the oldest Kubernetes Chart.yaml claims (Failsafe's oldest-kubernetes execution)",
-                    "verify-tests", "cluster-oldest-kubernetes", Shape.ONE, "", 0),
-            new Row("... ", "verify-class", "*", Shape.EACH, "s", 0),
-            new Row("First run on a fresh machine: fresh clone, empty Maven, Go and binary caches, `CI=true mvn -B verify`",
-                    "mvn-verify", "cold", Shape.ONE, "min", 0),
-            new Row("... of which the build of ", "cold-build", "*", Shape.EACH, "s", 0));
+    /** The table's rows, in order: {@code readme-rows.tsv} beside this class (one row a line, tab-separated). */
+    private static final List<Row> ROWS = rows();
+
 
     private ReadmeFigures() {
+    }
+
+    private static List<Row> rows() {
+        try (InputStream in = ReadmeFigures.class.getResourceAsStream("readme-rows.tsv")) {
+            if (in == null) {
+                throw new IllegalStateException("readme-rows.tsv is missing beside " + ReadmeFigures.class.getName());
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank() && !l.startsWith("#"))
+                    .map(l -> l.split("\t", -1)).map(c -> new Row(c[0], c[1], c[2], Shape.valueOf(c[3]), c[4], Integer.parseInt(c[5])))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static void main(String[] args) throws IOException {
