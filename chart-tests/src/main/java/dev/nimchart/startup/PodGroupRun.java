@@ -330,9 +330,8 @@ public final class PodGroupRun implements AutoCloseable {
         }
         List<PodRun> fresh = new ArrayList<>();
         for (PodRun run : pods) {
-            String old = run.logText();
-            String head = "--- the pod before it was recreated (last 3000 characters of its log):\n"
-                    + (old.length() > 3000 ? old.substring(old.length() - 3000) : old) + "--- " + why + "\n";
+            String head = "--- the pod before it was recreated (last 3000 characters of its log):\n" + tail(run.logText(), 3000)
+                    + "--- " + why + "\n";
             try {
                 PodRun started = startPod(run.pod(), nextIndex++, head);
                 runs.set(runs.indexOf(run), started);
@@ -346,13 +345,28 @@ public final class PodGroupRun implements AutoCloseable {
 
     /** Ends a pod's process tree and waits (up to 10 s) for it. */
     private static void stop(PodRun run) {
+        kill(run);
+        awaitEnd(run);
+    }
+
+    /** Kills a pod's process tree. */
+    private static void kill(PodRun run) {
         run.process().descendants().forEach(ProcessHandle::destroyForcibly);
         run.process().destroyForcibly();
+    }
+
+    /** Waits up to 10 s for a pod's main process to end. */
+    private static void awaitEnd(PodRun run) {
         try {
             run.process().waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The last {@code chars} characters of a text (all of it when shorter). */
+    private static String tail(String text, int chars) {
+        return text.length() > chars ? text.substring(text.length() - chars) : text;
     }
 
     /** The executor's command on this pod, run in its network namespace: {@code pod-run.py VERB POD_DIR [ARG] --pid PID}. */
@@ -539,7 +553,7 @@ public final class PodGroupRun implements AutoCloseable {
 
     /** A LeaderWorkerSet leader (worker index 0), which its controller creates before the group's workers. */
     private static boolean isLeader(KubeObject pod) {
-        return "0".equals(String.valueOf(pod.labels().get("leaderworkerset.sigs.k8s.io/worker-index")));
+        return "0".equals(String.valueOf(pod.labels().get(PodRestarts.LWS_WORKER_INDEX)));
     }
 
     /** Waits until {@code ready} holds (true), a process of the group ends or the limit passes (false). */
@@ -557,7 +571,7 @@ public final class PodGroupRun implements AutoCloseable {
         for (PodRun p : pods()) {
             String log = p.logText();
             out.append("--- ").append(p.pod().name()).append(p.process().isAlive() ? "" : " (exited " + p.process().exitValue() + ")").append('\n')
-                    .append(log.length() > 3000 ? log.substring(log.length() - 3000) : log).append('\n');
+                    .append(tail(log, 3000)).append('\n');
         }
         return out.toString();
     }
@@ -568,17 +582,8 @@ public final class PodGroupRun implements AutoCloseable {
             portHolders.close();
         }
         List<PodRun> started = runs.stream().filter(r -> r.process() != null).toList();
-        for (PodRun r : started) {
-            r.process().descendants().forEach(ProcessHandle::destroyForcibly);
-            r.process().destroyForcibly();
-        }
-        for (PodRun r : started) {
-            try {
-                r.process().waitFor(TimeUnit.SECONDS.toMillis(10), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        started.forEach(PodGroupRun::kill);
+        started.forEach(PodGroupRun::awaitEnd);
         RuntimeException stopping = null;
         if (onPodNetwork != null) {
             try {

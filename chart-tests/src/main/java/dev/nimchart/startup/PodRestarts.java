@@ -32,8 +32,10 @@ import java.util.Set;
  */
 public final class PodRestarts {
 
-    static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
-    static final String LWS_GROUP = "leaderworkerset.sigs.k8s.io/group-index";
+    /** The labels LeaderWorkerSet gives each pod of a group: its LeaderWorkerSet, its group, its index in the group (0: leader). */
+    public static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
+    public static final String LWS_GROUP = "leaderworkerset.sigs.k8s.io/group-index";
+    public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
     /** LeaderWorkerSet's restart policy when the object sets none (its CRD's default). */
     static final String LWS_DEFAULT_POLICY = "RecreateGroupOnPodRestart";
 

@@ -46,9 +46,9 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class GroupStart {
 
-    static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
-    static final String LWS_GROUP = "leaderworkerset.sigs.k8s.io/group-index";
-    static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+    static final String LWS_NAME = PodRestarts.LWS_NAME;
+    static final String LWS_GROUP = PodRestarts.LWS_GROUP;
+    static final String LWS_WORKER_INDEX = PodRestarts.LWS_WORKER_INDEX;
     static final String MPI_JOB = "training.kubeflow.org/job-name";
     static final String MPI_ROLE = "training.kubeflow.org/job-role";
     static final String MPI_INDEX = "training.kubeflow.org/replica-index";
