@@ -19,8 +19,7 @@ import java.util.Optional;
 final class PortHolders implements AutoCloseable {
 
     private final Path portHolder;
-    private final List<Process> holders = new ArrayList<>();
-    /** The holders that hold a pod's ports, by the pod's network namespace. */
+    /** The running holders of each pod's ports, by the pod's network namespace. */
     private final java.util.Map<String, List<Process>> byNetns = new java.util.HashMap<>();
 
     /** Holders that run the port holder script at {@code portHolder}. */
@@ -52,7 +51,7 @@ final class PortHolders implements AutoCloseable {
                 bindPorts(pod, netns, sidecars, false).ifPresent(phase::add);
                 bindPorts(pod, netns, ports, true).ifPresent(phase::add);
                 phase.forEach(Process::destroyForcibly);
-                holders.removeAll(phase);
+                byNetns.getOrDefault(netns, new ArrayList<>()).removeAll(phase);
             }
         }
         List<String> held = new ArrayList<>(sidecars);
@@ -86,7 +85,6 @@ final class PortHolders implements AutoCloseable {
         }
         command.addAll(specs);
         Process holder = new ProcessBuilder(command).redirectErrorStream(true).start();
-        holders.add(holder);
         byNetns.computeIfAbsent(netns, n -> new ArrayList<>()).add(holder);
         BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
@@ -99,17 +97,12 @@ final class PortHolders implements AutoCloseable {
 
     /** Ends the holders of the pod whose network namespace is {@code netns} (the pod is gone). */
     void release(String netns) {
-        for (Process holder : byNetns.getOrDefault(netns, List.of())) {
-            holder.destroyForcibly();
-            holders.remove(holder);
-        }
+        byNetns.getOrDefault(netns, List.of()).forEach(Process::destroyForcibly);
         byNetns.remove(netns);
     }
 
     @Override
     public void close() {
-        for (Process holder : holders) {
-            holder.destroyForcibly();
-        }
+        byNetns.values().forEach(pod -> pod.forEach(Process::destroyForcibly));
     }
 }
