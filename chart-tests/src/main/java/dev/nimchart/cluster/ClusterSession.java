@@ -24,35 +24,24 @@ public final class ClusterSession implements AutoCloseable {
     private final TestCluster cluster;
     private final Settings settings;
     private final KubeApi api;
-    private final java.util.function.Supplier<Path> chartDir;
     private final Path workDir;
     private HelmReleases releases;
     private final List<String> crds;
     private final Duration readyTime;
 
-    private ClusterSession(TestCluster cluster, Settings settings, KubeApi api, java.util.function.Supplier<Path> chartDir, Path workDir, List<String> crds,
-            Duration readyTime) {
+    private ClusterSession(TestCluster cluster, Settings settings, KubeApi api, Path workDir, List<String> crds, Duration readyTime) {
         this.cluster = cluster;
         this.settings = settings;
         this.api = api;
-        this.chartDir = chartDir;
         this.workDir = workDir;
         this.crds = crds;
         this.readyTime = readyTime;
     }
 
     /** Starts the cluster {@link ClusterChoice} picks and installs the CRDs; progress lines go to the consumer. */
-    public static ClusterSession start(Settings settings, Path chartDir, Path workDir, Consumer<String> progress) {
-        return start(settings, () -> chartDir, workDir, progress);
-    }
-
-    /**
-     * As {@link #start(Settings, Path, Path, Consumer)}, with the chart of {@link #releases()} found only when first asked for
-     * (a caller that installs charts of its own uses {@link #releases(Path)}).
-     */
-    public static ClusterSession start(Settings settings, java.util.function.Supplier<Path> chartDir, Path workDir, Consumer<String> progress) {
+    public static ClusterSession start(Settings settings, Path workDir, Consumer<String> progress) {
         Path crdsDir = CrdInstaller.crdsDir(settings, progress);
-        return on(ClusterChoice.of(settings).start(settings, progress), settings, crdsDir, chartDir, workDir, progress);
+        return on(ClusterChoice.of(settings).start(settings, progress), settings, crdsDir, workDir, progress);
     }
 
     /**
@@ -61,8 +50,7 @@ public final class ClusterSession implements AutoCloseable {
      * objects; elsewhere the session lists those the cluster serves already, and a release of a kind it does not
      * serve fails naming the kind.
      */
-    public static ClusterSession on(TestCluster cluster, Settings settings, Path crdsDir, java.util.function.Supplier<Path> chartDir, Path workDir,
-            Consumer<String> progress) {
+    public static ClusterSession on(TestCluster cluster, Settings settings, Path crdsDir, Path workDir, Consumer<String> progress) {
         try {
             long started = System.nanoTime();
             KubeApi api = new KubeApi(cluster.kubeConfigYaml());
@@ -70,7 +58,7 @@ public final class ClusterSession implements AutoCloseable {
             Duration crdTime = Duration.ofNanos(System.nanoTime() - started);
             progress.accept((cluster.clusterScopedWrites() ? "CRDs established in " + crdTime.toMillis() + " ms: " : "CRDs the cluster serves (none installed): ")
                     + String.join(", ", crds));
-            return new ClusterSession(cluster, settings, api, chartDir, workDir, crds, cluster.startTime().plus(crdTime));
+            return new ClusterSession(cluster, settings, api, workDir, crds, cluster.startTime().plus(crdTime));
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -81,17 +69,12 @@ public final class ClusterSession implements AutoCloseable {
         return api;
     }
 
-    /** Releases of the session's default chart. */
+    /** Helm releases on this cluster (of whatever chart each {@code Release} names). */
     public synchronized HelmReleases releases() {
         if (releases == null) {
-            releases = new HelmReleases(chartDir.get(), cluster.kubeConfigYaml(), workDir, settings);
+            releases = new HelmReleases(cluster.kubeConfigYaml(), workDir, settings);
         }
         return releases;
-    }
-
-    /** Releases of any chart on this cluster. */
-    public HelmReleases releases(Path chart) {
-        return new HelmReleases(chart, cluster.kubeConfigYaml(), workDir, settings);
     }
 
     /** The settings the session was started with. */

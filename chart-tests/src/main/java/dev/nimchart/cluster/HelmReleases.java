@@ -1,10 +1,10 @@
 package dev.nimchart.cluster;
 
+import dev.nimchart.render.Release;
 import dev.nimchart.settings.BinarySource;
 import dev.nimchart.settings.Settings;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.InstallCommand;
-import com.marcnuri.helm.Release;
 import com.marcnuri.helm.UpgradeCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,9 +19,10 @@ import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 
 /**
- * Helm releases of the chart on a cluster, with real release storage: install, upgrade and uninstall through
- * helm-java (Helm 3.21 in-process), rollback through the Helm 3.21 CLI that ci/build-tools.sh builds from its Go
- * module (helm-java has no rollback).
+ * Helm releases on one cluster, with real release storage: every verb takes a {@link Release} (the chart, name,
+ * namespace, values files and {@code --set}s travel in the value). Install, upgrade, test and uninstall go through
+ * helm-java (Helm 3.21 in-process); rollback and what helm-java cannot leave out ({@code --no-hooks}, Helm's OpenAPI
+ * validation kept on) through the Helm 3.21 CLI that ci/build-tools.sh builds from its Go module.
  */
 public final class HelmReleases {
 
@@ -34,15 +35,16 @@ public final class HelmReleases {
             UpgradeCommand::withNamespace, UpgradeCommand::withKubeConfigContents, UpgradeCommand::disableOpenApiValidation,
             UpgradeCommand::withValuesFile, UpgradeCommand::set);
 
-    private final Path chartDir;
     private final String kubeConfig;
     private final Path workDir;
     private final BinarySource binaries;
     private Path helmCli;
 
-    /** Releases of the chart on the cluster of the kubeconfig; the Helm CLI (for what helm-java lacks) comes from the settings' programs. */
-    public HelmReleases(Path chartDir, String kubeConfig, Path workDir, Settings settings) {
-        this.chartDir = chartDir;
+    /**
+     * Releases on the cluster of the kubeconfig, of whatever chart each {@link Release} names; the Helm CLI (for what
+     * helm-java lacks) comes from the settings' programs and keeps its home under {@code workDir}.
+     */
+    public HelmReleases(String kubeConfig, Path workDir, Settings settings) {
         this.kubeConfig = kubeConfig;
         this.workDir = workDir;
         this.binaries = BinaryAssets.of(settings);
@@ -55,43 +57,72 @@ public final class HelmReleases {
      * time (the test JVM's and kube-apiserver's, measured on a LeaderWorkerSet example). {@code HelmValidationIT} shows
      * the results are the same on the tiers' Kubernetes.
      */
-    public Release install(String release, String namespace, List<Path> valuesFiles, Map<String, String> sets) {
-        return INSTALL.configured(new Helm(chartDir).install(), release, namespace, kubeConfig, valuesFiles, sets).call();
+    public com.marcnuri.helm.Release install(Release release) {
+        return INSTALL.configured(new Helm(release.chart()).install(), release, kubeConfig).call();
     }
 
     /**
      * {@code helm install --no-hooks} through the Helm CLI (helm-java cannot leave hooks out): the release and its record,
      * hooks recorded but none created or awaited, for a cluster whose controllers would never complete a hook's Job.
+     * Returns Helm's output.
      */
-    public String installWithoutHooks(String release, String namespace, List<Path> valuesFiles, Map<String, String> sets) {
-        List<String> args = new ArrayList<>(List.of("install", release, chartDir.toAbsolutePath().toString(), "--namespace", namespace,
-                "--no-hooks", "--disable-openapi-validation"));
-        valuesFiles.forEach(f -> args.addAll(List.of("--values", f.toAbsolutePath().toString())));
-        sets.forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+    public String installWithoutHooks(Release release) {
+        return installWithCli(release, CliInstall.WITHOUT_HOOKS);
+    }
+
+    /**
+     * {@code helm install} through the Helm CLI, returning its output (the API server's warnings included, which
+     * helm-java does not return); {@code how} says whether Helm validates against the server's OpenAPI documents and
+     * whether hooks run. Throws with Helm's output when Helm or the cluster refuses.
+     */
+    public String installWithCli(Release release, CliInstall how) {
+        List<String> args = new ArrayList<>(List.of("install", release.name(), release.chart().toAbsolutePath().toString(),
+                "--namespace", release.namespace()));
+        args.addAll(how.flags);
+        release.valuesFiles().forEach(f -> args.addAll(List.of("--values", f.toAbsolutePath().toString())));
+        release.sets().forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
         return helmCli(args);
     }
 
     /** {@code helm test}: runs the release's test hooks and waits for them (Helm's own verdict: a failed test throws). */
-    public Release test(String release, String namespace, int timeoutSeconds) {
-        return Helm.test(release).withNamespace(namespace).withKubeConfigContents(kubeConfig).withTimeout(timeoutSeconds).call();
+    public com.marcnuri.helm.Release test(Release release, int timeoutSeconds) {
+        return Helm.test(release.name()).withNamespace(release.namespace()).withKubeConfigContents(kubeConfig)
+                .withTimeout(timeoutSeconds).call();
     }
 
-    /** {@code helm upgrade}, without Helm's OpenAPI validation as {@link #install}. */
-    public Release upgrade(String release, String namespace, List<Path> valuesFiles, Map<String, String> sets) {
-        return UPGRADE.configured(new Helm(chartDir).upgrade(), release, namespace, kubeConfig, valuesFiles, sets).call();
+    /** {@code helm upgrade} to this release's chart, values files and sets, without Helm's OpenAPI validation as {@link #install}. */
+    public com.marcnuri.helm.Release upgrade(Release release) {
+        return UPGRADE.configured(new Helm(release.chart()).upgrade(), release, kubeConfig).call();
     }
 
-    public void uninstall(String release, String namespace) {
-        Helm.uninstall(release).withNamespace(namespace).withKubeConfigContents(kubeConfig).call();
+    /** {@code helm uninstall} of the release's name in its namespace. */
+    public void uninstall(Release release) {
+        Helm.uninstall(release.name()).withNamespace(release.namespace()).withKubeConfigContents(kubeConfig).call();
     }
 
-    /** {@code helm rollback RELEASE REVISION --namespace NAMESPACE}; returns Helm's output. */
-    public String rollback(String release, String namespace, int revision) {
-        return helmCli(List.of("rollback", release, Integer.toString(revision), "--namespace", namespace));
+    /** {@code helm rollback NAME REVISION --namespace NAMESPACE} of the release; returns Helm's output. */
+    public String rollback(Release release, int revision) {
+        return helmCli(List.of("rollback", release.name(), Integer.toString(revision), "--namespace", release.namespace()));
+    }
+
+    /** How {@link #installWithCli} installs: the Helm CLI's flags. */
+    public enum CliInstall {
+        /** As {@code helm install} with no flags: Helm validates against the server's OpenAPI documents and runs hooks. */
+        AS_HELM_DEFAULTS(List.of()),
+        /** Without Helm's OpenAPI validation, as {@link #install}. */
+        WITHOUT_OPENAPI_VALIDATION(List.of("--disable-openapi-validation")),
+        /** {@code --no-hooks}, without Helm's OpenAPI validation: see {@link #installWithoutHooks}. */
+        WITHOUT_HOOKS(List.of("--no-hooks", "--disable-openapi-validation"));
+
+        private final List<String> flags;
+
+        CliInstall(List<String> flags) {
+            this.flags = flags;
+        }
     }
 
     /** Runs the Helm CLI with this cluster's kubeconfig and a Helm home of its own under the work directory. */
-    public synchronized String helmCli(List<String> args) {
+    private synchronized String helmCli(List<String> args) {
         if (helmCli == null) {
             helmCli = binaries.tool("helm", line -> { });
         }
@@ -131,18 +162,18 @@ public final class HelmReleases {
             BiFunction<C, Path, C> withValuesFile, ValueSetter<C> set) {
 
         /**
-         * {@code command} for this release and namespace on the cluster of this kubeconfig, with these values files and
-         * {@code --set}s, without Helm's OpenAPI validation (see {@link HelmReleases#install}).
+         * {@code command} for this release (its name, namespace, values files and {@code --set}s) on the cluster of this
+         * kubeconfig, without Helm's OpenAPI validation (see {@link HelmReleases#install}).
          */
-        C configured(C command, String release, String namespace, String kubeConfig, List<Path> valuesFiles, Map<String, String> sets) {
-            C c = withName.apply(command, release);
-            c = withNamespace.apply(c, namespace);
+        C configured(C command, Release release, String kubeConfig) {
+            C c = withName.apply(command, release.name());
+            c = withNamespace.apply(c, release.namespace());
             c = withKubeConfigContents.apply(c, kubeConfig);
             c = disableOpenApiValidation.apply(c);
-            for (Path file : valuesFiles) {
+            for (Path file : release.valuesFiles()) {
                 c = withValuesFile.apply(c, file);
             }
-            for (Map.Entry<String, String> value : sets.entrySet()) {
+            for (Map.Entry<String, String> value : release.sets().entrySet()) {
                 c = set.set(c, value.getKey(), value.getValue());
             }
             return c;

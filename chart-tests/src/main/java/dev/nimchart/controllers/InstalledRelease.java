@@ -4,6 +4,7 @@ import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartRenderer;
+import dev.nimchart.render.Release;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +14,7 @@ import java.util.function.ToIntFunction;
 
 /**
  * A release installed on the controller tier's cluster (or an existing one), and what can be done with it: await its
- * desired state, upgrade, roll back, uninstall. Each step comes in two flavours, as terratest's helm module has them: one
+ * desired state, upgrade, roll back, test, uninstall. Each step comes in two flavours, as terratest's helm module has them: one
  * that throws ({@link #awaitReady}, {@link #upgrade}, ...) and one that returns an {@link Outcome} ({@link
  * #tryAwaitReady}, {@link #tryUpgrade}, ...). Installing and upgrading first give the cluster what an administrator would
  * for the revision's objects ({@link ClusterPreconditions#prepare}); on an existing cluster without cluster-scoped
@@ -23,14 +24,14 @@ import java.util.function.ToIntFunction;
 public final class InstalledRelease {
 
     private final ControllerEnvironment env;
-    private final Function<Path, HelmReleases> helm;
+    private final HelmReleases helm;
     private final Function<Path, ChartRenderer> renderers;
     private final List<String> prepared = new ArrayList<>();
     private Release release;
     private RenderedManifest rendered;
     private final long installedAt;
 
-    private InstalledRelease(ControllerEnvironment env, Function<Path, HelmReleases> helm, Function<Path, ChartRenderer> renderers,
+    private InstalledRelease(ControllerEnvironment env, HelmReleases helm, Function<Path, ChartRenderer> renderers,
             Release release, RenderedManifest rendered, long installedAt) {
         this.env = env;
         this.helm = helm;
@@ -43,21 +44,21 @@ public final class InstalledRelease {
     /**
      * Renders the release in its namespace, gives the cluster what its objects need (see the class comment) and runs
      * {@code helm install} (with hooks; Helm waits for hook Jobs). Does not wait for the desired state: {@link #awaitReady}.
-     * {@code helm} and {@code renderers} give the Helm releases and the renderer of a chart directory.
+     * {@code helm} are the Helm releases on the environment's cluster; {@code renderers} gives the renderer of a chart directory.
      */
-    public static InstalledRelease install(ControllerEnvironment env, Function<Path, HelmReleases> helm,
+    public static InstalledRelease install(ControllerEnvironment env, HelmReleases helm,
             Function<Path, ChartRenderer> renderers, Release release) {
         List<String> made = new ArrayList<>();
         RenderedManifest rendered = provide(env, renderers, release, made);
         long started = System.nanoTime();
-        helm.apply(release.chart()).install(release.name(), release.namespace(), release.valuesFiles(), release.sets());
+        helm.install(release);
         InstalledRelease installed = new InstalledRelease(env, helm, renderers, release, rendered, started);
         installed.prepared.addAll(made);
         return installed;
     }
 
     /** {@link #install}, its failure (a refused render or install, a missing StorageClass, ...) returned instead of thrown. */
-    public static Outcome<InstalledRelease> tryInstall(ControllerEnvironment env, Function<Path, HelmReleases> helm,
+    public static Outcome<InstalledRelease> tryInstall(ControllerEnvironment env, HelmReleases helm,
             Function<Path, ChartRenderer> renderers, Release release) {
         return Outcome.of(() -> install(env, helm, renderers, release));
     }
@@ -123,7 +124,7 @@ public final class InstalledRelease {
         }
         List<String> made = new ArrayList<>();
         RenderedManifest nextRendered = provide(env, renderers, next, made);
-        helm.apply(next.chart()).upgrade(next.name(), next.namespace(), next.valuesFiles(), next.sets());
+        helm.upgrade(next);
         prepared.addAll(made);
         release = next;
         rendered = nextRendered;
@@ -137,16 +138,24 @@ public final class InstalledRelease {
 
     /** {@code helm rollback} to {@code revision} (the Helm CLI's output). Does not wait. */
     public String rollback(int revision) {
-        return helm.apply(release.chart()).rollback(name(), namespace(), revision);
+        return helm.rollback(release, revision);
     }
 
     public Outcome<String> tryRollback(int revision) {
         return Outcome.of(() -> rollback(revision));
     }
 
+    /**
+     * {@code helm test}: runs the release's test hooks and waits up to {@code timeout} for them (Helm's own verdict: a
+     * failed test throws).
+     */
+    public void test(Duration timeout) {
+        helm.test(release, (int) Math.min(Integer.MAX_VALUE, timeout.toSeconds()));
+    }
+
     /** {@code helm uninstall}. Does not wait: {@link #awaitNoPods}. */
     public void uninstall() {
-        helm.apply(release.chart()).uninstall(name(), namespace());
+        helm.uninstall(release);
     }
 
     public Outcome<Boolean> tryUninstall() {
@@ -165,8 +174,7 @@ public final class InstalledRelease {
     /** Renders {@code release} and gives the cluster what its objects need (or requires it has them); lines to {@code made}. */
     private static RenderedManifest provide(ControllerEnvironment env, Function<Path, ChartRenderer> renderers, Release release,
             List<String> made) {
-        RenderedManifest rendered = renderers.apply(release.chart()).render(release.name(), release.namespace(), release.valuesFiles(),
-                release.sets());
+        RenderedManifest rendered = renderers.apply(release.chart()).render(release);
         if (env.clusterScopedWrites()) {
             made.addAll(ClusterPreconditions.prepare(env.api(), release.namespace(), rendered.objects()));
         } else {

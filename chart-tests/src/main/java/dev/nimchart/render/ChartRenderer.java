@@ -28,6 +28,8 @@ public final class ChartRenderer {
     private static final String DEBUG_HINT = "Use --debug flag to render out invalid YAML";
 
     private final Helm helm;
+    /** The chart directory this renderer renders (for a renderer without the values schema: the original's). */
+    private final Path chartDir;
     /** The file Helm's lookups read ({@link Settings#lookupKubeconfig()}), which the stub writes. */
     private final Optional<Path> lookupKubeconfig;
     /** The stub that answers this renderer's Helm lookups, started with its first render. */
@@ -39,9 +41,15 @@ public final class ChartRenderer {
      * when given (both once per process: the first renderer's settings decide, as Helm's library loads once).
      */
     public ChartRenderer(Path chartDir, Settings settings) {
+        this(chartDir, chartDir, settings);
+    }
+
+    /** A renderer of the chart in {@code renderedDir} that stands for the chart in {@code chartDir} (a copy of it). */
+    private ChartRenderer(Path chartDir, Path renderedDir, Settings settings) {
         UnpackedHelmLibrary.unpackInto(settings.helmLibraryDir());
         this.lookupKubeconfig = settings.lookupKubeconfig();
-        this.helm = new Helm(chartDir);
+        this.helm = new Helm(renderedDir);
+        this.chartDir = chartDir.toAbsolutePath().normalize();
     }
 
     /**
@@ -111,7 +119,7 @@ public final class ChartRenderer {
             Path copy = Files.createTempDirectory("chart-without-schema-").resolve(chartDir.getFileName().toString());
             FileTrees.copy(chartDir, copy, schemas::contains);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(copy.getParent())));
-            return new ChartRenderer(copy, settings);
+            return new ChartRenderer(chartDir, copy, settings);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the chart " + chartDir, e);
         }
@@ -163,5 +171,19 @@ public final class ChartRenderer {
     /** {@link #template} parsed into objects. */
     public RenderedManifest render(String releaseName, String namespace, List<Path> valuesFiles, Map<String, String> setValues) {
         return RenderedManifest.parse(template(releaseName, namespace, valuesFiles, setValues));
+    }
+
+    /**
+     * The release rendered as {@code helm install} of it would apply it (its name, namespace, values files and sets).
+     *
+     * @throws IllegalArgumentException when the release is of another chart than this renderer's
+     * @throws ChartRefusedException with Helm's error text when Helm refuses the values or a template fails
+     */
+    public RenderedManifest render(Release release) {
+        if (!release.chart().toAbsolutePath().normalize().equals(chartDir)) {
+            throw new IllegalArgumentException("the release " + release.namespace() + "/" + release.name() + " is of the chart "
+                    + release.chart() + ", not of this renderer's " + chartDir);
+        }
+        return render(release.name(), release.namespace(), release.valuesFiles(), release.sets());
     }
 }

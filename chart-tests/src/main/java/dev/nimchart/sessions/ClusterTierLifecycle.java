@@ -32,7 +32,7 @@ public final class ClusterTierLifecycle extends TimedTierLifecycle<ClusterSessio
 
     @Override
     protected ClusterSession start(Path reportDir) {
-        ClusterSession session = ClusterSession.start(settings(), settings()::chartDir, reportDir, progress());
+        ClusterSession session = ClusterSession.start(settings(), reportDir, progress());
         Timings.record(reportDir, "cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
         Timings.record(reportDir, "cluster ready with CRDs", session.readyTime());
         return session;

@@ -4,7 +4,7 @@ import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.Outcome;
-import dev.nimchart.controllers.Release;
+import dev.nimchart.render.Release;
 import dev.nimchart.render.ChartRenderer;
 import java.nio.file.Path;
 import java.util.Map;
@@ -13,11 +13,13 @@ import java.util.concurrent.ConcurrentHashMap;
 /** The controller tier's environment, Helm releases bound to it, and the one way to install a release on it ({@link #install}). */
 public final class ControllerSession {
     private final ControllerEnvironment environment;
-    private final Map<Path, HelmReleases> releasesByChart = new ConcurrentHashMap<>();
+    private final HelmReleases releases;
     private final Map<Path, ChartRenderer> renderersByChart = new ConcurrentHashMap<>();
 
     ControllerSession(ControllerEnvironment environment) {
         this.environment = environment;
+        this.releases = new HelmReleases(environment.kubeConfigYaml(), ControllerTierLifecycle.reportDir(environment.settings()).resolve("helm"),
+                environment.settings());
     }
 
     /** A session on an environment the caller made (e.g. {@link ControllerEnvironment#attach}); the caller closes it. */
@@ -29,15 +31,9 @@ public final class ControllerSession {
         return environment;
     }
 
-    /** Releases of the settings' chart ({@code -Dnim.chart.dir}). */
+    /** Helm releases on this environment (of whatever chart each {@link Release} names). */
     public HelmReleases releases() {
-        return releases(environment.settings().chartDir());
-    }
-
-    /** Releases of any chart on this environment (one per chart directory for the session). */
-    public HelmReleases releases(Path chartDir) {
-        return releasesByChart.computeIfAbsent(chartDir.toAbsolutePath().normalize(), dir -> new HelmReleases(dir,
-                environment.kubeConfigYaml(), ControllerTierLifecycle.reportDir(environment.settings()).resolve("helm"), environment.settings()));
+        return releases;
     }
 
     /** The renderer of a chart directory (one per chart directory for the session). */
@@ -51,11 +47,11 @@ public final class ControllerSession {
      * its desired state, upgrade, roll back, uninstall. Throws when the render, the cluster or Helm refuses.
      */
     public InstalledRelease install(Release release) {
-        return InstalledRelease.install(environment, this::releases, this::renderer, release);
+        return InstalledRelease.install(environment, releases, this::renderer, release);
     }
 
     /** {@link #install}, the failure returned instead of thrown. */
     public Outcome<InstalledRelease> tryInstall(Release release) {
-        return InstalledRelease.tryInstall(environment, this::releases, this::renderer, release);
+        return InstalledRelease.tryInstall(environment, releases, this::renderer, release);
     }
 }

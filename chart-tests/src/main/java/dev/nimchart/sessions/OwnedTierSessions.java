@@ -51,7 +51,7 @@ public final class OwnedTierSessions implements TierSessions, AutoCloseable {
             @Override
             protected ClusterSession start() {
                 return ClusterSession.on(ExistingCluster.open(kubeconfig, writes, apiProgress), settings(), CrdInstaller.crdsDir(settings(), apiProgress),
-                        () -> { throw new IllegalStateException("a ChartCheck names its chart"); }, workDir.resolve("cluster-tier"), apiProgress);
+                        workDir.resolve("cluster-tier"), apiProgress);
             }
 
             @Override

@@ -21,6 +21,7 @@ import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartLayout;
 import dev.nimchart.render.ChartRenderer;
 import dev.nimchart.render.ChartYaml;
+import dev.nimchart.render.Release;
 import dev.nimchart.values.ExampleValuesFiles;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,12 +61,12 @@ public final class ApiServerChecks implements TierCheck {
         this.refusalRule = new RefusalRule(ChartYaml.read(chartDir), rules.preflightTemplate());
     }
 
-    /** The tier's cluster, from its owner (started on first use), and the chart's releases on it. */
+    /** The tier's cluster, from its owner (started on first use), and the Helm releases on it. */
     @Override
     public synchronized void start() {
         if (cluster == null) {
             ClusterSession started = sessions.apiServer().sessionOrThrow();
-            releases = started.releases(chartDir);
+            releases = started.releases();
             cluster = started;
         }
     }
@@ -83,30 +84,32 @@ public final class ApiServerChecks implements TierCheck {
     }
 
     private void mustInstall(Path file) {
-        String release = rules.releaseName(file);
+        String name = rules.releaseName(file);
         KubeApi api = cluster.api();
         String level = rules.podSecurityLevel(file, Tier.API);
-        String namespace = TierNamespaces.create(api, "install-" + release, level, level);
+        String namespace = TierNamespaces.create(api, "install-" + name, level, level);
+        Release release = Release.of(chartDir, name, namespace, List.of(file));
         try {
-            install(file, release, namespace, level);
+            install(file, release, level);
         } finally {
-            cleanUpOnExistingCluster(release, namespace);
+            cleanUpOnExistingCluster(release);
         }
     }
 
-    private void install(Path file, String release, String namespace, String level) {
+    private void install(Path file, Release release, String level) {
         KubeApi api = cluster.api();
+        String namespace = release.namespace();
         long started = System.nanoTime();
-        RenderedManifest rendered = renderer.render(release, namespace, List.of(file), Map.of());
+        RenderedManifest rendered = renderer.render(release);
         chartCrdsServed(api);
         dryRunStrictly(file, namespace, level, rendered.objects(), "");
         if (hooks) {
             // no controller here would ever complete a hook's Job: the hooks are recorded, judged by a dry run below
-            releases.installWithoutHooks(release, namespace, List.of(file), Map.of());
+            releases.installWithoutHooks(release);
         } else {
-            releases.install(release, namespace, List.of(file), Map.of());
+            releases.install(release);
         }
-        ReleaseRecord record = ReleaseRecord.latest(api, namespace, release);
+        ReleaseRecord record = ReleaseRecord.latest(api, namespace, release.name());
         dryRunStrictly(file, namespace, level, record.hookObjects().objects(), "hook ");
         if (record.revision() != 1 || !"deployed".equals(record.status())) {
             throw new AssertionError("the release record is revision " + record.revision() + ", " + record.status() + "; expected 1, deployed");
@@ -131,13 +134,14 @@ public final class ApiServerChecks implements TierCheck {
         Set<String> expected = new TreeSet<>();
         applied.objects().stream().filter(o -> api.resource(o.apiVersion(), o.kind()).namespaced())
                 .filter(o -> o.namespace() == null || o.namespace().equals(namespace)).forEach(o -> expected.add(o.toString()));
-        ReleaseRecord.history(api, namespace, release).forEach(r -> expected.add("Secret/sh.helm.release.v1." + release + ".v" + r.revision()));
+        ReleaseRecord.history(api, namespace, release.name())
+                .forEach(r -> expected.add("Secret/sh.helm.release.v1." + release.name() + ".v" + r.revision()));
         Set<String> contents = NamespaceContents.of(api, namespace);
         if (!contents.equals(expected)) {
             throw new AssertionError("the namespace holds " + contents + ", not the release's objects " + expected);
         }
         ClusterTierLifecycle.record(cluster.settings(), "install + read back " + file.getFileName(), Duration.ofNanos(System.nanoTime() - started));
-        rules.installed(new ChartRules.Installed(file, release, namespace, api, rendered, RenderedManifest.of(stored)));
+        rules.installed(new ChartRules.Installed(file, release.name(), namespace, api, rendered, RenderedManifest.of(stored)));
     }
 
     /** Every object passes a strict server-side dry run in the namespace with no warning the chart's rules do not explain. */
@@ -171,21 +175,22 @@ public final class ApiServerChecks implements TierCheck {
     }
 
     private void mustBeRefused(Path file) {
-        String release = rules.releaseName(file);
+        String name = rules.releaseName(file);
         String expected = ExampleValuesFiles.expectedError(file);
         String level = rules.podSecurityLevel(file, Tier.API);
-        String namespace = TierNamespaces.create(cluster.api(), "refused-" + release, level, level);
+        String namespace = TierNamespaces.create(cluster.api(), "refused-" + name, level, level);
+        Release release = Release.of(chartDir, name, namespace, List.of(file));
         try {
-            refusedIn(file, release, namespace, expected);
+            refusedIn(file, release, expected);
         } finally {
-            cleanUpOnExistingCluster(release, namespace);
+            cleanUpOnExistingCluster(release);
         }
     }
 
-    private void refusedIn(Path file, String release, String namespace, String expected) {
+    private void refusedIn(Path file, Release release, String expected) {
         String message;
         try {
-            releases.install(release, namespace, List.of(file), Map.of());
+            releases.install(release);
             throw new AssertionError("helm install succeeded, but it must be refused with: " + expected);
         } catch (RuntimeException e) {
             message = String.valueOf(e.getMessage());
@@ -193,7 +198,7 @@ public final class ApiServerChecks implements TierCheck {
         refusalRule.problem(file, message).ifPresent(problem -> {
             throw new AssertionError("helm install: " + problem);
         });
-        Set<String> contents = NamespaceContents.of(cluster.api(), namespace);
+        Set<String> contents = NamespaceContents.of(cluster.api(), release.namespace());
         if (!contents.isEmpty()) {
             throw new AssertionError("the refused install left objects in its namespace: " + contents);
         }
@@ -204,16 +209,16 @@ public final class ApiServerChecks implements TierCheck {
      * GPUs): the release is uninstalled and the namespace deleted, its pods awaited, before the next file. The tier's
      * own clusters are torn down whole at the end instead.
      */
-    private void cleanUpOnExistingCluster(String release, String namespace) {
+    private void cleanUpOnExistingCluster(Release release) {
         if (cluster.cluster().startedByHarness()) {
             return;
         }
         try {
-            releases.uninstall(release, namespace);
+            releases.uninstall(release);
         } catch (RuntimeException e) {
             // a refused or failed install has no release to uninstall; the namespace goes below either way
         }
-        TierNamespaces.deleteLeavingNoClaims(cluster.api(), namespace, () -> { }, Duration.ofMinutes(10));
+        TierNamespaces.deleteLeavingNoClaims(cluster.api(), release.namespace(), () -> { }, Duration.ofMinutes(10));
     }
 
     static Map<String, Long> kindsAndNames(List<KubeObject> objects) {

@@ -6,7 +6,6 @@ import dev.nimchart.tiers.Tier;
 import dev.nimchart.tiers.TierCheck;
 import dev.nimchart.sessions.TierSessions;
 
-import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.cluster.ReleaseRecord;
 import dev.nimchart.controllers.ClusterPreconditions;
@@ -14,7 +13,7 @@ import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.InstalledRelease;
-import dev.nimchart.controllers.Release;
+import dev.nimchart.render.Release;
 import dev.nimchart.judge.ValuesJudge;
 import dev.nimchart.sessions.ControllerSession;
 import dev.nimchart.sessions.ControllerTierLifecycle;
@@ -43,7 +42,6 @@ public final class ControllerChecks implements TierCheck {
     private final Duration reconcileTimeout;
     private ControllerSession session;
     private ControllerEnvironment env;
-    private HelmReleases releases;
 
     /** The checks of the options' chart and rules on the sessions' controller tier, each file given the options' reconcile timeout. */
     public ControllerChecks(CheckOptions options, TierSessions sessions) {
@@ -53,13 +51,12 @@ public final class ControllerChecks implements TierCheck {
         this.reconcileTimeout = options.reconcileTimeout();
     }
 
-    /** The tier's environment, from its owner (started on first use), and the chart's releases on it. */
+    /** The tier's environment, from its owner (started on first use). */
     @Override
     public synchronized void start() {
         if (session == null) {
             ControllerSession started = sessions.controllers().sessionOrThrow();
             env = started.environment();
-            releases = started.releases(chartDir);
             session = started;
         } else {
             env.requireAllRunning();
@@ -84,7 +81,7 @@ public final class ControllerChecks implements TierCheck {
             long checking = System.nanoTime();
             rules.reconciled(new ChartRules.Reconciled(file, release, namespace, api, rendered, state, env::requireAllRunning));
             Timings.record(ControllerTierLifecycle.reportDir(env.settings()), "checks: " + file.getFileName(), Duration.ofNanos(System.nanoTime() - checking));
-            helmTest(file, release, namespace);
+            helmTest(file, installed);
 
             Set<String> kept = new TreeSet<>();
             for (KubeObject claim : rendered.ofKind("PersistentVolumeClaim")) {
@@ -113,15 +110,16 @@ public final class ControllerChecks implements TierCheck {
      * otherwise. On this tier a pod's program does not run (kwok ends a test pod Succeeded once it is Ready), so this
      * proves the test pods are admitted in the namespace, scheduled and awaited, not what they check.
      */
-    private void helmTest(Path file, String release, String namespace) {
-        List<ReleaseRecord.Hook> tests = ReleaseRecord.latest(env.api(), namespace, release).hooks().stream()
+    private void helmTest(Path file, InstalledRelease installed) {
+        String namespace = installed.namespace();
+        List<ReleaseRecord.Hook> tests = ReleaseRecord.latest(env.api(), namespace, installed.name()).hooks().stream()
                 .filter(h -> h.events().contains("test")).toList();
         if (tests.isEmpty()) {
             return;
         }
         long testing = System.nanoTime();
         try {
-            releases.test(release, namespace, (int) Math.min(Integer.MAX_VALUE, reconcileTimeout.toSeconds()));
+            installed.test(reconcileTimeout);
         } catch (RuntimeException e) {
             throw new AssertionError("helm test failed for its test hooks " + tests.stream().map(h -> h.kind() + "/" + h.name()).toList()
                     + ": " + ValuesJudge.helmMessage(String.valueOf(e.getMessage())) + "\n" + DesiredState.describe(NamespaceState.read(env.api(), namespace)));

@@ -7,6 +7,7 @@ import dev.nimchart.cluster.ClusterSession;
 import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.junit.ClusterTier;
+import dev.nimchart.render.Release;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,12 +32,12 @@ class HelmValidationIT {
     @Test
     void anUnknownFieldIsStoredWithTheServersWarningWithOrWithoutHelmsValidation(ClusterSession cluster, @TempDir Path dir) throws IOException {
         Path chart = chart(dir, "unknown-field", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: probe\nbogusField: 1\ndata:\n  a: b\n");
-        HelmReleases helm = cluster.releases(chart);
+        HelmReleases helm = cluster.releases();
         KubeApi api = cluster.api();
         List<Object> stored = new ArrayList<>();
         for (boolean validate : List.of(true, false)) {
             String namespace = cluster.restrictedNamespace("helm-validation-unknown-" + validate);
-            String out = helm.helmCli(args(chart, namespace, validate));
+            String out = helm.installWithCli(probe(chart, namespace), how(validate));
             assertThat(out).as("helm install, OpenAPI validation %s", validate ? "on" : "off").contains("Warning: unknown field").contains("bogusField");
             Map<String, Object> cm = KubeApi.require(api.get("/api/v1/namespaces/" + namespace + "/configmaps/probe"), "read the ConfigMap");
             stored.add(cm.get("data"));
@@ -48,11 +49,11 @@ class HelmValidationIT {
     @Test
     void aValueOfTheWrongTypeIsRefusedByTheServerAloneWithOrWithoutHelmsValidation(ClusterSession cluster, @TempDir Path dir) throws IOException {
         Path chart = chart(dir, "wrong-type", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: probe\ndata:\n  a: 1\n");
-        HelmReleases helm = cluster.releases(chart);
+        HelmReleases helm = cluster.releases();
         List<String> messages = new ArrayList<>();
         for (boolean validate : List.of(true, false)) {
             String namespace = cluster.restrictedNamespace("helm-validation-type-" + validate);
-            Throwable refused = catchThrowable(() -> helm.helmCli(args(chart, namespace, validate)));
+            Throwable refused = catchThrowable(() -> helm.installWithCli(probe(chart, namespace), how(validate)));
             assertThat(refused).as("helm install, OpenAPI validation %s", validate ? "on" : "off").isNotNull();
             String message = refused.getMessage();
             messages.add(message.substring(message.indexOf("Error:")).replace(namespace, "NS"));
@@ -69,11 +70,11 @@ class HelmValidationIT {
         return chart;
     }
 
-    private static List<String> args(Path chart, String namespace, boolean validate) {
-        List<String> args = new ArrayList<>(List.of("install", "probe", chart.toString(), "--namespace", namespace));
-        if (!validate) {
-            args.add("--disable-openapi-validation");
-        }
-        return args;
+    private static Release probe(Path chart, String namespace) {
+        return Release.of(chart, "probe", namespace, List.of());
+    }
+
+    private static HelmReleases.CliInstall how(boolean validate) {
+        return validate ? HelmReleases.CliInstall.AS_HELM_DEFAULTS : HelmReleases.CliInstall.WITHOUT_OPENAPI_VALIDATION;
     }
 }

@@ -2,6 +2,7 @@ package dev.nimchart.chart.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.cluster.ClusterSession;
@@ -13,6 +14,7 @@ import dev.nimchart.objects.KubeObject;
 import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.render.Release;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,11 +51,12 @@ class ReleaseLifecycleIT {
     @MethodSource("lifecycleExamples")
     void upgradeRollbackAndUninstall(Path file, ClusterSession cluster, @TempDir Path tmp) throws IOException {
         Example e = Example.of(file);
-        String release = ChartUnderTest.releaseName(file);
-        String namespace = cluster.restrictedNamespace("life-" + release);
+        Release first = ChartReleases.of(cluster.restrictedNamespace("life-" + ChartUnderTest.releaseName(file)), file);
+        String release = first.name();
+        String namespace = first.namespace();
         KubeApi api = cluster.api();
 
-        cluster.releases().install(release, namespace, List.of(file), Map.of());
+        cluster.releases().install(first);
         Map<String, Object> sshKey = sshKeyData(api, namespace);
         boolean generatesKey = e.manifest.ofKind("Secret").stream().anyMatch(o -> o.name().endsWith("-ssh"));
         assertThat(sshKey != null).as("%s: the chart's SSH key Secret is stored when the chart makes one", e.name())
@@ -66,18 +69,18 @@ class ReleaseLifecycleIT {
 
         Path upgrade = tmp.resolve("upgrade.yaml"); // JSON is YAML
         Files.writeString(upgrade, tools.jackson.databind.json.JsonMapper.shared().writeValueAsString(upgradeValues(e)));
-        cluster.releases().upgrade(release, namespace, List.of(file, upgrade), Map.of());
+        cluster.releases().upgrade(first.withMoreValues(upgrade));
         assertState(e, api, namespace, release, 2, e.integer("replicaCount") + 1, true);
         assertThat(sshKeyData(api, namespace)).as("%s: the SSH key after the upgrade", e.name()).isEqualTo(sshKey);
 
-        cluster.releases().rollback(release, namespace, 1);
+        cluster.releases().rollback(first, 1);
         assertState(e, api, namespace, release, 3, e.integer("replicaCount"), false);
         assertThat(sshKeyData(api, namespace)).as("%s: the SSH key after the rollback", e.name()).isEqualTo(sshKey);
 
         List<KubeObject> applied = ReleaseRecord.latest(api, namespace, release).objects().objects();
         Set<String> kept = applied.stream().filter(o -> "keep".equals(o.annotations().get("helm.sh/resource-policy")))
                 .map(KubeObject::toString).collect(Collectors.toCollection(TreeSet::new));
-        cluster.releases().uninstall(release, namespace);
+        cluster.releases().uninstall(first);
         assertThat(NamespaceContents.settled(api, namespace, kept::equals))
                 .as("%s: after uninstall only the objects marked keep remain", e.name()).isEqualTo(kept);
         if (e.flag("persistence.enabled") && "keep".equals(e.text("persistence.annotations[helm.sh/resource-policy]"))

@@ -2,9 +2,11 @@ package dev.nimchart.chart.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nimchart.chart.repository.ChartReleases;
 import dev.nimchart.chart.repository.Example;
 import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
+import dev.nimchart.cluster.HelmReleases;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.controllers.ClusterPreconditions;
 import dev.nimchart.controllers.ControllerEnvironment;
@@ -15,6 +17,7 @@ import dev.nimchart.sessions.TierNamespaces;
 import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.render.ChartUnderTest;
+import dev.nimchart.render.Release;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -46,13 +49,12 @@ class PodSecurityWhereSeenIT {
         Example e = Example.of(file);
         ControllerEnvironment env = session.environment();
         KubeApi api = env.api();
-        String release = ChartUnderTest.releaseName(file);
-        String namespace = TierNamespaces.create(api, "restricted-" + release, "restricted");
+        String namespace = TierNamespaces.create(api, "restricted-" + ChartUnderTest.releaseName(file), "restricted");
+        Release release = ChartReleases.of(namespace, file);
         RenderedManifest rendered = ChartUnderTest.renderIn(namespace, file);
         ClusterPreconditions.prepare(api, namespace, rendered.objects());
         try {
-            String output = session.releases().helmCli(List.of("install", release, ChartUnderTest.chartDir().toString(),
-                    "--namespace", namespace, "--values", file.toString()));
+            String output = session.releases().installWithCli(release, HelmReleases.CliInstall.AS_HELM_DEFAULTS);
             boolean builtIn = rendered.objects().stream().anyMatch(o -> CHECKED_AT_INSTALL.contains(o.kind()));
             if (builtIn) {
                 assertThat(output).as("%s: helm install warns about the pod template", e.name())
@@ -70,7 +72,7 @@ class PodSecurityWhereSeenIT {
                     .noneMatch(p -> p.list("spec.containers").stream().anyMatch(c -> PodTemplate.limit(c, "nvidia.com/gpu") > 0));
         } finally {
             try {
-                session.releases().uninstall(release, namespace);
+                session.releases().uninstall(release);
             } finally {
                 TierNamespaces.delete(api, namespace, env::requireAllRunning);
             }

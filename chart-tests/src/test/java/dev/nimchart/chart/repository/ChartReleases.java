@@ -1,6 +1,6 @@
 package dev.nimchart.chart.repository;
 
-import dev.nimchart.controllers.Release;
+import dev.nimchart.render.Release;
 import dev.nimchart.render.ChartUnderTest;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -14,7 +14,7 @@ import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.PodReadiness;
 import dev.nimchart.controllers.NamespaceState;
-import dev.nimchart.controllers.Release;
+import dev.nimchart.render.Release;
 import dev.nimchart.junit.ControllerTier;
 import dev.nimchart.sessions.ControllerSession;
 import dev.nimchart.sessions.TierNamespaces;

@@ -5,6 +5,7 @@ import dev.nimchart.values.ExampleValuesFiles;
 import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.objects.RenderedManifest;
 import dev.nimchart.cluster.ClusterSession;
+import dev.nimchart.render.Release;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -213,7 +214,7 @@ public final class Benchmark {
     }
 
     private ClusterSession start() {
-        return ClusterSession.start(chart.settings(), chart.dir(), OUT.resolve("cluster"), line -> System.err.println("  [cluster] " + line));
+        return ClusterSession.start(chart.settings(), OUT.resolve("cluster"), line -> System.err.println("  [cluster] " + line));
     }
 
     private void installs(ClusterSession s) {
@@ -227,7 +228,7 @@ public final class Benchmark {
             String release = dev.nimchart.render.ChartRenderer.releaseName(f);
             String ns = s.restrictedNamespace("bench-" + release);
             long t0 = System.nanoTime();
-            s.releases().install(release, ns, List.of(f), Map.of());
+            s.releases().install(Release.of(chart.dir(), release, ns, List.of(f)));
             long t1 = System.nanoTime();
             int objects = s.api().objectsIn(ns).size();
             long t2 = System.nanoTime();
@@ -278,7 +279,7 @@ public final class Benchmark {
                     int bytes = manifest.text().getBytes(StandardCharsets.UTF_8).length;
                     String ns = s.restrictedNamespace(p.release());
                     long t0 = System.nanoTime();
-                    s.releases().install(p.release(), ns, files, Map.of());
+                    s.releases().install(Release.of(chart.dir(), p.release(), ns, files));
                     s.api().objectsIn(ns);
                     long install = System.nanoTime() - t0;
                     long render = Stats.median(times);

@@ -9,7 +9,7 @@ import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.Kueue;
 import dev.nimchart.controllers.InstalledRelease;
-import dev.nimchart.controllers.Release;
+import dev.nimchart.render.Release;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,7 +69,7 @@ final class ControllerTierBench {
         report.line("| example | pods | install to all Ready |");
         report.line("|---|---|---|");
         try (ControllerEnvironment env = start()) {
-            HelmReleases releases = new HelmReleases(chart.dir(), env.kubeConfigYaml(), out.resolve("controllers-helm"), env.settings());
+            HelmReleases releases = new HelmReleases(env.kubeConfigYaml(), out.resolve("controllers-helm"), env.settings());
             KubeApi api = env.api();
             long total = 0;
             for (Path f : examples) {
@@ -78,14 +78,14 @@ final class ControllerTierBench {
                 KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                         "metadata", Map.of("name", ns))), "create " + ns);
                 int pods = ExpectedPods.of(chart.values(f));
-                InstalledRelease installed = InstalledRelease.install(env, c -> releases, c -> chart.renderer(),
+                InstalledRelease installed = InstalledRelease.install(env, releases, c -> chart.renderer(),
                         Release.of(chart.dir(), release, ns, List.of(f)));
                 installed.awaitReady(pods, Duration.ofSeconds(120));
                 long took = installed.sinceInstall().toNanos();
                 total += took;
                 report.line("| " + f.getFileName() + " | " + pods + " | " + Stats.ms(took) + " |");
                 report.figure("controllers-install-to-ready", f.getFileName().toString(), took / 1e6, "ms");
-                releases.uninstall(release, ns);
+                installed.uninstall();
                 api.delete("/api/v1/namespaces/" + ns);
                 DesiredState.awaitNoPods(api, ns, Duration.ofSeconds(120), env::requireAllRunning);
                 ClusterPreconditions.cleanUp(api, ns);

@@ -9,7 +9,7 @@ import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.InstalledRelease;
-import dev.nimchart.controllers.Release;
+import dev.nimchart.render.Release;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.tiers.startup.StartupChecks;
@@ -62,16 +62,16 @@ final class StartupTierBench {
         report.line("|---|---|---|---|---|---|");
         try (ControllerEnvironment env = ControllerEnvironment.start(chart.settings(), out.resolve("controllers").toAbsolutePath(),
                 line -> System.err.println("  [controllers] " + line))) {
-            HelmReleases releases = new HelmReleases(chart.dir(), env.kubeConfigYaml(), out.resolve("startup-helm"), env.settings());
+            HelmReleases releases = new HelmReleases(env.kubeConfigYaml(), out.resolve("startup-helm"), env.settings());
             KubeApi api = env.api();
             for (Path f : multiNode) {
                 String release = ChartRenderer.releaseName(f);
                 String ns = "bench-startup-" + release;
                 KubeApi.require(api.post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                         "metadata", Map.of("name", ns))), "create " + ns);
-                NamespaceState state = InstalledRelease.install(env, c -> releases, c -> chart.renderer(),
-                        Release.of(chart.dir(), release, ns, List.of(f))).awaitReady(ExpectedPods.of(chart.values(f)),
-                        Duration.ofSeconds(120));
+                InstalledRelease installed = InstalledRelease.install(env, releases, c -> chart.renderer(),
+                        Release.of(chart.dir(), release, ns, List.of(f)));
+                NamespaceState state = installed.awaitReady(ExpectedPods.of(chart.values(f)), Duration.ofSeconds(120));
                 // the pods the start-up tier starts: no pre-fill Job's pod (its work is done), no endpoint picker (no model)
                 List<KubeObject> pods = StartupChecks.podsToStart(state);
                 int timeout = ((Number) ((Map<?, ?>) chart.values(f).get("multiNode")).get("clusterStartTimeout")).intValue();
@@ -88,7 +88,7 @@ final class StartupTierBench {
                         + Stats.seconds(Stats.median(times)) + " | " + Stats.seconds(max) + " | " + Stats.median(memory) / (1024 * 1024) + " MiB |");
                 report.figure("startup-ready", f.getFileName().toString(), Stats.median(times) / 1e9, "s");
                 report.figure("startup-rss", f.getFileName().toString(), Stats.median(memory) / (1024.0 * 1024), "MiB");
-                releases.uninstall(release, ns);
+                installed.uninstall();
                 api.delete("/api/v1/namespaces/" + ns);
                 DesiredState.awaitNoPods(api, ns, Duration.ofSeconds(120), env::requireAllRunning);
                 ClusterPreconditions.cleanUp(api, ns);

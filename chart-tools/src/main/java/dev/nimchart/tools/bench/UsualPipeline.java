@@ -76,7 +76,7 @@ public final class UsualPipeline {
     public static UsualPipeline prepare(dev.nimchart.settings.Settings settings, Path workDir, Path schemasDir, Consumer<String> progress) throws IOException {
         Path chartDir = settings.chartDir();
         Map<String, Object> openApi;
-        try (dev.nimchart.cluster.ClusterSession session = dev.nimchart.cluster.ClusterSession.start(settings, chartDir, workDir, progress)) {
+        try (dev.nimchart.cluster.ClusterSession session = dev.nimchart.cluster.ClusterSession.start(settings, workDir, progress)) {
             openApi = dev.nimchart.cluster.KubeApi.require(session.api().get("/openapi/v2"), "read /openapi/v2");
         }
         if (Files.isDirectory(schemasDir)) {

@@ -18,7 +18,7 @@ import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.controllers.ReconciledSummary;
-import dev.nimchart.controllers.Release;
+import dev.nimchart.render.Release;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,11 +85,11 @@ public final class ReconciledExample {
         String release = ChartRenderer.releaseName(file);
         KubeApi.require(env.api().post("/api/v1/namespaces", Map.of("apiVersion", "v1", "kind", "Namespace",
                 "metadata", Map.of("name", NAMESPACE))), "create the namespace " + NAMESPACE);
-        HelmReleases releases = new HelmReleases(chartDir, env.kubeConfigYaml(),
+        HelmReleases releases = new HelmReleases(env.kubeConfigYaml(),
                 env.settings().workDir().resolve("show-example").resolve("helm"), env.settings());
         NamespaceState state;
         try {
-            InstalledRelease installed = InstalledRelease.install(env, chart -> releases, chart -> renderer,
+            InstalledRelease installed = InstalledRelease.install(env, releases, chart -> renderer,
                     Release.of(chartDir, release, NAMESPACE, List.of(file)));
             installed.prepared().forEach(made -> progress.accept("cluster has " + made));
             state = installed.awaitReady(ExpectedPods.of(ValuesMerger.mergedValues(chartDir, List.of(file))), Duration.ofSeconds(120));

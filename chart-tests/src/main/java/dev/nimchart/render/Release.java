@@ -1,4 +1,4 @@
-package dev.nimchart.controllers;
+package dev.nimchart.render;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,9 +9,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A Helm release to install: the chart directory, the release's name and namespace, its values files (in order, as
- * {@code --values}) and {@code --set} values (in order). A plain value: {@code ControllerSession.install(release)}
- * installs it and returns an {@link InstalledRelease}.
+ * A Helm release of a chart: the chart directory, the release's name and namespace, its values files (in order, as
+ * {@code --values}) and {@code --set} values (in order). A plain value, the one vocabulary of every tier: {@link
+ * ChartRenderer#render(Release)} renders it, {@code HelmReleases} installs, upgrades, tests, rolls back and uninstalls
+ * it, and {@code ControllerSession.install(release)} installs it and returns an {@code InstalledRelease}.
  */
 public record Release(Path chart, String name, String namespace, List<Path> valuesFiles, Map<String, String> sets) {
 
