@@ -41,6 +41,21 @@ class ChartRendererTest {
     }
 
     @Test
+    void aReleaseRendersWithItsNameNamespaceFilesAndSetsAndOnlyOfItsOwnChart(@TempDir Path dir) throws Exception {
+        Path values = Files.writeString(dir.resolve("values.yaml"), "replicaCount: 2\n");
+        Release release = new Release(FixtureChart.dir(), "demo", "inference", List.of(values), Map.of("image.tag", "3.0"));
+
+        KubeObject deployment = renderer.render(release).one("Deployment");
+
+        assertThat(deployment.name()).isEqualTo("demo-fixture");
+        assertThat(deployment.namespace()).isEqualTo("inference");
+        assertThat(deployment.at("spec.replicas")).isEqualTo(2);
+        assertThat(deployment.at("spec.template.spec.containers[0].image")).isEqualTo("registry.example/fixture:3.0");
+        assertThatThrownBy(() -> renderer.render(release.ofChart(dir)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is of the chart " + dir);
+    }
+
+    @Test
     void schemaViolationComesBackWithHelmsTextNamingTheKey() {
         assertThatThrownBy(() -> renderer.template("demo", "default", List.of(), Map.of("multiNode.workers", "0")))
                 .isInstanceOf(ChartRefusedException.class)
