@@ -524,15 +524,14 @@ public final class PodGroupRun implements AutoCloseable {
                 if (!runs.contains(ended) || ended.process().isAlive()) {
                     continue;
                 }
-                PodRestarts.Action action = restarts.ended(ended.pod(), ended.process().exitValue(), this::pending);
-                List<String> said = restarts.said();
-                switch (action) {
-                    case RESTART_CONTAINER -> restartContainer(ended, said.get(said.size() - 1));
+                PodRestarts.Decision decision = restarts.ended(ended.pod(), ended.process().exitValue(), this::pending);
+                switch (decision.action()) {
+                    case RESTART_CONTAINER -> restartContainer(ended, decision.said());
                     case RECREATE_GROUP -> {
                         List<String> names = restarts.groupPods(ended.pod()).stream().map(KubeObject::name).toList();
                         List<PodRun> group = runs.stream().filter(r -> names.contains(r.pod().name()))
                                 .sorted(java.util.Comparator.comparing((PodRun r) -> !isLeader(r.pod()))).toList();
-                        recreate(group, said.get(said.size() - 1));
+                        recreate(group, decision.said());
                     }
                     default -> {
                         return Boolean.FALSE;

@@ -102,23 +102,23 @@ final class GroupStart {
      * endpoint picker (it routes to the model's pods and runs no model).
      */
     static List<KubeObject> podsToStart(NamespaceState state) {
-        return state.servingPods().stream().filter(p -> !PodTemplate.ENDPOINT_PICKER.equals(label(p, "app.kubernetes.io/component")))
+        return state.servingPods().stream().filter(p -> !PodTemplate.ENDPOINT_PICKER.equals(p.label("app.kubernetes.io/component")))
                 .sorted(Comparator.comparing(KubeObject::name)).toList();
     }
 
     /** The pods that serve the API: each LWS group's leader, each MPIJob's worker 0, or every pod that is neither. */
     static List<KubeObject> serving(List<KubeObject> pods) {
-        return pods.stream().filter(p -> label(p, LWS_WORKER_INDEX) != null ? "0".equals(label(p, LWS_WORKER_INDEX))
-                : label(p, MPI_ROLE) != null ? "worker".equals(label(p, MPI_ROLE)) && "0".equals(label(p, MPI_INDEX)) : !ownedByJob(p))
+        return pods.stream().filter(p -> p.label(LWS_WORKER_INDEX) != null ? "0".equals(p.label(LWS_WORKER_INDEX))
+                : p.label(MPI_ROLE) != null ? "worker".equals(p.label(MPI_ROLE)) && "0".equals(p.label(MPI_INDEX)) : !ownedByJob(p))
                 .toList();
     }
 
     /** A multi-node group's key: LWS name and group index, or the MPIJob's name; "" for a pod of no group. */
     static String groupKey(KubeObject pod) {
-        if (label(pod, LWS_GROUP) != null) {
-            return label(pod, LWS_NAME) + "/" + label(pod, LWS_GROUP);
+        if (pod.label(LWS_GROUP) != null) {
+            return pod.label(LWS_NAME) + "/" + pod.label(LWS_GROUP);
         }
-        return label(pod, MPI_JOB) == null ? "" : label(pod, MPI_JOB);
+        return pod.label(MPI_JOB) == null ? "" : pod.label(MPI_JOB);
     }
 
     private void held(List<KubeObject> pods, ChartRules rules, ChartRules.Reconciled reconciled) {
@@ -305,10 +305,5 @@ final class GroupStart {
 
     static boolean ownedByJob(KubeObject pod) {
         return pod.list("metadata.ownerReferences").stream().anyMatch(o -> "Job".equals(o.at("kind")));
-    }
-
-    static String label(KubeObject o, String key) {
-        Object v = o.labels().get(key);
-        return v == null ? null : v.toString();
     }
 }

@@ -39,7 +39,7 @@ public record Reconciled(Example example, String release, NamespaceState state) 
     }
 
     static boolean isEndpointPicker(KubeObject pod) {
-        return dev.nimchart.objects.PodTemplate.ENDPOINT_PICKER.equals(label(pod, "app.kubernetes.io/component"));
+        return dev.nimchart.objects.PodTemplate.ENDPOINT_PICKER.equals(pod.label("app.kubernetes.io/component"));
     }
 
     /** The pods of the chart's own Jobs (the cache pre-fill Job), as the Job controller labelled them. */
@@ -48,25 +48,25 @@ public record Reconciled(Example example, String release, NamespaceState state) 
     }
 
     private static boolean ownJobPod(KubeObject pod) {
-        return label(pod, MPI_ROLE) == null && pod.list("metadata.ownerReferences").stream().anyMatch(o -> "Job".equals(o.at("kind")));
+        return pod.label(MPI_ROLE) == null && pod.list("metadata.ownerReferences").stream().anyMatch(o -> "Job".equals(o.at("kind")));
     }
 
     /** Pods that serve the API: every single-node pod, each LWS group's leader, each MPIJob's worker 0. */
     public List<KubeObject> servingPods() {
         return pods().stream().filter(p -> switch (example.mode()) {
-            case "leaderworkerset" -> "0".equals(label(p, LWS_WORKER_INDEX));
-            case "mpijob" -> "worker".equals(label(p, MPI_ROLE)) && "0".equals(label(p, MPI_INDEX));
+            case "leaderworkerset" -> "0".equals(p.label(LWS_WORKER_INDEX));
+            case "mpijob" -> "worker".equals(p.label(MPI_ROLE)) && "0".equals(p.label(MPI_INDEX));
             default -> true;
         }).toList();
     }
 
     /** Pods that run the model (all but the MPI launcher). */
     public List<KubeObject> gpuPods() {
-        return pods().stream().filter(p -> !"launcher".equals(label(p, MPI_ROLE))).toList();
+        return pods().stream().filter(p -> !"launcher".equals(p.label(MPI_ROLE))).toList();
     }
 
     public List<KubeObject> launchers() {
-        return pods().stream().filter(p -> "launcher".equals(label(p, MPI_ROLE))).toList();
+        return pods().stream().filter(p -> "launcher".equals(p.label(MPI_ROLE))).toList();
     }
 
     /** Multi-node groups by the operator's labels (LWS name + group index, or MPIJob name), each with its pods. */
@@ -76,15 +76,10 @@ public record Reconciled(Example example, String release, NamespaceState state) 
     }
 
     public static String groupKey(KubeObject pod) {
-        if (label(pod, LWS_GROUP) != null) {
-            return label(pod, LWS_NAME) + "/" + label(pod, LWS_GROUP);
+        if (pod.label(LWS_GROUP) != null) {
+            return pod.label(LWS_NAME) + "/" + pod.label(LWS_GROUP);
         }
-        return label(pod, MPI_JOB);
-    }
-
-    public static String label(KubeObject o, String key) {
-        Object v = o.labels().get(key);
-        return v == null ? null : v.toString();
+        return pod.label(MPI_JOB);
     }
 
     /** The number of pods the values ask for (see {@link ExpectedPods}). */
