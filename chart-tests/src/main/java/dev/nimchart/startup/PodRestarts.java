@@ -32,10 +32,8 @@ import java.util.Set;
  */
 public final class PodRestarts {
 
-    /** The labels LeaderWorkerSet gives each pod of a group: its LeaderWorkerSet, its group, its index in the group (0: leader). */
-    public static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
-    public static final String LWS_GROUP = "leaderworkerset.sigs.k8s.io/group-index";
-    public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+    private static final String LWS_NAME = GroupLabels.LWS_NAME;
+    private static final String LWS_GROUP = GroupLabels.LWS_GROUP;
     /** LeaderWorkerSet's restart policy when the object sets none (its CRD's default). */
     static final String LWS_DEFAULT_POLICY = "RecreateGroupOnPodRestart";
 

@@ -3,6 +3,7 @@ package dev.nimchart.chart.repository;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;
+import dev.nimchart.startup.GroupLabels;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -16,12 +17,10 @@ import java.util.stream.Collectors;
  */
 public record Reconciled(Example example, String release, NamespaceState state) {
 
-    static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
-    public static final String LWS_GROUP = "leaderworkerset.sigs.k8s.io/group-index";
-    public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
-    static final String MPI_JOB = "training.kubeflow.org/job-name";
-    public static final String MPI_ROLE = "training.kubeflow.org/job-role";
-    public static final String MPI_INDEX = "training.kubeflow.org/replica-index";
+    public static final String LWS_GROUP = GroupLabels.LWS_GROUP;
+    public static final String LWS_WORKER_INDEX = GroupLabels.LWS_WORKER_INDEX;
+    public static final String MPI_ROLE = GroupLabels.MPI_ROLE;
+    public static final String MPI_INDEX = GroupLabels.MPI_INDEX;
 
     /**
      * The model's pods: every live pod but the Inference Gateway's endpoint picker ({@link #endpointPickers()}) and the
@@ -75,11 +74,10 @@ public record Reconciled(Example example, String release, NamespaceState state) 
                 .collect(Collectors.groupingBy(Reconciled::groupKey, TreeMap::new, Collectors.toList()));
     }
 
+    /** {@link GroupLabels#groupKey}, null for a pod of no group. */
     public static String groupKey(KubeObject pod) {
-        if (pod.label(LWS_GROUP) != null) {
-            return pod.label(LWS_NAME) + "/" + pod.label(LWS_GROUP);
-        }
-        return pod.label(MPI_JOB);
+        String key = GroupLabels.groupKey(pod);
+        return key.isEmpty() ? null : key;
     }
 
     /** The number of pods the values ask for (see {@link ExpectedPods}). */

@@ -315,16 +315,14 @@ public final class Benchmark {
             report.line("Not measured in this run: `ci/benchmark.sh --verify` (warm caches) and `--cold` (fresh clone, empty caches) measure it.");
             return;
         }
-        Path head = OUT.resolve("cold-head.txt");
-        String coldCommit = Files.isRegularFile(head) ? " (commit " + Files.readString(head).strip().split(" ", 2)[0] + ")" : "";
         report.line("| run | wall time |");
         report.line("|---|---|");
         for (String line : Files.readAllLines(file)) {
             String[] parts = line.split("\t");
             long ms = Long.parseLong(parts[1].trim());
             String label = switch (parts[0]) {
-                case "cold-show-example" -> "cold, first command: `ci/show-example.sh` on a fresh clone, every cache empty" + coldCommit;
-                case "cold" -> "cold, second command: `mvn -B verify` after it (CI=true)" + coldCommit;
+                case "cold-show-example" -> "cold, first command: `ci/show-example.sh` on a fresh clone, every cache empty";
+                case "cold" -> "cold, second command: `mvn -B verify` after it (CI=true)";
                 default -> "`mvn -B verify`, warm caches";
             };
             report.line("| " + label + " | " + Stats.seconds(ms * 1_000_000) + " |");
