@@ -50,7 +50,7 @@ source "${script_dir}/lib/steps.sh"
 
 # Prints the version that go.mod file $1 requires for module $2 (no Go needed).
 pinned_version() {
-  sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${2//./\\.} (v[0-9][^ ]*).*#\\2#p" "$1" | head -n 1
+  sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${2//./\\.} (v[0-9][^ ]*).*#\\2#p" "$1" | sed -n 1p
 }
 
 # ---------------------------------------------------------------------------
@@ -267,5 +267,5 @@ for b in "${binaries[@]}"; do
   printf '         %-15s %4s MiB\n' "${b}" "$(($(stat -c %s "${dest}/${b}" 2>/dev/null || stat -f %z "${dest}/${b}") / 1048576))"
 done
 "${dest}/kube-apiserver" --version | sed 's/^/         /'
-"${dest}/etcd" --version | head -n 1 | sed 's/^/         /'
+"${dest}/etcd" --version | sed -n '1s/^/         /p' # sed reads every line: head would leave etcd (four writes) to die of SIGPIPE, failing the script under pipefail
 done_at built

@@ -47,7 +47,7 @@ ensure_commands_launcher() {
   else
     rm -f "$launcher/stamp.$$"
     echo "$name: the build failed; Maven said:" >&2
-    grep -E '^\[ERROR\]' "$log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | head -5 | sed 's/^/  /' >&2 || true
+    grep -E '^\[ERROR\]' "$log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | sed -n 1,5p | sed 's/^/  /' >&2 || true
     echo "  (full log: $log)" >&2
     return 1
   fi
