@@ -7,14 +7,17 @@
 # chart-tools/target/benchmark/{report.md,figures.tsv}; records them in benchmarks/figures.tsv (each section this
 # run measured replaces the recorded one) and regenerates docs/benchmarks.md's measured table from that record.
 #
-#   ci/benchmark.sh [--offline] [--verify] [--cold] [--faults] [--agreement] [--epp] [--gpu-results DIR]
+#   ci/benchmark.sh [--offline] [--verify] [--cold | --cold-results DIR] [--faults] [--agreement] [--epp] [--gpu-results DIR]
 #                   [-Dnim.bench.runs=N ...]
 #
 #   --offline only the offline side by side, in one JVM and as commands (the other sections keep their recorded figures)
 #   --verify  also time a whole `mvn -B verify` with warm caches (every tier: minutes on 2 cores)
-#   --cold    also time `mvn -B verify` on a fresh clone with empty Maven, Go, control-plane, controller and tool
-#             caches, as a fresh CI machine runs it (about 20 min on 2 cores; needs the network to Maven Central
-#             and the Go module proxy); the report also gives each build script's own time from that run's log
+#   --cold    also time the README's two commands (ci/show-example.sh, then mvn -B verify) on a fresh clone with
+#             every cache empty, as a fresh machine runs them (ci/cold-run.sh; about an hour on 2 cores; needs the
+#             network to Maven Central, the Go module proxy and PyPI); the report also gives each build script's own
+#             time from those runs' logs
+#   --cold-results DIR  record a cold run ci/cold-run.sh DIR made before (on this or another machine) instead of
+#             running one
 #   --agreement also run the differential fuzz (chart-tests' ChartValidatorAgreementIT) at a large budget:
 #             NIM_AGREEMENT_SECONDS (default 150) of documents with its fixed seed; its summary (documents tried and per
 #             second, escapes, false refusals, explained escapes) goes to chart-tools/target/benchmark/agreement.txt
@@ -35,6 +38,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out="$root/chart-tools/target/benchmark"
 verify=false
 cold=false
+cold_results=""
 faults=false
 agreement=false
 epp=false
@@ -52,6 +56,10 @@ while (($#)); do
     --offline) maven_args+=(-Dnim.bench.only=offline) ;;
     --verify) verify=true ;;
     --cold) cold=true ;;
+    --cold-results)
+      [[ -f "${1:-}/times.tsv" ]] || { echo "benchmark: --cold-results needs the directory of a ci/cold-run.sh run (with times.tsv)" >&2; exit 2; }
+      cold_results=$(cd "$1" && pwd)
+      shift ;;
     --faults) faults=true ;;
     --agreement) agreement=true ;;
     --epp) epp=true ;;
@@ -79,15 +87,31 @@ verify_figures="$out/verify.tsv"
 if $verify; then
   echo -e "warm\t$(timed verify-warm mvn -B -f "$root/pom.xml" verify)" >>"$verify_figures.new"
 fi
-if $cold; then
-  scratch=$(mktemp -d)
-  git clone -q "$root" "$scratch/repo"
-  # Every cache the build fills, empty: Maven repository, Go module and build caches, the control plane, the tools.
-  timed_cold=$(env GOMODCACHE="$scratch/gomod" GOCACHE="$scratch/gocache" NIM_CONTROL_PLANE_DIR="$scratch/control-plane" \
-    NIM_TOOLS_DIR="$scratch/tools" NIM_CONTROLLERS_DIR="$scratch/controllers" CI=true \
-    bash -c "$(declare -f timed); out='$out'; timed verify-cold mvn -B -Dmaven.repo.local='$scratch/m2' -f '$scratch/repo/pom.xml' verify")
-  echo -e "cold\t$timed_cold" >>"$verify_figures.new"
-  chmod -R u+w "$scratch" && rm -rf "$scratch"
+cold_scratch=""
+if $cold && [[ -z "$cold_results" ]]; then
+  cold_scratch=$(mktemp -d)
+  cold_results=$cold_scratch/run
+  echo "timing the README's two commands on a fresh clone with every cache empty (ci/cold-run.sh $cold_results)" >&2
+  "$root/ci/cold-run.sh" "$cold_results" || echo "the cold run failed; see $cold_results" >&2
+fi
+if [[ -n "$cold_results" ]]; then
+  # The cold run's figures: both commands must have ended green, else there is nothing to record.
+  for name in show-example verify; do
+    line=$(awk -F'\t' -v n="$name" '$1 == n' "$cold_results/times.tsv" 2>/dev/null || true)
+    [[ -n "$line" && "$(cut -f3 <<<"$line")" == 0 ]] || {
+      echo "benchmark: the cold run in $cold_results did not end green ($name: ${line:-not run}); nothing recorded" >&2
+      exit 1
+    }
+  done
+  echo -e "cold-show-example\t$(awk -F'\t' '$1 == "show-example" {print $2}' "$cold_results/times.tsv")" >>"$verify_figures.new"
+  echo -e "cold\t$(awk -F'\t' '$1 == "verify" {print $2}' "$cold_results/times.tsv")" >>"$verify_figures.new"
+  cp "$cold_results/show-example.log" "$out/show-example-cold.log"
+  cp "$cold_results/verify.log" "$out/verify-cold.log"
+  cp "$cold_results/head.txt" "$out/cold-head.txt"
+fi
+if [[ -n "$cold_scratch" ]]; then
+  # Go's module cache is read-only; the clone and its caches are gigabytes.
+  chmod -R u+w "$cold_scratch" && rm -rf "$cold_scratch"
 fi
 if [[ -s "$verify_figures.new" ]]; then
   mv "$verify_figures.new" "$verify_figures"

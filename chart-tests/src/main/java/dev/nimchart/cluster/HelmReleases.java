@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 
 /**
  * Helm releases of the chart on a cluster, with real release storage: install, upgrade and uninstall through
@@ -22,6 +24,15 @@ import java.util.concurrent.TimeUnit;
  * module (helm-java has no rollback).
  */
 public final class HelmReleases {
+
+    /** helm-java's setters of an install. */
+    private static final ReleaseSetters<InstallCommand> INSTALL = new ReleaseSetters<>(InstallCommand::withName,
+            InstallCommand::withNamespace, InstallCommand::withKubeConfigContents, InstallCommand::disableOpenApiValidation,
+            InstallCommand::withValuesFile, InstallCommand::set);
+    /** helm-java's setters of an upgrade. */
+    private static final ReleaseSetters<UpgradeCommand> UPGRADE = new ReleaseSetters<>(UpgradeCommand::withName,
+            UpgradeCommand::withNamespace, UpgradeCommand::withKubeConfigContents, UpgradeCommand::disableOpenApiValidation,
+            UpgradeCommand::withValuesFile, UpgradeCommand::set);
 
     private final Path chartDir;
     private final String kubeConfig;
@@ -45,11 +56,7 @@ public final class HelmReleases {
      * the results are the same on the tiers' Kubernetes.
      */
     public Release install(String release, String namespace, List<Path> valuesFiles, Map<String, String> sets) {
-        InstallCommand install = new Helm(chartDir).install().withName(release).withNamespace(namespace)
-                .withKubeConfigContents(kubeConfig).disableOpenApiValidation();
-        valuesFiles.forEach(install::withValuesFile);
-        sets.forEach(install::set);
-        return install.call();
+        return INSTALL.configured(new Helm(chartDir).install(), release, namespace, kubeConfig, valuesFiles, sets).call();
     }
 
     /**
@@ -71,11 +78,7 @@ public final class HelmReleases {
 
     /** {@code helm upgrade}, without Helm's OpenAPI validation as {@link #install}. */
     public Release upgrade(String release, String namespace, List<Path> valuesFiles, Map<String, String> sets) {
-        UpgradeCommand upgrade = new Helm(chartDir).upgrade().withName(release).withNamespace(namespace)
-                .withKubeConfigContents(kubeConfig).disableOpenApiValidation();
-        valuesFiles.forEach(upgrade::withValuesFile);
-        sets.forEach(upgrade::set);
-        return upgrade.call();
+        return UPGRADE.configured(new Helm(chartDir).upgrade(), release, namespace, kubeConfig, valuesFiles, sets).call();
     }
 
     public void uninstall(String release, String namespace) {
@@ -116,5 +119,39 @@ public final class HelmReleases {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted running helm", e);
         }
+    }
+
+    /**
+     * The options an install and an upgrade share, set in one place through each command's own setters: helm-java's
+     * {@code InstallCommand} and {@code UpgradeCommand} have the same ones (each returning the command) but no common
+     * type that declares them.
+     */
+    private record ReleaseSetters<C>(BiFunction<C, String, C> withName, BiFunction<C, String, C> withNamespace,
+            BiFunction<C, String, C> withKubeConfigContents, UnaryOperator<C> disableOpenApiValidation,
+            BiFunction<C, Path, C> withValuesFile, ValueSetter<C> set) {
+
+        /**
+         * {@code command} for this release and namespace on the cluster of this kubeconfig, with these values files and
+         * {@code --set}s, without Helm's OpenAPI validation (see {@link HelmReleases#install}).
+         */
+        C configured(C command, String release, String namespace, String kubeConfig, List<Path> valuesFiles, Map<String, String> sets) {
+            C c = withName.apply(command, release);
+            c = withNamespace.apply(c, namespace);
+            c = withKubeConfigContents.apply(c, kubeConfig);
+            c = disableOpenApiValidation.apply(c);
+            for (Path file : valuesFiles) {
+                c = withValuesFile.apply(c, file);
+            }
+            for (Map.Entry<String, String> value : sets.entrySet()) {
+                c = set.set(c, value.getKey(), value.getValue());
+            }
+            return c;
+        }
+    }
+
+    /** A command's {@code set(key, value)}. */
+    @FunctionalInterface
+    private interface ValueSetter<C> {
+        C set(C command, String key, Object value);
     }
 }

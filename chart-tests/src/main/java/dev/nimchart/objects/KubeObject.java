@@ -52,6 +52,12 @@ public final class KubeObject {
         return mapAt("metadata.labels");
     }
 
+    /** The value of the label {@code key} as text, or null when the object has no such label. */
+    public String label(String key) {
+        Object value = labels().get(key);
+        return value == null ? null : value.toString();
+    }
+
     /** metadata.annotations, empty when absent. */
     public Map<String, Object> annotations() {
         return mapAt("metadata.annotations");

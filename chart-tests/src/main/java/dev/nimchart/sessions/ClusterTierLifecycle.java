@@ -1,7 +1,6 @@
 package dev.nimchart.sessions;
 
 import dev.nimchart.cluster.ClusterSession;
-import dev.nimchart.cluster.ClusterUnavailableException;
 import dev.nimchart.progress.Progress;
 import dev.nimchart.settings.Settings;
 import java.nio.file.Path;
@@ -12,13 +11,18 @@ import java.time.Duration;
  * existing cluster as the settings choose) and torn down. Unavailable, rather than broken, when there is no cluster.
  * Timings go to {@code cluster-tier/timings.tsv} of the settings' work directory.
  */
-public final class ClusterTierLifecycle extends TierLifecycle<ClusterSession> {
+public final class ClusterTierLifecycle extends TimedTierLifecycle<ClusterSession> {
 
     public static final String NAME = "cluster tier";
 
     /** The tier's report directory: {@code cluster-tier/} of the settings' work directory. */
     public static Path reportDir(Settings settings) {
-        return settings.workDir().resolve("cluster-tier");
+        return reportDir(settings, NAME);
+    }
+
+    /** Appends one timing line (what, milliseconds) to the report of the tier of these settings. */
+    public static void record(Settings settings, String what, Duration time) {
+        Timings.record(reportDir(settings), what, time);
     }
 
     /** The tier started with these settings, saying what it does to {@code progress}. */
@@ -27,27 +31,15 @@ public final class ClusterTierLifecycle extends TierLifecycle<ClusterSession> {
     }
 
     @Override
-    protected ClusterSession start() {
-        Settings settings = settings();
-        Path reportDir = Timings.restart(reportDir(settings));
-        ClusterSession session = ClusterSession.start(settings, settings::chartDir, reportDir, progress());
-        record(settings, "cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
-        record(settings, "cluster ready with CRDs", session.readyTime());
+    protected ClusterSession start(Path reportDir) {
+        ClusterSession session = ClusterSession.start(settings(), settings()::chartDir, reportDir, progress());
+        Timings.record(reportDir, "cluster start (" + session.cluster().description() + ")", session.cluster().startTime());
+        Timings.record(reportDir, "cluster ready with CRDs", session.readyTime());
         return session;
-    }
-
-    @Override
-    protected boolean unavailable(RuntimeException failure) {
-        return failure instanceof ClusterUnavailableException;
     }
 
     @Override
     protected void stop(ClusterSession session) {
         session.close();
-    }
-
-    /** Appends one timing line (what, milliseconds) to the report of the tier of these settings. */
-    public static void record(Settings settings, String what, Duration time) {
-        Timings.record(reportDir(settings), what, time);
     }
 }

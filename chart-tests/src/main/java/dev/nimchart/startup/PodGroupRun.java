@@ -531,15 +531,14 @@ public final class PodGroupRun implements AutoCloseable {
                 if (!runs.contains(ended) || ended.process().isAlive()) {
                     continue;
                 }
-                PodRestarts.Action action = restarts.ended(ended.pod(), ended.process().exitValue(), this::pending);
-                List<String> said = restarts.said();
-                switch (action) {
-                    case RESTART_CONTAINER -> restartContainer(ended, said.get(said.size() - 1));
+                PodRestarts.Decision decision = restarts.ended(ended.pod(), ended.process().exitValue(), this::pending);
+                switch (decision.action()) {
+                    case RESTART_CONTAINER -> restartContainer(ended, decision.said());
                     case RECREATE_GROUP -> {
                         List<String> names = restarts.groupPods(ended.pod()).stream().map(KubeObject::name).toList();
                         List<PodRun> group = runs.stream().filter(r -> names.contains(r.pod().name()))
-                                .sorted(java.util.Comparator.comparing((PodRun r) -> !isLeader(r.pod()))).toList();
-                        recreate(group, said.get(said.size() - 1));
+                                .sorted(java.util.Comparator.comparing((PodRun r) -> !GroupLabels.isLeader(r.pod()))).toList();
+                        recreate(group, decision.said());
                     }
                     default -> {
                         return Boolean.FALSE;
@@ -556,11 +555,6 @@ public final class PodGroupRun implements AutoCloseable {
     private boolean pending(KubeObject pod) {
         return runs.stream().filter(r -> r.pod().name().equals(pod.name())).findFirst()
                 .map(r -> !pod.list("spec.initContainers").isEmpty() && initContainers && !"started".equals(initStatus(r))).orElse(true);
-    }
-
-    /** A LeaderWorkerSet leader (worker index 0), which its controller creates before the group's workers. */
-    private static boolean isLeader(KubeObject pod) {
-        return "0".equals(String.valueOf(pod.labels().get(PodRestarts.LWS_WORKER_INDEX)));
     }
 
     /** Waits until {@code ready} holds (true), a process of the group ends or the limit passes (false). */

@@ -32,10 +32,8 @@ import java.util.Set;
  */
 public final class PodRestarts {
 
-    /** The labels LeaderWorkerSet gives each pod of a group: its LeaderWorkerSet, its group, its index in the group (0: leader). */
-    public static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
-    public static final String LWS_GROUP = "leaderworkerset.sigs.k8s.io/group-index";
-    public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+    private static final String LWS_NAME = GroupLabels.LWS_NAME;
+    private static final String LWS_GROUP = GroupLabels.LWS_GROUP;
     /** LeaderWorkerSet's restart policy when the object sets none (its CRD's default). */
     static final String LWS_DEFAULT_POLICY = "RecreateGroupOnPodRestart";
 
@@ -51,6 +49,10 @@ public final class PodRestarts {
         CRASH_LOOP
     }
 
+    /** What the cluster does about one ended pod, and the line that says so (the last of {@link #said()}). */
+    public record Decision(Action action, String said) {
+    }
+
     private final NamespaceState state;
     private final Set<String> restartedGroups = new HashSet<>();
     private final List<String> said = new ArrayList<>();
@@ -60,38 +62,42 @@ public final class PodRestarts {
     }
 
     /**
-     * What happens to {@code pod} whose main container exited with {@code exitCode}; {@code pending} tells whether a pod
-     * of its group is still Pending (its init containers running). Counts the restart against its group.
+     * What happens to {@code pod} whose main container exited with {@code exitCode}, and what to say of it; {@code pending}
+     * tells whether a pod of its group is still Pending (its init containers running). Counts the restart against its
+     * group.
      */
-    public Action ended(KubeObject pod, int exitCode, java.util.function.Predicate<KubeObject> pending) {
+    public Decision ended(KubeObject pod, int exitCode, java.util.function.Predicate<KubeObject> pending) {
         String podPolicy = Objects.toString(pod.at("spec.restartPolicy"), "Always");
         boolean kubeletRestarts = "Always".equals(podPolicy) || "OnFailure".equals(podPolicy) && exitCode != 0;
         if (!kubeletRestarts) {
-            said.add(String.format("pod %s exited with %d; restartPolicy %s: it stays ended", pod.name(), exitCode, podPolicy));
-            return Action.STAYS_ENDED;
+            return decided(Action.STAYS_ENDED, "pod %s exited with %d; restartPolicy %s: it stays ended", pod.name(), exitCode, podPolicy);
         }
         String group = group(pod);
         if (!restartedGroups.add(group)) {
-            said.add(String.format("pod %s exited with %d again after its %s was restarted: crash-looping (the kubelet would back off)",
-                    pod.name(), exitCode, group.startsWith("pod ") ? "container" : "group"));
-            return Action.CRASH_LOOP;
+            return decided(Action.CRASH_LOOP, "pod %s exited with %d again after its %s was restarted: crash-looping (the kubelet would back off)",
+                    pod.name(), exitCode, group.startsWith("pod ") ? "container" : "group");
         }
         String lwsPolicy = lwsPolicy(pod);
         boolean recreate = "RecreateGroupOnPodRestart".equals(lwsPolicy)
                 || "RecreateGroupAfterStart".equals(lwsPolicy) && groupPods(pod).stream().noneMatch(pending);
         if (recreate) {
-            said.add(String.format("pod %s exited with %d; the kubelet restarted its container and LeaderWorkerSet %s recreated group %s"
-                    + " (restartPolicy %s)", pod.name(), exitCode, label(pod, LWS_NAME), label(pod, LWS_GROUP), lwsPolicy));
-            return Action.RECREATE_GROUP;
+            return decided(Action.RECREATE_GROUP, "pod %s exited with %d; the kubelet restarted its container and LeaderWorkerSet %s"
+                    + " recreated group %s (restartPolicy %s)", pod.name(), exitCode, pod.label(LWS_NAME), pod.label(LWS_GROUP), lwsPolicy);
         }
-        said.add(String.format("pod %s exited with %d; the kubelet restarted its container (restartPolicy %s%s)", pod.name(), exitCode,
-                podPolicy, lwsPolicy == null ? "" : ", LeaderWorkerSet restartPolicy " + lwsPolicy));
-        return Action.RESTART_CONTAINER;
+        return decided(Action.RESTART_CONTAINER, "pod %s exited with %d; the kubelet restarted its container (restartPolicy %s%s)",
+                pod.name(), exitCode, podPolicy, lwsPolicy == null ? "" : ", LeaderWorkerSet restartPolicy " + lwsPolicy);
+    }
+
+    /** The decision, its line (this format with these arguments) kept in {@link #said()}. */
+    private Decision decided(Action action, String format, Object... args) {
+        String line = String.format(format, args);
+        said.add(line);
+        return new Decision(action, line);
     }
 
     /** The pods of {@code pod}'s LeaderWorkerSet group among the namespace's pods ({@code pod} alone when it is in none). */
     public List<KubeObject> groupPods(KubeObject pod) {
-        if (label(pod, LWS_GROUP) == null) {
+        if (pod.label(LWS_GROUP) == null) {
             return List.of(pod);
         }
         return state.all("Pod").stream().filter(p -> group(p).equals(group(pod))).toList();
@@ -104,7 +110,7 @@ public final class PodRestarts {
 
     /** The LeaderWorkerSet restart policy of the pod's group; null for a pod of no LeaderWorkerSet. */
     private String lwsPolicy(KubeObject pod) {
-        String lws = label(pod, LWS_NAME);
+        String lws = pod.label(LWS_NAME);
         if (lws == null) {
             return null;
         }
@@ -114,11 +120,6 @@ public final class PodRestarts {
     }
 
     private static String group(KubeObject pod) {
-        return label(pod, LWS_GROUP) == null ? "pod " + pod.name() : "group " + label(pod, LWS_NAME) + "/" + label(pod, LWS_GROUP);
-    }
-
-    private static String label(KubeObject pod, String key) {
-        Object value = pod.labels().get(key);
-        return value == null ? null : value.toString();
+        return pod.label(LWS_GROUP) == null ? "pod " + pod.name() : "group " + pod.label(LWS_NAME) + "/" + pod.label(LWS_GROUP);
     }
 }

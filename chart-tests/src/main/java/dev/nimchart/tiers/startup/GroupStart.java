@@ -8,6 +8,7 @@ import dev.nimchart.objects.PodTemplate;
 import dev.nimchart.startup.ContainerCommand;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.startup.PodGroupRun.PodRun;
+import dev.nimchart.startup.GroupLabels;
 import dev.nimchart.startup.PodRestarts;
 import dev.nimchart.startup.StartupHost;
 import java.nio.file.Path;
@@ -46,12 +47,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class GroupStart {
 
-    static final String LWS_NAME = PodRestarts.LWS_NAME;
-    static final String LWS_GROUP = PodRestarts.LWS_GROUP;
-    static final String LWS_WORKER_INDEX = PodRestarts.LWS_WORKER_INDEX;
-    static final String MPI_JOB = "training.kubeflow.org/job-name";
-    static final String MPI_ROLE = "training.kubeflow.org/job-role";
-    static final String MPI_INDEX = "training.kubeflow.org/replica-index";
     /** The stand-in's switch that holds /v1/health/ready at 503 until the tier releases it. */
     static final String HOLD_READY = "STANDIN_HOLD_READY";
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -102,29 +97,14 @@ final class GroupStart {
      * endpoint picker (it routes to the model's pods and runs no model).
      */
     static List<KubeObject> podsToStart(NamespaceState state) {
-        return state.servingPods().stream().filter(p -> !PodTemplate.ENDPOINT_PICKER.equals(label(p, "app.kubernetes.io/component")))
+        return state.servingPods().stream().filter(p -> !PodTemplate.ENDPOINT_PICKER.equals(p.label("app.kubernetes.io/component")))
                 .sorted(Comparator.comparing(KubeObject::name)).toList();
     }
 
-    /** The pods that serve the API: each LWS group's leader, each MPIJob's worker 0, or every pod that is neither. */
-    static List<KubeObject> serving(List<KubeObject> pods) {
-        return pods.stream().filter(p -> label(p, LWS_WORKER_INDEX) != null ? "0".equals(label(p, LWS_WORKER_INDEX))
-                : label(p, MPI_ROLE) != null ? "worker".equals(label(p, MPI_ROLE)) && "0".equals(label(p, MPI_INDEX)) : !ownedByJob(p))
-                .toList();
-    }
-
-    /** A multi-node group's key: LWS name and group index, or the MPIJob's name; "" for a pod of no group. */
-    static String groupKey(KubeObject pod) {
-        if (label(pod, LWS_GROUP) != null) {
-            return label(pod, LWS_NAME) + "/" + label(pod, LWS_GROUP);
-        }
-        return label(pod, MPI_JOB) == null ? "" : label(pod, MPI_JOB);
-    }
-
     private void held(List<KubeObject> pods, ChartRules rules, ChartRules.Reconciled reconciled) {
-        List<KubeObject> jobPods = pods.stream().filter(GroupStart::ownedByJob).toList();
-        List<KubeObject> others = pods.stream().filter(p -> !ownedByJob(p)).toList();
-        List<KubeObject> serving = serving(pods);
+        List<KubeObject> jobPods = pods.stream().filter(GroupLabels::ownedByJob).toList();
+        List<KubeObject> others = pods.stream().filter(p -> !GroupLabels.ownedByJob(p)).toList();
+        List<KubeObject> serving = GroupLabels.serving(pods);
         List<String> servingNames = serving.stream().map(KubeObject::name).toList();
         PodRestarts restarts = new PodRestarts(state);
         long started = System.nanoTime();
@@ -223,8 +203,8 @@ final class GroupStart {
             }
             Map<String, List<Map<String, Object>>> nodesByGroup = new TreeMap<>();
             for (PodRun head : headRuns.get()) {
-                String group = groupKey(head.pod());
-                List<KubeObject> groupPods = pods.stream().filter(p -> groupKey(p).equals(group)).toList();
+                String group = GroupLabels.groupKey(head.pod());
+                List<KubeObject> groupPods = pods.stream().filter(p -> GroupLabels.groupKey(p).equals(group)).toList();
                 List<Map<String, Object>> nodes = rayNodes(run, head, rayPort(head.pod()), rayDir);
                 nodesByGroup.put(group, nodes);
                 Set<String> podIps = groupPods.stream().map(p -> String.valueOf(p.at("status.podIP"))).collect(Collectors.toCollection(TreeSet::new));
@@ -301,14 +281,5 @@ final class GroupStart {
         if (!holds) {
             throw new AssertionError(String.format(format, args));
         }
-    }
-
-    static boolean ownedByJob(KubeObject pod) {
-        return pod.list("metadata.ownerReferences").stream().anyMatch(o -> "Job".equals(o.at("kind")));
-    }
-
-    static String label(KubeObject o, String key) {
-        Object v = o.labels().get(key);
-        return v == null ? null : v.toString();
     }
 }

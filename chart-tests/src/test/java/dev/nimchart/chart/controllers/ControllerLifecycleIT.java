@@ -70,7 +70,7 @@ class ControllerLifecycleIT {
             assertThat(scaled.livePodUids()).as("%s: adding a replica keeps the running pods", ns.example.name()).containsAll(reshaped.livePodUids());
             if (ns.example.multiNode()) {
                 assertThat(new Reconciled(ns.example, ns.release, scaled).groups()).as("%s: groups after scaling", ns.example.name()).hasSize(replicas + 1)
-                        .allSatisfy((group, pods) -> assertThat(pods.stream().filter(p -> !"launcher".equals(Reconciled.label(p, Reconciled.MPI_ROLE))))
+                        .allSatisfy((group, pods) -> assertThat(pods.stream().filter(p -> !"launcher".equals(p.label(Reconciled.MPI_ROLE))))
                                 .as("%s: GPU pods of group %s", ns.example.name(), group).hasSize(reshapedWorkers));
             }
 
@@ -123,7 +123,7 @@ class ControllerLifecycleIT {
     /** Whether every GPU pod's NIM container carries the upgrade's env entry (true) or none does (false). */
     private static void assertMarker(Example e, NamespaceState state, boolean expected) {
         for (KubeObject pod : state.livePods()) {
-            if ("launcher".equals(Reconciled.label(pod, Reconciled.MPI_ROLE))) {
+            if ("launcher".equals(pod.label(Reconciled.MPI_ROLE))) {
                 continue;
             }
             assertThat(PodTemplate.env(pod.list("spec.containers").get(0)).containsKey(MARKER))

@@ -79,9 +79,9 @@ class PlacementIT {
 
             // A third group: the two cliques are taken, so none of its pods is scheduled and no device is handed out twice.
             installed.upgrade(installed.release().withSets(Map.of("replicaCount", "3")));
-            NamespaceState third = awaitState(ns.api, ns.namespace, s -> s.pods().stream().anyMatch(p -> "2".equals(Reconciled.label(p, Reconciled.LWS_GROUP))
+            NamespaceState third = awaitState(ns.api, ns.namespace, s -> s.pods().stream().anyMatch(p -> "2".equals(p.label(Reconciled.LWS_GROUP))
                     && unschedulable(p)), ns.env, "a pod of group 2 marked unschedulable");
-            assertThat(third.pods()).filteredOn(p -> "2".equals(Reconciled.label(p, Reconciled.LWS_GROUP)))
+            assertThat(third.pods()).filteredOn(p -> "2".equals(p.label(Reconciled.LWS_GROUP)))
                     .as("pods of the third group").isNotEmpty().allSatisfy(p -> assertThat(p.at("spec.nodeName")).as("node of %s", p.name()).isNull());
             assertNoDeviceTwice(items(ns.api, "/apis/resource.k8s.io/v1/namespaces/" + ns.namespace + "/resourceclaims"));
         }
@@ -123,8 +123,8 @@ class PlacementIT {
                 int workers = ns.example.integer("multiNode.workers");
                 InstalledRelease installed = session.install(ChartReleases.of(ns.namespace, file, Map.of("multiNode.leaderWorkerSet.restartPolicy", policy)));
                 NamespaceState before = installed.awaitReady(workers, WAIT);
-                KubeObject leader = before.livePods().stream().filter(p -> "0".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
-                KubeObject worker = before.livePods().stream().filter(p -> "1".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
+                KubeObject leader = before.livePods().stream().filter(p -> "0".equals(p.label(Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
+                KubeObject worker = before.livePods().stream().filter(p -> "1".equals(p.label(Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
                 String leaderUid = leader.at("metadata.uid").toString();
                 String workerUid = worker.at("metadata.uid").toString();
                 KubeApi.require(ns.api.delete("/api/v1/namespaces/" + ns.namespace + "/pods/" + worker.name()), "delete worker " + worker.name());

@@ -183,7 +183,7 @@ public class ReconciledExampleIT {
                     // chart's headless Service named like its host, which publishes it before it is Ready.
                     soft.assertThat(r.state().named("MPIJob", subdomain.toString()).map(j -> j.at("spec.launcherCreationPolicy")))
                             .as("%s: the launcher of %s starts with its workers", r.example().name(), subdomain).contains("AtStartup");
-                    if ("0".equals(Reconciled.label(pod, Reconciled.MPI_INDEX)) && "worker".equals(Reconciled.label(pod, Reconciled.MPI_ROLE))) {
+                    if ("0".equals(pod.label(Reconciled.MPI_INDEX)) && "worker".equals(pod.label(Reconciled.MPI_ROLE))) {
                         Optional<KubeObject> rank0 = r.state().named("Service", pod.at("spec.hostname") + "");
                         soft.assertThat(rank0.map(x -> x.at("spec.publishNotReadyAddresses"))).as("%s: a Service %s publishing %s before it is Ready",
                                 r.example().name(), pod.at("spec.hostname"), pod.name()).contains(true);
@@ -210,7 +210,7 @@ public class ReconciledExampleIT {
         for (Map.Entry<String, List<KubeObject>> group : r.groups().entrySet()) {
             List<KubeObject> members = group.getValue();
             if (r.example().mode().equals("leaderworkerset")) {
-                KubeObject leader = members.stream().filter(p -> "0".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
+                KubeObject leader = members.stream().filter(p -> "0".equals(p.label(Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
                 for (KubeObject pod : members) {
                     Map<String, String> podEnv = KubeletEnv.of(pod, nimContainer(pod), r.state());
                     for (String var : List.of("LWS_LEADER_ADDRESS", "NIM_LEADER_ADDRESS", "NIM_LEADER_IP_ADDRESS", "MASTER_ADDR")) {
@@ -254,10 +254,10 @@ public class ReconciledExampleIT {
                         target.ifPresent(resolved::add);
                     }
                     soft.assertThat(resolved).as("%s: the hosts of %s's hostfile", name, job).isEqualTo(new TreeSet<>(members.stream()
-                            .filter(p -> "worker".equals(Reconciled.label(p, Reconciled.MPI_ROLE))).map(p -> "Pod/" + p.name()).toList()));
+                            .filter(p -> "worker".equals(p.label(Reconciled.MPI_ROLE))).map(p -> "Pod/" + p.name()).toList()));
                 });
-                KubeObject worker0 = members.stream().filter(p -> "worker".equals(Reconciled.label(p, Reconciled.MPI_ROLE))
-                        && "0".equals(Reconciled.label(p, Reconciled.MPI_INDEX))).findFirst().orElseThrow();
+                KubeObject worker0 = members.stream().filter(p -> "worker".equals(p.label(Reconciled.MPI_ROLE))
+                        && "0".equals(p.label(Reconciled.MPI_INDEX))).findFirst().orElseThrow();
                 for (KubeObject pod : members) {
                     Map<String, String> podEnv = KubeletEnv.of(pod, nimContainer(pod), r.state());
                     if (podEnv.containsKey("MASTER_ADDR")) {
@@ -309,7 +309,7 @@ public class ReconciledExampleIT {
                 Map<String, String> podEnv = KubeletEnv.of(pod, nimContainer(pod), r.state());
                 if (podEnv.containsKey("NIM_NODE_RANK")) {
                     ranks.add(podEnv.get("NIM_NODE_RANK"));
-                    if ("0".equals(Reconciled.label(pod, Reconciled.LWS_WORKER_INDEX))) {
+                    if ("0".equals(pod.label(Reconciled.LWS_WORKER_INDEX))) {
                         soft.assertThat(podEnv.get("NIM_NODE_RANK")).as("%s: NIM_NODE_RANK of the leader %s", name, pod.name()).isEqualTo("0");
                     }
                 }

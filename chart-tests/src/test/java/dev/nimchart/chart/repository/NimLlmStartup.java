@@ -134,12 +134,12 @@ public final class NimLlmStartup {
                             env.get("NIM_LEADER_IP_ADDRESS")).isEqualTo(true);
                 }
             }
-            String index = Reconciled.label(pod, e.mode().equals("mpijob") ? Reconciled.MPI_INDEX : Reconciled.LWS_WORKER_INDEX);
+            String index = pod.label(e.mode().equals("mpijob") ? Reconciled.MPI_INDEX : Reconciled.LWS_WORKER_INDEX);
             soft.assertThat(env.get("NIM_NODE_RANK")).as("%s: NIM_NODE_RANK", where).isEqualTo(index);
             if (e.mode().equals("leaderworkerset")) {
                 soft.assertThat(env.get("NIM_LEADER_ROLE")).as("%s: NIM_LEADER_ROLE", where).isEqualTo("0".equals(index) ? "1" : "0");
                 KubeObject leader = r.groups().get(Reconciled.groupKey(pod)).stream()
-                        .filter(p -> "0".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
+                        .filter(p -> "0".equals(p.label(Reconciled.LWS_WORKER_INDEX))).findFirst().orElseThrow();
                 soft.assertThat(dns.resolve(String.valueOf(env.get("NIM_LEADER_IP_ADDRESS")))).as("%s: NIM_LEADER_IP_ADDRESS=%s", where,
                         env.get("NIM_LEADER_IP_ADDRESS")).contains("Pod/" + leader.name());
             }
@@ -150,8 +150,8 @@ public final class NimLlmStartup {
                             libraryPath.isEmpty() ? ContainerEnvironment.IMAGE_LD_LIBRARY_PATH : libraryPath + ":" + ContainerEnvironment.IMAGE_LD_LIBRARY_PATH);
             // torch.distributed's rendezvous: the leader of its own group (LWS leader, MPIJob worker 0), and a port.
             KubeObject groupLeader = r.groups().get(Reconciled.groupKey(pod)).stream()
-                    .filter(p -> "0".equals(Reconciled.label(p, e.mode().equals("mpijob") ? Reconciled.MPI_INDEX : Reconciled.LWS_WORKER_INDEX))
-                            && !"launcher".equals(Reconciled.label(p, Reconciled.MPI_ROLE)))
+                    .filter(p -> "0".equals(p.label(e.mode().equals("mpijob") ? Reconciled.MPI_INDEX : Reconciled.LWS_WORKER_INDEX))
+                            && !"launcher".equals(p.label(Reconciled.MPI_ROLE)))
                     .findFirst().orElseThrow();
             soft.assertThat(dns.resolve(String.valueOf(env.get("MASTER_ADDR")))).as("%s: MASTER_ADDR=%s", where, env.get("MASTER_ADDR"))
                     .contains("Pod/" + groupLeader.name());
@@ -191,7 +191,7 @@ public final class NimLlmStartup {
                     .isEqualTo(leader ? List.of("nim-serve-ray", "--head", "--port", Integer.toString(port))
                             : List.of("nim-serve-ray", "--head-address", env.get("LWS_LEADER_ADDRESS") + ":" + port));
             soft.assertThat(env.get("NIM_LEADER_ROLE")).as(where).isEqualTo(leader ? "1" : "0");
-            soft.assertThat(env.get("NIM_NODE_RANK")).as(where).isEqualTo(Reconciled.label(own.pod(), Reconciled.LWS_WORKER_INDEX));
+            soft.assertThat(env.get("NIM_NODE_RANK")).as(where).isEqualTo(own.pod().label(Reconciled.LWS_WORKER_INDEX));
             soft.assertThat(env.get("NIM_JSONL_LOGGING")).as("%s: JSON logging off", where).isEqualTo("0");
             if (e.flag("airGap.enabled")) {
                 soft.assertThat(env.keySet()).as("%s: air-gap mode, no credential in the serving process (docs/model-sources.md)", where)

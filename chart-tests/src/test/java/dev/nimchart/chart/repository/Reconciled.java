@@ -3,6 +3,7 @@ package dev.nimchart.chart.repository;
 import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;
+import dev.nimchart.startup.GroupLabels;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -16,12 +17,10 @@ import java.util.stream.Collectors;
  */
 public record Reconciled(Example example, String release, NamespaceState state) {
 
-    static final String LWS_NAME = "leaderworkerset.sigs.k8s.io/name";
-    public static final String LWS_GROUP = "leaderworkerset.sigs.k8s.io/group-index";
-    public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
-    static final String MPI_JOB = "training.kubeflow.org/job-name";
-    public static final String MPI_ROLE = "training.kubeflow.org/job-role";
-    public static final String MPI_INDEX = "training.kubeflow.org/replica-index";
+    public static final String LWS_GROUP = GroupLabels.LWS_GROUP;
+    public static final String LWS_WORKER_INDEX = GroupLabels.LWS_WORKER_INDEX;
+    public static final String MPI_ROLE = GroupLabels.MPI_ROLE;
+    public static final String MPI_INDEX = GroupLabels.MPI_INDEX;
 
     /**
      * The model's pods: every live pod but the Inference Gateway's endpoint picker ({@link #endpointPickers()}) and the
@@ -39,7 +38,7 @@ public record Reconciled(Example example, String release, NamespaceState state) 
     }
 
     static boolean isEndpointPicker(KubeObject pod) {
-        return dev.nimchart.objects.PodTemplate.ENDPOINT_PICKER.equals(label(pod, "app.kubernetes.io/component"));
+        return dev.nimchart.objects.PodTemplate.ENDPOINT_PICKER.equals(pod.label("app.kubernetes.io/component"));
     }
 
     /** The pods of the chart's own Jobs (the cache pre-fill Job), as the Job controller labelled them. */
@@ -48,25 +47,25 @@ public record Reconciled(Example example, String release, NamespaceState state) 
     }
 
     private static boolean ownJobPod(KubeObject pod) {
-        return label(pod, MPI_ROLE) == null && pod.list("metadata.ownerReferences").stream().anyMatch(o -> "Job".equals(o.at("kind")));
+        return pod.label(MPI_ROLE) == null && pod.list("metadata.ownerReferences").stream().anyMatch(o -> "Job".equals(o.at("kind")));
     }
 
     /** Pods that serve the API: every single-node pod, each LWS group's leader, each MPIJob's worker 0. */
     public List<KubeObject> servingPods() {
         return pods().stream().filter(p -> switch (example.mode()) {
-            case "leaderworkerset" -> "0".equals(label(p, LWS_WORKER_INDEX));
-            case "mpijob" -> "worker".equals(label(p, MPI_ROLE)) && "0".equals(label(p, MPI_INDEX));
+            case "leaderworkerset" -> "0".equals(p.label(LWS_WORKER_INDEX));
+            case "mpijob" -> "worker".equals(p.label(MPI_ROLE)) && "0".equals(p.label(MPI_INDEX));
             default -> true;
         }).toList();
     }
 
     /** Pods that run the model (all but the MPI launcher). */
     public List<KubeObject> gpuPods() {
-        return pods().stream().filter(p -> !"launcher".equals(label(p, MPI_ROLE))).toList();
+        return pods().stream().filter(p -> !"launcher".equals(p.label(MPI_ROLE))).toList();
     }
 
     public List<KubeObject> launchers() {
-        return pods().stream().filter(p -> "launcher".equals(label(p, MPI_ROLE))).toList();
+        return pods().stream().filter(p -> "launcher".equals(p.label(MPI_ROLE))).toList();
     }
 
     /** Multi-node groups by the operator's labels (LWS name + group index, or MPIJob name), each with its pods. */
@@ -75,16 +74,10 @@ public record Reconciled(Example example, String release, NamespaceState state) 
                 .collect(Collectors.groupingBy(Reconciled::groupKey, TreeMap::new, Collectors.toList()));
     }
 
+    /** {@link GroupLabels#groupKey}, null for a pod of no group. */
     public static String groupKey(KubeObject pod) {
-        if (label(pod, LWS_GROUP) != null) {
-            return label(pod, LWS_NAME) + "/" + label(pod, LWS_GROUP);
-        }
-        return label(pod, MPI_JOB);
-    }
-
-    public static String label(KubeObject o, String key) {
-        Object v = o.labels().get(key);
-        return v == null ? null : v.toString();
+        String key = GroupLabels.groupKey(pod);
+        return key.isEmpty() ? null : key;
     }
 
     /** The number of pods the values ask for (see {@link ExpectedPods}). */

@@ -109,9 +109,9 @@ class EndpointPickerIT {
 
             KubeObject pool = pooled.rendered().ofKind("InferencePool").get(0);
             int targetPort = Integer.parseInt(String.valueOf(pool.at("spec.targetPorts[0].number")));
-            List<KubeObject> leaders = podsOf(state, "pooled", p -> "0".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX)));
-            List<KubeObject> workers = podsOf(state, "pooled", p -> Reconciled.label(p, Reconciled.LWS_WORKER_INDEX) != null
-                    && !"0".equals(Reconciled.label(p, Reconciled.LWS_WORKER_INDEX)));
+            List<KubeObject> leaders = podsOf(state, "pooled", p -> "0".equals(p.label(Reconciled.LWS_WORKER_INDEX)));
+            List<KubeObject> workers = podsOf(state, "pooled", p -> p.label(Reconciled.LWS_WORKER_INDEX) != null
+                    && !"0".equals(p.label(Reconciled.LWS_WORKER_INDEX)));
             List<KubeObject> decoys = podsOf(state, "decoy", p -> !isPicker(p));
             KubeObject picker = podsOf(state, "pooled", EndpointPickerIT::isPicker).get(0);
             assertThat(leaders).as("the pooled release's leaders").hasSize(2);
@@ -253,11 +253,11 @@ class EndpointPickerIT {
     }
 
     static boolean isPicker(KubeObject pod) {
-        return "endpoint-picker".equals(Reconciled.label(pod, "app.kubernetes.io/component"));
+        return "endpoint-picker".equals(pod.label("app.kubernetes.io/component"));
     }
 
     static List<KubeObject> podsOf(NamespaceState state, String release, java.util.function.Predicate<KubeObject> which) {
-        return state.livePods().stream().filter(p -> release.equals(Reconciled.label(p, "app.kubernetes.io/instance"))).filter(which)
+        return state.livePods().stream().filter(p -> release.equals(p.label("app.kubernetes.io/instance"))).filter(which)
                 .sorted(java.util.Comparator.comparing(KubeObject::name)).toList();
     }
 

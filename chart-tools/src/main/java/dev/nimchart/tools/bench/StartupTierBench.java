@@ -11,6 +11,7 @@ import dev.nimchart.controllers.ExpectedPods;
 import dev.nimchart.controllers.InstalledRelease;
 import dev.nimchart.controllers.Release;
 import dev.nimchart.controllers.NamespaceState;
+import dev.nimchart.startup.GroupLabels;
 import dev.nimchart.startup.PodGroupRun;
 import dev.nimchart.tiers.startup.StartupChecks;
 import dev.nimchart.startup.StartupHost;
@@ -29,9 +30,6 @@ import java.util.Optional;
  */
 final class StartupTierBench {
 
-    private static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
-    private static final String MPI_ROLE = "training.kubeflow.org/job-role";
-    private static final String MPI_INDEX = "training.kubeflow.org/replica-index";
 
     private final Report report;
     private final Path out;
@@ -104,7 +102,7 @@ final class StartupTierBench {
         Path dir = out.resolve("startup").resolve(file.getFileName().toString().replace(".yaml", "") + "-" + run).toAbsolutePath();
         long t0 = System.nanoTime();
         try (PodGroupRun group = PodGroupRun.start(state, pods, dir, Map.of(), chart.settings().rayDir())) {
-            List<PodGroupRun.PodRun> serving = group.pods().stream().filter(p -> serves(p.pod())).toList();
+            List<PodGroupRun.PodRun> serving = group.pods().stream().filter(p -> GroupLabels.serves(p.pod())).toList();
             // Each round: true once every serving pod is Ready, false once a process ended, else null.
             dev.nimchart.cluster.Poll.Result<Boolean> seen = dev.nimchart.cluster.Poll.upTo(limit).every(200)
                     .until(() -> serving.stream().allMatch(group::readinessProbePasses) ? Boolean.TRUE
@@ -114,15 +112,6 @@ final class StartupTierBench {
             }
             throw new IllegalStateException(file.getFileName() + ": the serving pods were not Ready within " + limit + "; see " + dir);
         }
-    }
-
-    /** The pod serving the API, by the operators' labels: an LWS leader, or an MPIJob's worker 0. */
-    private static boolean serves(KubeObject pod) {
-        Map<String, Object> labels = pod.labels();
-        if (labels.containsKey(LWS_WORKER_INDEX)) {
-            return "0".equals(String.valueOf(labels.get(LWS_WORKER_INDEX)));
-        }
-        return "worker".equals(labels.get(MPI_ROLE)) && "0".equals(String.valueOf(labels.get(MPI_INDEX)));
     }
 
     private static boolean isMultiNode(Map<String, Object> values) {
