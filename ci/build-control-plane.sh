@@ -3,7 +3,10 @@
 # the upstream Go modules through the Go module proxy, for the test tiers that
 # start a real API server as local processes (no container images needed).
 #
-#   ci/build-control-plane.sh [KUBE_VERSION]      e.g. 1.34.10 or v1.34.10
+#   ci/build-control-plane.sh [--print-dir] [KUBE_VERSION]      e.g. 1.34.10 or v1.34.10
+#
+# With --print-dir its last line on stdout is the version's directory (the build scripts' contract:
+# ci/build-scripts.properties, dev.nimchart.settings.BuildScripts).
 #
 # Default version: the k8s.io/kubernetes pin in ci/control-plane/kubernetes/go.mod
 # (etcd: the pin in ci/control-plane/etcd/go.mod). Those two modules, with their
@@ -14,8 +17,7 @@
 # the fly in the same shape (staging modules at the matching v0.X.Y, etcd at the
 # version that Kubernetes release uses); that needs the proxy to serve all of them.
 #
-# Output (all three binaries are required; chart-tests' settings builder reads
-# the same path):
+# Output (all three binaries are required):
 #   ${NIM_CONTROL_PLANE_DIR:-$HOME/.cache/nim-llm-chart/control-plane}/<version>-<os>-<arch>/{etcd,kube-apiserver,kubectl}
 # e.g. ~/.cache/nim-llm-chart/control-plane/1.34.10-linux-amd64. Binaries never
 # go into the repo.
@@ -48,7 +50,7 @@ source "${script_dir}/lib/steps.sh"
 
 # Prints the version that go.mod file $1 requires for module $2 (no Go needed).
 pinned_version() {
-  sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${2//./\\.} (v[0-9][^ ]*).*#\\2#p" "$1" | head -n 1
+  sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${2//./\\.} (v[0-9][^ ]*).*#\\2#p" "$1" | sed -n 1p
 }
 
 # ---------------------------------------------------------------------------
@@ -59,6 +61,11 @@ default_etcd="$(pinned_version "${etcd_mod_dir}/go.mod" go.etcd.io/etcd/server/v
 [[ -n "${default_kube}" && -n "${default_etcd}" ]] ||
   die "cannot read the pinned versions from ${kube_mod_dir}/go.mod and ${etcd_mod_dir}/go.mod"
 
+print_dir=false
+if [[ "${1:-}" == --print-dir ]]; then
+  print_dir=true
+  shift
+fi
 requested="${1:-${default_kube}}"
 [[ "${requested}" =~ ^v?([0-9]+)\.([0-9]+)\.([0-9]+)$ ]] ||
   die "KUBE_VERSION must look like 1.34.10 (got '${requested}')"
@@ -69,7 +76,7 @@ version="${kube_major}.${kube_minor}.${kube_patch}" # directory name: no "v"
 kube_tag="v${version}"                              # k8s.io/kubernetes module version
 staging_tag="v0.${kube_minor}.${kube_patch}"        # k8s.io/* staging module version
 
-# Platform suffix, as LocalControlPlane computes it from the JVM's os.arch.
+# Platform suffix of the output directory.
 case "$(uname -s)" in
   Linux) os=linux ;;
   Darwin) os=darwin ;;
@@ -85,6 +92,15 @@ esac
 k8s_dir="${NIM_CONTROL_PLANE_DIR:-${HOME}/.cache/nim-llm-chart/control-plane}"
 dest="${k8s_dir}/${version}-${os}-${arch}"
 binaries=(etcd kube-apiserver kubectl)
+
+# done_at HOW: the last lines of a successful run (cached or built), then exit 0.
+done_at() {
+  echo "control plane ${version} $1 at ${dest}"
+  if [[ "${print_dir}" == true ]]; then
+    echo "${dest}"
+  fi
+  exit 0
+}
 
 # True when $1 holds all three binaries, each runs `--version`, and
 # kube-apiserver reports the expected Kubernetes version.
@@ -102,8 +118,7 @@ complete_in() {
 # Warm cache: nothing to do
 # ---------------------------------------------------------------------------
 if complete_in "${dest}"; then
-  echo "control plane ${version} cached at ${dest}"
-  exit 0
+  done_at cached
 fi
 
 mkdir -p "${k8s_dir}"
@@ -111,8 +126,7 @@ mkdir -p "${k8s_dir}"
 # loser of the race finds the winner's binaries. Two versions build side by side.
 hold_lock "${k8s_dir}/.build-control-plane-${version}.lock"
 if complete_in "${dest}"; then
-  echo "control plane ${version} cached at ${dest}"
-  exit 0
+  done_at cached
 fi
 
 command -v go >/dev/null 2>&1 ||
@@ -253,5 +267,5 @@ for b in "${binaries[@]}"; do
   printf '         %-15s %4s MiB\n' "${b}" "$(($(stat -c %s "${dest}/${b}" 2>/dev/null || stat -f %z "${dest}/${b}") / 1048576))"
 done
 "${dest}/kube-apiserver" --version | sed 's/^/         /'
-"${dest}/etcd" --version | head -n 1 | sed 's/^/         /'
-echo "control plane ${version} built at ${dest}"
+"${dest}/etcd" --version | sed -n '1s/^/         /p' # sed reads every line: head would leave etcd (four writes) to die of SIGPIPE, failing the script under pipefail
+done_at built

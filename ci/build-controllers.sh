@@ -63,7 +63,7 @@ die() {
 source "${script_dir}/lib/steps.sh"
 
 pinned_version() { # go.mod module
-  sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${2//./\\.} (v[0-9][^ ]*).*#\\2#p" "$1" | head -n 1
+  sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${2//./\\.} (v[0-9][^ ]*).*#\\2#p" "$1" | sed -n 1p
 }
 
 kube_tag="$(pinned_version "${kube_mod_dir}/go.mod" k8s.io/kubernetes)"

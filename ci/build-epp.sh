@@ -45,7 +45,7 @@ case "${picker}" in
   lwepp) pin=go.mod ;;
   *) die "unknown picker '${picker}': epp (GAIE's full picker, ci/epp/go.mod) or lwepp (GAIE's lightweight picker, ci/go.mod)" ;;
 esac
-tag="$(sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${module//./\\.} (v[0-9][^ ]*).*#\\2#p" "${script_dir}/${pin}" | head -n 1)"
+tag="$(sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${module//./\\.} (v[0-9][^ ]*).*#\\2#p" "${script_dir}/${pin}" | sed -n 1p)"
 [[ -n "${tag}" ]] || die "no 'require ${module} <version>' line in ci/${pin}"
 dest="${cache}/${picker}-${tag}"
 
@@ -62,7 +62,7 @@ export GOFLAGS="-mod=readonly -buildvcs=false" GOWORK=off GO111MODULE=on CGO_ENA
 json="$(mktemp)"
 trap 'rm -f "${json}" "${json}.err"' EXIT
 run_step "downloading ${module}@${tag}" go_mod_download_json "${json}" "${module}@${tag}" || die "go mod download failed"
-dir="$(sed -nE 's#^[[:space:]]*"Dir": "(.*)",?$#\1#p' "${json}" | head -n 1)"
+dir="$(sed -nE 's#^[[:space:]]*"Dir": "(.*)",?$#\1#p' "${json}" | sed -n 1p)"
 [[ -n "${dir}" && -d "${dir}/cmd/${picker}" ]] || die "no cmd/${picker} in ${module}@${tag} (${dir})"
 mkdir -p "${cache}"
 tmp="$(mktemp -d "${cache}/.tmp-${picker}.XXXXXX")"

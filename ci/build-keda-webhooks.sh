@@ -31,7 +31,7 @@ die() {
 source "${script_dir}/lib/steps.sh"
 
 module=github.com/kedacore/keda/v2
-tag="$(sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${module//./\\.} (v[0-9][^ ]*).*#\\2#p" "${script_dir}/go.mod" | head -n 1)"
+tag="$(sed -nE "s#^[[:space:]]*(require[[:space:]]+)?${module//./\\.} (v[0-9][^ ]*).*#\\2#p" "${script_dir}/go.mod" | sed -n 1p)"
 [[ -n "${tag}" ]] || die "no 'require ${module} <version>' line in ci/go.mod"
 dest="${cache}/keda-webhooks-${tag}"
 
@@ -48,7 +48,7 @@ export GOFLAGS="-mod=readonly -buildvcs=false" GOWORK=off GO111MODULE=on CGO_ENA
 json="$(mktemp)"
 trap 'rm -f "${json}" "${json}.err"' EXIT
 run_step "downloading ${module}@${tag}" go_mod_download_json "${json}" "${module}@${tag}" || die "go mod download failed"
-dir="$(sed -nE 's#^[[:space:]]*"Dir": "(.*)",?$#\1#p' "${json}" | head -n 1)"
+dir="$(sed -nE 's#^[[:space:]]*"Dir": "(.*)",?$#\1#p' "${json}" | sed -n 1p)"
 [[ -n "${dir}" && -d "${dir}/cmd/webhooks" ]] || die "no cmd/webhooks in ${module}@${tag} (${dir})"
 mkdir -p "${cache}"
 tmp="$(mktemp -d "${cache}/.tmp-keda.XXXXXX")"

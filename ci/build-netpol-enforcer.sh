@@ -79,7 +79,7 @@ module_dir() {
 }
 log "building ${module}@${version} with $(go version | cut -d' ' -f3)"
 src="$(module_dir "${module}@${version}")"
-npa_version="$(sed -nE 's#^[[:space:]]*sigs\.k8s\.io/network-policy-api (v[^ ]+).*#\1#p' "${src}/go.mod" | head -n 1)"
+npa_version="$(sed -nE 's#^[[:space:]]*sigs\.k8s\.io/network-policy-api (v[^ ]+).*#\1#p' "${src}/go.mod" | sed -n 1p)"
 [[ -n "${npa_version}" ]] || die "${module}@${version}: its go.mod names no sigs.k8s.io/network-policy-api version"
 npa="$(module_dir "sigs.k8s.io/network-policy-api@${npa_version}")"
 

@@ -32,7 +32,7 @@ git rev-parse --verify -q "${base}^{commit}" >/dev/null || die "base ref '${base
 
 # version: the top-level `version:` line of a Chart.yaml (quotes removed).
 chart_version() {
-  sed -nE 's/^version:[[:space:]]*["'\'']?([^"'\''[:space:]#]+)["'\'']?.*$/\1/p' | head -n 1
+  sed -nE 's/^version:[[:space:]]*["'\'']?([^"'\''[:space:]#]+)["'\'']?.*$/\1/p' | sed -n 1p
 }
 
 # semver_gt A B: A > B by major.minor.patch, then a release above its pre-releases (pre-releases compared as text).

@@ -159,7 +159,7 @@ directly() {
   launcher_java "$work/lookup-stub.kubeconfig" "${nim_props[@]}" dev.nimchart.CheckChart "${command_args[@]}"
 }
 
-echo "chart $chart ($(sed -n 's/^name: *//p' "$chart/Chart.yaml" | head -1)); values: ${dirs[*]}; tiers: $tier_csv; work: $work"
+echo "chart $chart ($(sed -n 's/^name: *//p' "$chart/Chart.yaml" | sed -n 1p)); values: ${dirs[*]}; tiers: $tier_csv; work: $work"
 if launcher_current; then
   run=directly
 else
@@ -187,7 +187,7 @@ if [[ ! -f "$work/status" && "$run" == directly ]]; then
   exit 1
 elif [[ ! -f "$work/status" ]]; then
   echo "check-chart: the checks could not run; the build said:" >&2
-  grep -E '^\[ERROR\]' "$work/check.log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | head -5 | sed 's/^/  /' >&2 || true
+  grep -E '^\[ERROR\]' "$work/check.log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | sed -n 1,5p | sed 's/^/  /' >&2 || true
   echo "  (full log: $work/check.log)" >&2
   exit 1
 fi

@@ -17,7 +17,7 @@ set -euo pipefail
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "${script_dir}/.." && pwd)"
 go_mod="${script_dir}/control-plane/kubernetes/go.mod"
-oldest="$(cd "${script_dir}/control-plane" && ls -d v*/kubernetes 2>/dev/null | sort -V | head -n 1)"
+oldest="$(cd "${script_dir}/control-plane" && ls -d v*/kubernetes 2>/dev/null | sort -V | sed -n 1p)"
 [[ -z "${oldest}" ]] || go_mod="${script_dir}/control-plane/${oldest}/go.mod"
 out_dir="${1:-${repo_root}/chart-tests/target/openapi}"
 files=(api__v1_openapi.json apis__autoscaling__v2_openapi.json)
@@ -30,13 +30,13 @@ die() {
 source "${script_dir}/lib/steps.sh"
 
 command -v go >/dev/null 2>&1 || die "'go' is not on PATH. Install Go to fetch the Kubernetes OpenAPI documents."
-version="$(sed -nE 's#^[[:space:]]*(require[[:space:]]+)?k8s\.io/kubernetes (v[0-9][^ ]*).*#\2#p' "${go_mod}" | head -n 1)"
+version="$(sed -nE 's#^[[:space:]]*(require[[:space:]]+)?k8s\.io/kubernetes (v[0-9][^ ]*).*#\2#p' "${go_mod}" | sed -n 1p)"
 [[ -n "${version}" ]] || die "no k8s.io/kubernetes pin in ${go_mod}"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "${tmp}"' EXIT
 go_mod_download_json "${tmp}/download.json" "k8s.io/kubernetes@${version}"
-dir="$(sed -nE 's#^[[:space:]]*"Dir": "(.*)",?$#\1#p' "${tmp}/download.json" | head -n 1)"
+dir="$(sed -nE 's#^[[:space:]]*"Dir": "(.*)",?$#\1#p' "${tmp}/download.json" | sed -n 1p)"
 [[ -n "${dir}" && -d "${dir}/api/openapi-spec/v3" ]] || die "no api/openapi-spec/v3 in k8s.io/kubernetes@${version} (${dir})"
 
 mkdir -p "${out_dir}"

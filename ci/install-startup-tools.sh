@@ -21,5 +21,5 @@ if (( ${#need[@]} == 0 )); then
 fi
 mapfile -t pkgs < <(printf '%s\n' "${need[@]}" | sort -u)
 apt_install install-startup-tools "${pkgs[@]}"
-/usr/sbin/sshd -V 2>&1 | head -1 || true
-mpirun --version | head -1
+/usr/sbin/sshd -V 2>&1 | sed -n 1p || true
+mpirun --version | sed -n 1p

@@ -47,7 +47,7 @@ ensure_commands_launcher() {
   else
     rm -f "$launcher/stamp.$$"
     echo "$name: the build failed; Maven said:" >&2
-    grep -E '^\[ERROR\]' "$log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | head -5 | sed 's/^/  /' >&2 || true
+    grep -E '^\[ERROR\]' "$log" | grep -vE '^\[ERROR\] *(->|$|Re-run|For more|\[Help|To see the full)' | sed -n 1,5p | sed 's/^/  /' >&2 || true
     echo "  (full log: $log)" >&2
     return 1
   fi
@@ -118,7 +118,7 @@ launcher_java() {
   # nim.test.gomemlimit): about 6% less CPU for the offline command; a value the user set wins
   (cd "$launcher_cwd" && CI=true KUBECONFIG="$kubeconfig" GOGC="${GOGC:-400}" GOMEMLIMIT="${GOMEMLIMIT:-1GiB}" exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
     -Xshare:auto '-Xlog:cds*=off' "${jsa_opts[@]}" -cp "$(cat "$launcher/launch-classpath")" \
-    "-Dnim.crds.dir=$repo/chart-tests/target/classes/dev/nimchart/checks/crds" "-Dnim.ci.dir=$repo/chart-tests/../ci" \
+    "-Dnim.crds.dir=$repo/chart-tests/target/classes/dev/nimchart/checks/crds" "-Dnim.ci.dir=$repo/ci" \
     "-Dnim.helm.library.dir=$launcher/helm" "${launcher_defaults[@]}" "${opts[@]}" "$@") || status=$?
   if [[ -n "$dump" && -s "$dump" ]]; then
     mv "$dump" "$jsa"

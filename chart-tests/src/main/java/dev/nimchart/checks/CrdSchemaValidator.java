@@ -64,9 +64,9 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>CRD YAML files are read from the directory the caller names (the settings' CRD directory: the system property
  * {@value #CRDS_DIR_PROPERTY} for the command line and this repository's tests), else from the
- * chart-tests jar (the build puts them under {@code dev/nimchart/checks/crds/}), else from {@code chart-tests/target/crds};
- * {@code ci/fetch-crds.sh} copies them from the Go module cache, pinned by
- * {@code ci/go.mod}. Missing files are an error with the command to run, never a silent pass.
+ * chart-tests jar (the build puts them under {@code dev/nimchart/checks/crds/}: this repository's ci/fetch-crds.sh copies
+ * them from the Go module cache, pinned by its ci/go.mod). Missing files are an error saying how to give them, never a
+ * silent pass.
  *
  * <p>Instances are thread-safe; compiled schemas are cached per group/version/kind.
  */
@@ -74,9 +74,6 @@ public final class CrdSchemaValidator {
 
     /** System property naming the directory that holds the CRD YAML files (read by {@code SettingsFromProperties}). */
     public static final String CRDS_DIR_PROPERTY = "nim.crds.dir";
-
-    /** Default CRD directory, relative to the repository root (see {@link #defaultCrdsDir()} for Maven's cwd). */
-    public static final String DEFAULT_CRDS_DIR = "chart-tests/target/crds";
 
     /** How to get the CRD files, quoted in every "missing CRDs" error. */
     public static final String FETCH_COMMAND = "a directory of the pinned CRDs' YAML files (LeaderWorkerSet, MPIJob,"
@@ -120,10 +117,7 @@ public final class CrdSchemaValidator {
         this.versions = versions;
     }
 
-    /**
-     * Loads the CRDs the chart-tests jar carries (the build puts them under
-     * {@code dev/nimchart/checks/crds/}), else from {@link #defaultCrdsDir()}.
-     */
+    /** Loads the CRDs the chart-tests jar carries (the build puts them under {@code dev/nimchart/checks/crds/}). */
     public static CrdSchemaValidator load() {
         return load(java.util.Optional.empty());
     }
@@ -133,7 +127,8 @@ public final class CrdSchemaValidator {
         if (configured.isPresent()) {
             return load(configured.get());
         }
-        return bundledCrdsDir().map(CrdSchemaValidator::load).orElseGet(() -> load(defaultCrdsDir()));
+        return load(bundledCrdsDir().orElseThrow(() -> new IllegalStateException("no CRDs on the class path and no CRD directory"
+                + " given, so custom resources cannot be validated. Give the CRDs: " + FETCH_COMMAND)));
     }
 
     /** The CRDs on the class path (a directory, or a copy out of the jar in a temporary directory), if any. */
@@ -201,20 +196,6 @@ public final class CrdSchemaValidator {
                     + FETCH_COMMAND);
         }
         return new CrdSchemaValidator(abs, versions);
-    }
-
-    /**
-     * {@code chart-tests/target/crds} from the repository root, or {@code target/crds} when the working directory
-     * is the chart-tests module itself (as under Maven). The first that exists wins; else the first.
-     */
-    public static Path defaultCrdsDir() {
-        Path cwd = Path.of("").toAbsolutePath();
-        List<Path> candidates = new ArrayList<>();
-        candidates.add(cwd.resolve(DEFAULT_CRDS_DIR));
-        if (cwd.getFileName() != null && cwd.getFileName().toString().equals("chart-tests")) {
-            candidates.add(cwd.resolve("target/crds"));
-        }
-        return candidates.stream().filter(Files::isDirectory).findFirst().orElse(candidates.get(0));
     }
 
     /** The directory the CRDs were loaded from. */

@@ -6,9 +6,10 @@ import java.util.function.Consumer;
 
 /**
  * Where the tiers' programs come from when {@link Settings#binariesDir()} names no directory of them: a builder that
- * makes (or finds cached) what is asked for, printing progress as it goes. This repository's command line and tests
- * wire in its ci/ scripts ({@link SettingsFromProperties}); a downstream team gives a directory instead
- * ({@link Settings#withBinariesDir}) or a builder of its own ({@link Settings#withBinaryBuilder}). A method fails with
+ * makes (or finds cached) what is asked for, printing progress as it goes: {@link BuildScripts}, a directory of build
+ * scripts named by its manifest ({@link SettingsFromProperties} wires in the one of {@code -Dnim.ci.dir}), or a builder of
+ * one's own ({@link Settings#withBinaryBuilder}); a downstream team may give a directory of the programs instead
+ * ({@link Settings#withBinariesDir}). A method fails with
  * {@link ToolUnavailableException} naming what is missing and how to get it.
  */
 public interface BinarySource {

@@ -109,16 +109,16 @@ public final class Settings {
         return crdsDir;
     }
 
-    /** The chart of this repository's own tests ({@code ChartUnderTest}, the JUnit adapters' {@code releases()}). */
+    /** The chart of a run's own tests (a test suite's chart under test, the controller session's {@code releases()}); none by default. */
     public Path chartDir() {
-        return chartDir.orElseThrow(() -> new IllegalStateException("no chart directory: give Settings.withChartDir(DIR)"
-                + " (-Dnim.chart.dir=DIR)"));
+        return chartDir.orElseThrow(() -> new IllegalStateException("no chart directory in the settings: give Settings.withChartDir(DIR),"
+                + " or -Dnim.chart.dir=DIR where the settings come from system properties"));
     }
 
-    /** The example values files of this repository's own tests. */
+    /** The example values files of a run's own tests; none by default. */
     public Path examplesDir() {
-        return examplesDir.orElseThrow(() -> new IllegalStateException("no examples directory: give Settings.withExamplesDir(DIR)"
-                + " (-Dnim.examples.dir=DIR)"));
+        return examplesDir.orElseThrow(() -> new IllegalStateException("no examples directory in the settings: give"
+                + " Settings.withExamplesDir(DIR), or -Dnim.examples.dir=DIR where the settings come from system properties"));
     }
 
     /** Extra directories of values files the examples' tests also run (a downstream team's); empty by default. */

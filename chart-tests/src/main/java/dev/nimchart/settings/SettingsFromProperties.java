@@ -1,7 +1,6 @@
 package dev.nimchart.settings;
 
 import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -13,12 +12,14 @@ import java.util.regex.Pattern;
 
 /**
  * The one place that reads the harness's system properties and environment variables, and the one place that knows
- * this repository's layout (its ci/ scripts, charts/nim-llm, ~/.cache/nim-llm-chart): it builds the {@link Settings}
+ * this machine's cache paths (~/.cache/nim-llm-chart, Ray's default install directory): it builds the {@link Settings}
  * of the command line ({@code CheckChart}), of this repository's own tests and of the JUnit adapters. A library user
  * who builds {@link Settings} itself never comes here. Every property keeps the name and meaning it had
  * (docs/harness.md, docs/existing-cluster.md, pom.xml and ci/*.sh pass them); a relative path in a property is
  * relative to the Maven module the tests run in ({@code basedir}), where the user typed it, not to a forked JVM's
- * working directory.
+ * working directory. It knows no repository's layout: the chart, the examples and the directory of build scripts come
+ * from their properties only ({@value #CHART_DIR}, {@value #EXAMPLES_DIR}, {@value #CI_DIR}); with none given, what
+ * needs one says which property to set.
  */
 public final class SettingsFromProperties {
 
@@ -43,7 +44,6 @@ public final class SettingsFromProperties {
     /** Where ci/install-ray.sh installs Ray by default. */
     public static final String DEFAULT_RAY_DIR = "/usr/local/lib/nim-llm-chart/ray";
 
-    private static final Path CHART_IN_REPO = Path.of("charts", "nim-llm");
     private static final Pattern LIST_SEPARATOR = Pattern.compile("[," + Pattern.quote(File.pathSeparator) + "]");
 
     private static volatile Settings shared;
@@ -92,14 +92,11 @@ public final class SettingsFromProperties {
                 .withRayDir(Path.of(property(RAY_DIR).orElse(DEFAULT_RAY_DIR)))
                 .withCi("true".equalsIgnoreCase(environment.apply("CI")))
                 .withValuesDirs(valuesDirs())
-                .withBinaryBuilder(ciScripts());
+                .withBinaryBuilder(buildScripts());
         s = userPath(BINARIES_DIR).map(s::withBinariesDir).orElse(s);
         s = property(CRDS_DIR).map(d -> workingDir.resolve(d)).map(s::withCrdsDir).orElse(s);
-        Optional<Path> repo = repoRoot();
-        Optional<Path> chart = userPath(CHART_DIR).or(() -> repo.map(r -> r.resolve(CHART_IN_REPO)));
-        s = chart.map(s::withChartDir).orElse(s);
-        Optional<Path> examples = userPath(EXAMPLES_DIR).or(() -> repo.map(r -> r.resolve("values-examples")));
-        s = examples.map(s::withExamplesDir).orElse(s);
+        s = userPath(CHART_DIR).map(s::withChartDir).orElse(s);
+        s = userPath(EXAMPLES_DIR).map(s::withExamplesDir).orElse(s);
         s = userPath(KUBECONFIG).map(s::withKubeconfig).orElse(s);
         s = reconcileTimeout().map(s::withReconcileTimeout).orElse(s);
         s = userPath(NODES_FILE).map(s::withNodesFile).orElse(s);
@@ -143,38 +140,15 @@ public final class SettingsFromProperties {
         }
     }
 
-    /** The repository: the directory at or above the module (or the working directory) holding charts/nim-llm. */
-    private Optional<Path> repoRoot() {
-        for (Path dir = userDir(); dir != null; dir = dir.getParent()) {
-            if (Files.isDirectory(dir.resolve(CHART_IN_REPO))) {
-                return Optional.of(dir);
-            }
-        }
-        return Optional.empty();
-    }
-
     /**
-     * This repository's ci/ scripts as the builder of the tiers' programs: -Dnim.ci.dir (Maven sets it), else ./ci or
-     * ../ci of the working directory; where none holds the scripts, a builder that says so when asked.
+     * The directory of build scripts ({@link BuildScripts}) of -D{@value #CI_DIR}, relative to the module; none given: a
+     * builder that says, when asked for a program, which properties give one.
      */
-    private BinarySource ciScripts() {
-        Optional<String> configured = property(CI_DIR);
-        List<Path> candidates = configured.isEmpty() ? List.of(Path.of("ci"), Path.of("..", "ci")) : List.of(Path.of(configured.get()));
-        Path controlPlaneRoot = Optional.ofNullable(environment.apply("NIM_CONTROL_PLANE_DIR")).map(Path::of)
-                .orElseGet(() -> home().orElse(workingDir).resolve(".cache/nim-llm-chart/control-plane"));
-        String arch = Optional.ofNullable(properties.apply("os.arch")).orElse("amd64");
-        return candidates.stream().map(workingDir::resolve)
-                .filter(d -> Files.isRegularFile(d.resolve("build-control-plane.sh")))
-                .map(Path::normalize).findFirst()
-                .<BinarySource>map(dir -> new CiScripts(dir, controlPlaneRoot, arch))
-                .orElseGet(() -> missing("no programs for the tiers and nothing to build them with: no directory of build scripts"
-                        + " (one holding build-control-plane.sh) at " + candidates + "; give the programs' directory with -D" + BINARIES_DIR
-                        + "=DIR, or the build scripts' directory with -D" + CI_DIR + "=DIR"));
-    }
-
-    /** The ci/ directory the settings' builder runs the scripts of, when it is this repository's. */
-    public static Optional<Path> ciDir(Settings settings) {
-        return settings.binaryBuilder().filter(CiScripts.class::isInstance).map(b -> ((CiScripts) b).dir());
+    private BinarySource buildScripts() {
+        return property(CI_DIR).map(d -> workingDir.resolve(d).normalize()).<BinarySource>map(BuildScripts::in)
+                .orElseGet(() -> missing("no programs for the tiers and nothing to build them with: give the programs' directory"
+                        + " with -D" + BINARIES_DIR + "=DIR, or a directory of build scripts (one with a " + BuildScripts.MANIFEST
+                        + " manifest) with -D" + CI_DIR + "=DIR"));
     }
 
     private Optional<Path> home() {

@@ -33,6 +33,15 @@ final class PodExecutor {
         return Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
     }
 
+    /**
+     * Mounts the pod's emptyDirs ({@link PodVolumes#writeEmptyDirs}) in this JVM's mount namespace, where every later
+     * start of a container of the pod finds them (each starts in a copy of this namespace): the kubelet's set-up of a
+     * pod's volumes before its first container. Those already mounted stay as they are.
+     */
+    void mountVolumes(Path podDir) {
+        StartupHost.must(List.of(python(), executor.toString(), "volumes", podDir.toString()));
+    }
+
     /** The command that starts the pod of {@code podDir} in the network namespace {@code netns}: its process is the pod's. */
     List<String> startCommand(String netns, Path podDir) {
         return List.of("ip", "netns", "exec", netns, python(), executor.toString(), "start", podDir.toString());

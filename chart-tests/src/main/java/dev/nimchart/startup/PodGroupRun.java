@@ -139,6 +139,7 @@ public final class PodGroupRun implements AutoCloseable {
         String base = "n" + (ProcessHandle.current().pid() % 100000) + "x" + RUNS.incrementAndGet() % 100;
         PodGroupRun run = new PodGroupRun(base, workDir, state, overrides, launch);
         try {
+            PodVolumes.release(workDir); // emptyDirs an earlier run of this directory left mounted (its JVM was killed)
             FileTrees.delete(workDir); // records of an earlier run must not count as ranks of this one
             Files.createDirectories(workDir);
             run.volumes = new PodVolumes(workDir);
@@ -253,6 +254,7 @@ public final class PodGroupRun implements AutoCloseable {
         PodUser user = PodUser.of(pod, nim);
 
         Path dir = workDir.resolve(pod.name());
+        PodVolumes.release(dir); // a pod of this name before (recreated): its emptyDirs go with it
         FileTrees.delete(dir);
         Path etc = Files.createDirectories(dir.resolve("etc-upper"));
         Files.createDirectories(dir.resolve("etc-work"));
@@ -260,6 +262,7 @@ public final class PodGroupRun implements AutoCloseable {
         Files.writeString(etc.resolve("resolv.conf"), "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
         image.writeInto(dir, user.uid());
 
+        PodVolumes.writeEmptyDirs(dir, pod, user.fsGroup());
         Map<String, String> env = sandbox.writeFiles(dir, state, pod, nim, dir, user, host, overrides);
         // The pod's init containers (run in order before the main container, each in the same sandbox: its own mounts,
         // environment, user and security settings, the pod's network and files), in POD_DIR/init-<name>.
@@ -286,6 +289,9 @@ public final class PodGroupRun implements AutoCloseable {
         if (!launch) {
             return new PodRun(pod, null, ip, dir, null, log, env, user.uid(), user.gid(), user.groups());
         }
+        // The pod's emptyDirs, made once for the pod before its first container (the executor's `volumes`), here in this
+        // JVM's mount namespace: a restart of its container (a new copy of this namespace) finds them as they were.
+        executor.mountVolumes(dir);
         String netns = network.attach("p" + index, Integer.toString(index), ip + "/17");
         portHolders.holdDeclaredPorts(pod, nim, netns);
         // The executor execs the plan's command line: the process is the pod's main process (its pid the container's).
@@ -296,8 +302,8 @@ public final class PodGroupRun implements AutoCloseable {
 
     /**
      * The kubelet's restart of a pod's main container ({@link PodRestarts}): what is left of its process tree ends, and its
-     * container's command line starts again in the same pod (network namespace, address, directory, volumes), without its
-     * init containers; its log goes on in the same file after a line saying so. Returns the new run, which takes the old
+     * container's command line starts again in the same pod (network namespace, address, directory, volumes: its
+     * emptyDirs with what was written to them), without its init containers; its log goes on in the same file after a line saying so. Returns the new run, which takes the old
      * one's place in {@link #pods()}.
      */
     public PodRun restartContainer(PodRun run, String why) {
@@ -318,7 +324,8 @@ public final class PodGroupRun implements AutoCloseable {
     /**
      * A controller's recreation of some pods (LeaderWorkerSet's of a group, {@link PodRestarts}): each one's processes end
      * and its network namespace goes; then each starts again as a new pod of the same name and address, in the order given:
-     * its directory, volumes and /etc written afresh (empty emptyDirs; claims and hostPath volumes keep their files), its
+     * its directory, volumes and /etc written afresh (the old pod's emptyDirs unmounted, new empty ones; claims and
+     * hostPath volumes keep their files), its
      * init containers run again. Each new log opens with the last 3000 characters of the old pod's. Returns the new runs,
      * which take the old ones' places in {@link #pods()}.
      */
@@ -589,6 +596,11 @@ public final class PodGroupRun implements AutoCloseable {
         }
         if (network != null) {
             network.close();
+        }
+        try {
+            PodVolumes.release(workDir); // every pod's emptyDirs, also those of a pod whose start failed
+        } catch (RuntimeException e) {
+            stopping = stopping != null ? stopping : e;
         }
         if (stopping != null) {
             throw stopping;

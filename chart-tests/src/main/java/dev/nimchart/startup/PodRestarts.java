@@ -26,9 +26,9 @@ import java.util.Set;
  * can lose one race a real node would also lose now and then (Ray's raylet has a fixed 30 s to register). A pod that ends
  * again after that is crash-looping, which fails the start with every restart named. Every restart is said in
  * {@link #said()}, so a green start that needed one shows it.
- * <p>Not modelled: the tier mounts each emptyDir in the mount namespace of the container that uses it, so a restarted
- * container finds its emptyDirs empty (the kubelet keeps them for the pod's life), and an init container's writes to an
- * emptyDir do not reach the main container.
+ * <p>Volumes across a restart: a pod's emptyDirs are the pod's ({@link PodVolumes}: made once before its first
+ * container, as the kubelet's emptyDir plugin does), so a restarted container finds in them what it, and the pod's init
+ * containers, wrote; a recreated group's pods are new pods with new, empty emptyDirs (the old ones unmounted).
  */
 public final class PodRestarts {
 

@@ -17,6 +17,20 @@ import java.util.Map;
  * ConfigMap and Secret files as the kubelet writes them (under the pod's directory), one shared directory of the run
  * per claim, hostPath or NFS volume (under {@code claims/} of the run's directory, shared by the group's pods), and
  * emptyDirs as a tmpfs of their sizeLimit.
+ *
+ * <p>An emptyDir is the pod's, not a container's, as the kubelet's emptyDir plugin makes it (kubernetes
+ * {@code pkg/volume/emptydir/empty_dir.go}: {@code SetUpAt} makes the volume's directory under the pod's directory, mode
+ * 0777, a tmpfs there for medium Memory with {@code size=} its sizeLimit, the group fsGroup through the volume ownership
+ * step, and is idempotent: a volume already set up is left as it is; {@code TearDownAt} unmounts it and removes the
+ * directory when the pod goes). The kubelet sets a pod's volumes up before its first init container and tears them down
+ * only when the pod is deleted, so every container of the pod that mounts an emptyDir sees the same files, and a
+ * restarted container finds what it wrote. Here: {@code POD_DIR/empty-dirs} lists the pod's emptyDirs (name, size in
+ * bytes, mode, group), the executor's {@code volumes} verb mounts each as a tmpfs at {@code POD_DIR/empty-dir/NAME} in
+ * the mount namespace of whoever runs it (this JVM's for the tier; the bundle's own for the GPU check) once per pod,
+ * every container's sandbox binds it at its mount path, and {@link #release} unmounts everything under a pod's (or a
+ * run's) directory when the pod is recreated or the run closes. Every emptyDir is a tmpfs (a node's disk-backed one is a
+ * directory whose sizeLimit the kubelet enforces by eviction; a tmpfs of that size fails the write instead). subPath is
+ * not modelled: a mount gets the whole volume (the chart renders no subPath).
  */
 final class PodVolumes {
 
@@ -30,6 +44,67 @@ final class PodVolumes {
     /** Where the run's claims, hostPath and NFS volumes are (the stand-in's records are under them). */
     Path claims() {
         return workDir.resolve("claims");
+    }
+
+    /**
+     * Writes {@code POD_DIR/empty-dirs}: each emptyDir of the pod (whether or not a container mounts it, as the kubelet
+     * sets up every volume of a pod), one line each: its name, its size in bytes (its sizeLimit; 0: no limit), its mode and
+     * its group (fsGroup): world-writable with the set-group-ID bit, as the kubelet hands an emptyDir over with fsGroup.
+     */
+    static void writeEmptyDirs(Path podDir, KubeObject pod, long fsGroup) throws IOException {
+        StringBuilder lines = new StringBuilder();
+        for (KubeObject volume : pod.list("spec.volumes")) {
+            if (volume.at("emptyDir") != null) {
+                Object limit = volume.at("emptyDir.sizeLimit");
+                long bytes = limit == null ? 0 : new Quantity(limit.toString()).getNumber().longValue();
+                lines.append(volume.at("name")).append('\t').append(bytes).append("\t2777\t").append(fsGroup).append('\n');
+            }
+        }
+        Files.writeString(podDir.resolve("empty-dirs"), lines.toString());
+    }
+
+    /** Where the executor mounts the pod's emptyDir {@code name}: {@code POD_DIR/empty-dir/NAME}. */
+    static Path emptyDir(Path podDir, String name) {
+        return podDir.resolve("empty-dir").resolve(name);
+    }
+
+    /**
+     * Unmounts everything mounted at or under {@code dir} in this process's mount namespace (as /proc/self/mountinfo
+     * lists it), the deepest first: a pod's emptyDirs when the pod goes, as the kubelet's {@code TearDownAt} unmounts
+     * them. A mount still busy here is detached lazily (its memory is freed once no process uses it). Fails when
+     * something stays mounted.
+     */
+    static void release(Path dir) {
+        List<String> mounted = mountedUnder(dir);
+        for (String point : mounted) {
+            if (StartupHost.run(List.of("umount", point), 30).exit() != 0) {
+                StartupHost.run(List.of("umount", "--lazy", point), 30);
+            }
+        }
+        List<String> left = mountedUnder(dir);
+        if (!left.isEmpty()) {
+            throw new IllegalStateException("could not unmount " + left + " (a pod's emptyDirs under " + dir + ")");
+        }
+    }
+
+    /** The mount points at or under {@code dir} in this process's mount namespace, the deepest (last mounted) first. */
+    static List<String> mountedUnder(Path dir) {
+        String top;
+        try {
+            top = (Files.exists(dir) ? dir.toRealPath() : dir.toAbsolutePath().normalize()).toString();
+            List<String> points = new java.util.ArrayList<>();
+            for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+                String[] fields = line.split(" ");
+                // mountinfo escapes space, tab, newline and backslash in octal (proc(5))
+                String point = fields[4].replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
+                if (point.equals(top) || point.startsWith(top + "/")) {
+                    points.add(0, point);
+                }
+            }
+            return points;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /**
@@ -49,16 +124,16 @@ final class PodVolumes {
                         .append(Boolean.TRUE.equals(mount.at("readOnly")) ? "ro" : "rw").append('\n');
             }
             if (source != null && target.equals("/dev/shm")) {
-                Files.writeString(cdir.resolve("shm"), source); // the pod's shared memory: a memory-backed emptyDir of its sizeLimit
+                Files.writeString(cdir.resolve("shm"), source); // the pod's shared memory: its memory-backed emptyDir, bound there
             }
         }
         Files.writeString(cdir.resolve("mounts"), mounts.toString());
     }
 
     /**
-     * Where a volume comes from, as the pod-sandbox mounts it: a directory, or {@code tmpfs:SIZE:MODE:GID} for an emptyDir
-     * (a tmpfs of its sizeLimit, so a full emptyDir fails a write with "No space left on device" as the kubelet's limit
-     * ends the pod; world-writable as the kubelet makes an emptyDir, with fsGroup as its group and the set-group-ID bit).
+     * Where a volume comes from, as the pod-sandbox binds it: a directory or file; for an emptyDir the pod's tmpfs at
+     * {@code POD_DIR/empty-dir/NAME} ({@link #writeEmptyDirs}: a tmpfs of its sizeLimit, so a full emptyDir fails a write
+     * with "No space left on device" as the kubelet's limit ends the pod).
      */
     private String source(NamespaceState state, KubeObject pod, KubeObject volume, Path podDir, long fsGroup) throws IOException {
         if (volume == null) {
@@ -85,9 +160,7 @@ final class PodVolumes {
             return shared.toString();
         }
         if (volume.at("emptyDir") != null) {
-            Object limit = volume.at("emptyDir.sizeLimit");
-            long bytes = limit == null ? 0 : new Quantity(limit.toString()).getNumber().longValue();
-            return "tmpfs:" + bytes + ":2777:" + fsGroup;
+            return emptyDir(podDir, name).toString();
         }
         return null;
     }

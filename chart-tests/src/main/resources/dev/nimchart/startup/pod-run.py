@@ -7,6 +7,9 @@
 # pod's start and every probe through it; the GPU check's bundle (ci/gpu-check.sh --bundle) runs its `check` on a GPU
 # host, and ServingPodIT runs the same `check` here with the stand-in.
 #
+#   pod-run.py volumes POD_DIR               mount the pod's emptyDirs (POD_DIR/empty-dirs) as tmpfs under
+#                                            POD_DIR/empty-dir, in this mount namespace, once per pod (the kubelet's
+#                                            emptyDir set-up, before the pod's first container; idempotent)
 #   pod-run.py start POD_DIR                 exec the pod's processes (init containers, then the main container)
 #   pod-run.py restart POD_DIR               exec the main container alone (the kubelet's restart of it)
 #   pod-run.py probe POD_DIR KIND [--pid P]  one run of the nim container's probe (startupProbe, readinessProbe,
@@ -47,6 +50,28 @@ def alive(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+# ---- the pod's emptyDirs, as the kubelet's emptyDir plugin sets them up ----
+
+def mount_empty_dirs(pod_dir):
+    """Each emptyDir of the pod (POD_DIR/empty-dirs: name, size in bytes (0: no limit), mode and group a line) as a tmpfs
+    at POD_DIR/empty-dir/NAME, in this process's mount namespace: made once for the pod before its first container, as the
+    kubelet's emptyDir SetUpAt does (kubernetes pkg/volume/emptydir), and left as it is when already mounted, so every
+    container of the pod binds the same one and a restarted container finds its files. Who mounts them unmounts them
+    when the pod goes (the tier's Java side; the GPU check's mount namespace ends with it)."""
+    listing = os.path.join(pod_dir, "empty-dirs")
+    if not os.path.exists(listing):
+        return
+    with open(listing) as f:
+        volumes = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    for name, size, mode, gid in volumes:
+        target = os.path.join(pod_dir, "empty-dir", name)
+        os.makedirs(target, exist_ok=True)
+        if os.path.ismount(target):
+            continue
+        options = "mode=%s,gid=%s" % (mode, gid) + (",size=%s" % size if size != "0" else "")
+        subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", target], check=True)
 
 
 # ---- probes, as the kubelet runs them ----
@@ -344,7 +369,7 @@ def relocate(bundle, check):
                 target = new + os.readlink(path)[len(old):]
                 os.unlink(path)
                 os.symlink(target, path)
-            elif name in ("plan.json", "check.json", "mounts", "argv") and os.path.isfile(path):
+            elif name in ("plan.json", "check.json", "mounts", "shm", "argv") and os.path.isfile(path):
                 with open(path, "rb") as f:
                     data = f.read()
                 with open(path, "wb") as f:
@@ -486,6 +511,7 @@ def check(bundle, force_standin, ready_limit):
         if why:
             result["failure"] = why
             return finish(bundle, result, 2)
+    mount_empty_dirs(pod_dir)  # in the bundle's own mount namespace (run: unshare --mount), which ends with this run
     if check.get("standalone"):
         network(plan["ip"])
     result["routes"] = routes()
@@ -596,7 +622,7 @@ def report(r):
 
 def main(argv):
     if len(argv) < 2:
-        raise SystemExit(__doc__ or "usage: pod-run.py start|restart|probe|startup|check ...")
+        raise SystemExit(__doc__ or "usage: pod-run.py volumes|start|restart|probe|exec|startup|check ...")
     cmd, target, rest = argv[0], argv[1], argv[2:]
     opts = {}
     if "--" in rest:
@@ -619,6 +645,9 @@ def main(argv):
         plan = load_plan(target)
         argv = plan.get("containerArgv") or plan["argv"] if cmd == "restart" else plan["argv"]
         os.execvp(argv[0], argv)
+    if cmd == "volumes":
+        mount_empty_dirs(target)
+        return 0
     if cmd == "probe":
         return 0 if probe_once(target, load_plan(target), opts["args"][0], opts.get("--pid")) else 1
     if cmd == "exec":

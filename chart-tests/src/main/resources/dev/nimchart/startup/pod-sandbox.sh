@@ -3,7 +3,8 @@
 # `ip netns exec` entered and a UTS namespace of its own: the pod's host name, /etc as an overlay whose upper layer holds
 # the pod's hosts, resolv.conf, passwd and group files, a private /tmp (unless a volume is mounted there) and /dev/shm,
 # /opt from the pod directory (the image's files: the NIM stand-in), the pod's volumes bound at their mount paths
-# (read-only ones read-only; an emptyDir as a tmpfs of its sizeLimit), /home with the image's home directories
+# (read-only ones read-only; an emptyDir is the pod's tmpfs at POD/empty-dir/NAME, which the executor mounted once for the
+# pod before its first container: every container binds the same one and a restarted container finds its files), /home with the image's home directories
 # (POD_DIR/image-homes: path, uid, gid), / and /etc, /opt and /home read-only when the container asks for a read-only root
 # filesystem (POD_DIR/read-only-root exists), then the command as the pod's user, with its supplementary groups (fsGroup,
 # supplementalGroups) and exactly the pod's environment, every capability dropped and no_new_privs set, as runc starts
@@ -53,19 +54,11 @@ while IFS=$'\t' read -r home huid hgid; do
   [[ -z "$home" ]] && continue
   mkdir -p "$home" && chown "$huid:$hgid" "$home" && chmod 750 "$home"
 done < "${pod}/image-homes"
-# One volume mount (source, target, rw|ro). A source tmpfs:SIZE:MODE:GID is an emptyDir: a tmpfs of SIZE bytes (0: no
-# limit), with that mode and group.
+# One volume mount (source, target, rw|ro): the source (a directory or a file; an emptyDir's tmpfs) bound at the target.
 bind() {
   local source=$1 target=$2 mode=$3
-  if [[ "$source" == tmpfs:* ]]; then
-    local size mode_bits group
-    IFS=: read -r _ size mode_bits group <<< "$source"
-    mkdir -p "$target"
-    mount -t tmpfs -o "mode=${mode_bits},gid=${group}${size:+$([[ "$size" != 0 ]] && echo ",size=${size}")}" tmpfs "$target"
-  else
-    if [[ -d "$source" ]]; then mkdir -p "$target"; else mkdir -p "$(dirname "$target")"; touch "$target"; fi
-    mount --bind "$source" "$target"
-  fi
+  if [[ -d "$source" ]]; then mkdir -p "$target"; else mkdir -p "$(dirname "$target")"; touch "$target"; fi
+  mount --bind "$source" "$target"
   [[ "$mode" == ro ]] && mount -o remount,bind,ro "$target"
   return 0
 }
@@ -86,14 +79,13 @@ while IFS=$'\t' read -r source target mode; do
   bind "$source" "$target" "${mode:-rw}"
 done < "${pod}/mounts"
 # The pod's own /dev/shm (a container runtime gives every pod one; Ray's object store lives there): its memory-backed
-# emptyDir when it mounts one there (POD_DIR/shm), else 512 MiB (a runtime's default is 64 MiB; the Ray stand-in's
-# object store takes 80 MiB).
-shm_size=512m
+# emptyDir when it mounts one there (POD_DIR/shm: the volume's source, bound there), else a tmpfs of 512 MiB (a
+# runtime's default is 64 MiB; the Ray stand-in's object store takes 80 MiB).
 if [[ -s "${pod}/shm" ]]; then
-  IFS=: read -r _ shm_bytes _ _ < "${pod}/shm" || true  # one line, without a newline
-  [[ "$shm_bytes" != 0 ]] && shm_size=$shm_bytes
+  mount --bind "$(< "${pod}/shm")" /dev/shm
+else
+  mount -t tmpfs -o "mode=1777,size=512m" tmpfs /dev/shm
 fi
-mount -t tmpfs -o "mode=1777,size=${shm_size}" tmpfs /dev/shm
 env_args=()
 while IFS= read -r -d '' kv; do env_args+=("$kv"); done < "${pod}/env"
 # The private /tmp comes last, for the same reason; the mounts made above keep their sources once /tmp is covered.

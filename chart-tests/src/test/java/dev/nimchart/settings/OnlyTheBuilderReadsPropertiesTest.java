@@ -22,26 +22,23 @@ import org.junit.jupiter.api.Test;
 /**
  * The library's configuration comes from one place: {@link Settings}, built by the caller or by
  * {@link SettingsFromProperties} (the one class that reads system properties and environment variables, and the one
- * that knows this repository's ci/ scripts and machine paths), which only a command's {@code main} and the JUnit run's
- * {@link RunSettings} call. Reads the library's sources and class files, so a new {@code System.getProperty} in a tier,
- * a fixed home path, a call of ci/ or of the builder from a library class fails here.
+ * that knows this machine's cache paths), which only a command's {@code main} and the JUnit run's {@link RunSettings}
+ * call. Reads the library's sources and class files, so a new {@code System.getProperty} in a tier (or in
+ * {@link BuildScripts}, which takes everything from its directory), a fixed home path or a call of the builder from a
+ * library class fails here. That no library text names a ci/ script or another file of this repository is
+ * {@code LibraryTextsNameNoRepositoryFileTest}'s.
  */
 class OnlyTheBuilderReadsPropertiesTest {
 
     private static final Path LIBRARY = CiScript.ciDir().getParent().resolve("chart-tests/src/main/java/dev/nimchart");
     private static final String BUILDER = "settings/SettingsFromProperties.java";
-    /** The one class that runs this repository's ci/ scripts for the builder (which finds their directory). */
-    private static final String CI_SCRIPTS = "settings/CiScripts.java";
 
     private static final Pattern PROPERTY_READ = Pattern.compile(
             "System\\.getProperty|System\\.getenv|System\\.getProperties|System::getProperty|System::getenv|Long\\.getLong|Integer\\.getInteger|Boolean\\.getBoolean");
     /** Reads allowed elsewhere: the temporary directory of the JVM's port locks (one directory for every JVM of the machine). */
     private static final Set<String> ALLOWED_READS = Set.of(
             "cluster/FreePort.java: private static final Path LOCK_DIR = Path.of(System.getProperty(\"java.io.tmpdir\"), \"nim-llm-chart-ports\");");
-    private static final Pattern MACHINE_PATH = Pattern.compile("user\\.home|\\.cache/nim-llm-chart|\"\\.cache\"|/usr/local/lib/nim-llm-chart|Path\\.of\\(\"ci\"");
-    private static final Pattern CI_SCRIPT = Pattern.compile(
-            "\"(ci/)?(build-control-plane|build-controllers|build-tools|install-python-tools|fetch-crds|install-startup-tools|install-ray"
-                    + "|install-model-proxy|install-node-tools|build-epp|build-netpol-enforcer)\\.sh\"|resolve\\(\"ci/");
+    private static final Pattern MACHINE_PATH = Pattern.compile("user\\.home|\\.cache/nim-llm-chart|\"\\.cache\"|/usr/local/lib/nim-llm-chart");
     /** The builder's methods that read this JVM's properties (or take a map of them). */
     private static final Set<String> BUILDS = Set.of("shared", "fromSystemProperties", "from");
     private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -58,11 +55,9 @@ class OnlyTheBuilderReadsPropertiesTest {
     }
 
     @Test
-    void noLibraryClassButTheBuilderNamesAMachinePathOrRunsTheCiScripts() throws IOException {
+    void noLibraryClassButTheBuilderNamesAMachinePath() throws IOException {
         assertThat(codeLines(MACHINE_PATH)).as("fixed machine paths outside the builder: make them Settings fields")
-                .allMatch(l -> l.startsWith(BUILDER + ":"));
-        assertThat(codeLines(CI_SCRIPT)).as("ci/ scripts named outside " + CI_SCRIPTS + " and the builder: take the program from Settings' BinarySource")
-                .isNotEmpty().allMatch(l -> l.startsWith(CI_SCRIPTS + ":") || l.startsWith(BUILDER + ":"));
+                .isNotEmpty().allMatch(l -> l.startsWith(BUILDER + ":"));
     }
 
     /**

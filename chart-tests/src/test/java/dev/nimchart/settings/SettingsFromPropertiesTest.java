@@ -38,21 +38,23 @@ class SettingsFromPropertiesTest {
         assertThat(SettingsFromProperties.from(Map.of(), Map.of(), dir).valuesDirs()).isEmpty();
     }
 
+    /** No layout is guessed: a chart, its examples and build scripts right above the working directory are not taken. */
     @Test
-    void withoutPropertiesTheRepositoryIsFoundAboveTheWorkingDir() throws Exception {
+    void withoutPropertiesNoChartExamplesOrBuildScriptsAreGuessedAndEachSaysWhatToSet() throws Exception {
         Files.createDirectories(dir.resolve("charts/nim-llm"));
-        Path workingDir = Files.createDirectories(dir.resolve("chart-tests/target"));
-        Settings s = SettingsFromProperties.from(Map.of(), Map.of(), workingDir);
+        Files.createDirectories(dir.resolve("values-examples"));
+        Files.writeString(Files.createDirectories(dir.resolve("ci")).resolve(BuildScripts.MANIFEST), "tool=build-tools.sh\n");
+        Path workingDir = Files.createDirectories(dir.resolve("chart-tests"));
+        Settings s = SettingsFromProperties.from(Map.of("basedir", workingDir.toString()), Map.of(), workingDir);
 
-        assertThat(s.chartDir()).isEqualTo(dir.resolve("charts/nim-llm"));
-        assertThat(s.examplesDir()).isEqualTo(dir.resolve("values-examples"));
-    }
-
-    @Test
-    void withoutPropertiesOrRepositoryTheErrorSaysWhatToSet() {
-        Settings s = SettingsFromProperties.from(Map.of(), Map.of(), dir);
-
-        assertThatThrownBy(s::chartDir).hasMessageContaining("-Dnim.chart.dir");
+        assertThatThrownBy(s::chartDir).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no chart directory").hasMessageContaining("-Dnim.chart.dir=DIR").hasMessageContaining("Settings.withChartDir(DIR)");
+        assertThatThrownBy(s::examplesDir).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no examples directory").hasMessageContaining("-Dnim.examples.dir=DIR");
+        assertThat(BuildScripts.dirOf(s)).isEmpty();
+        assertThatThrownBy(() -> s.binaryBuilder().orElseThrow().tool("helm", line -> { }))
+                .isInstanceOf(ToolUnavailableException.class)
+                .hasMessageContaining("-Dnim.ci.dir=DIR").hasMessageContaining("-Dnim.binaries.dir=DIR").hasMessageContaining(BuildScripts.MANIFEST);
     }
 
     @Test
@@ -92,7 +94,6 @@ class SettingsFromPropertiesTest {
     @Test
     void programsFilesAndMachinePathsComeFromTheirProperties() throws Exception {
         Path ci = Files.createDirectories(dir.resolve("repo/ci"));
-        Files.writeString(ci.resolve("build-control-plane.sh"), "");
         Settings s = SettingsFromProperties.from(Map.ofEntries(
                 Map.entry("basedir", dir.toString()),
                 Map.entry("nim.binaries.dir", "bin"),
@@ -108,7 +109,7 @@ class SettingsFromPropertiesTest {
                 Map.of("CI", "TRUE", "KUBECONFIG", dir.resolve("lookup-stub.kubeconfig").toString()), dir);
 
         assertThat(s.binariesDir()).contains(dir.resolve("bin"));
-        assertThat(SettingsFromProperties.ciDir(s)).contains(ci);
+        assertThat(BuildScripts.dirOf(s)).contains(ci);
         assertThat(s.crdsDir()).contains(dir.resolve("crds"));
         assertThat(s.kubeVersion()).isEqualTo("1.33.2");
         assertThat(s.k3sImage()).isEqualTo("example/k3s:1");
@@ -122,13 +123,14 @@ class SettingsFromPropertiesTest {
     }
 
     @Test
-    void withoutACiDirectoryTheBuilderSaysWhereItLookedAndWhatToSet() {
-        Settings s = SettingsFromProperties.from(Map.of(), Map.of(), dir);
+    void theBuildScriptsDirectoryIsTakenAsGivenAndItsManifestReadOnlyWhenAProgramIsAskedFor() throws Exception {
+        Path scripts = Files.createDirectories(dir.resolve("scripts"));
+        Settings s = SettingsFromProperties.from(Map.of("nim.ci.dir", scripts.toString()), Map.of(), dir);
 
-        assertThat(SettingsFromProperties.ciDir(s)).isEmpty();
-        assertThatThrownBy(() -> s.binaryBuilder().orElseThrow().tool("helm", line -> { }))
+        assertThat(BuildScripts.dirOf(s)).contains(scripts);
+        assertThatThrownBy(() -> s.binaryBuilder().orElseThrow().controlPlane("1.37.2", line -> { }))
                 .isInstanceOf(ToolUnavailableException.class)
-                .hasMessageContaining("at [ci, ../ci]").hasMessageContaining("-Dnim.ci.dir=DIR").hasMessageContaining("-Dnim.binaries.dir=DIR");
+                .hasMessageContaining("no " + scripts.resolve(BuildScripts.MANIFEST)).hasMessageContaining("controlPlane=SCRIPT");
     }
 
     @Test

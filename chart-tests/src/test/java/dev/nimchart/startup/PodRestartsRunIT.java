@@ -20,10 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The start-up tier's model of what the cluster does when a pod's main container ends during start-up
  * ({@link PodRestarts}, {@link PodGroupRun#awaitRestarting}), on real processes in network namespaces (no cluster): the
- * kubelet restarts the container in the same pod (its init container does not run again, its log goes on);
- * LeaderWorkerSet's RecreateGroupOnPodRestart recreates the whole group (the leader starts again too, with an empty
- * emptyDir), None restarts only the pod that ended; restartPolicy Never leaves it ended; a container that ends again is
- * crash-looping. Needs root and {@code ip netns} (with CI=true it runs or fails).
+ * kubelet restarts the container in the same pod (its init container does not run again, its log goes on, its emptyDir
+ * keeps what the init container and the first start wrote); LeaderWorkerSet's RecreateGroupOnPodRestart recreates the
+ * whole group (the leader starts again too, with a new empty emptyDir), None restarts only the pod that ended;
+ * restartPolicy Never leaves it ended; a container that ends again is crash-looping. After every run nothing is left
+ * mounted under its directory. Needs root and {@code ip netns} (with CI=true it runs or fails).
  */
 class PodRestartsRunIT {
 
@@ -56,7 +57,10 @@ class PodRestartsRunIT {
         RuntimeContractRunIT.rootAndNetworkNamespaces();
     }
 
-    /** A pod of a LeaderWorkerSet group (lws null: of none) with the server, one init container that counts its runs. */
+    /**
+     * A pod of a LeaderWorkerSet group (lws null: of none) with the server, one init container that counts its runs (in
+     * the hostPath volume) and writes {@code init} into the emptyDir the server lists.
+     */
     private static KubeObject pod(String name, int ip, String lws, int worker, String restartPolicy, String env) {
         String labels = lws == null ? "{}" : "{leaderworkerset.sigs.k8s.io/name: %s, leaderworkerset.sigs.k8s.io/group-index: '0',"
                 .formatted(lws) + " leaderworkerset.sigs.k8s.io/worker-index: '%d'}".formatted(worker);
@@ -75,8 +79,8 @@ class PodRestartsRunIT {
                   initContainers:
                     - name: count-inits
                       image: nim
-                      command: [sh, -c, 'touch /starts/init.%s.$(date +%%s%%N)']
-                      volumeMounts: [{name: starts, mountPath: /starts}]
+                      command: [sh, -c, 'touch /starts/init.%s.$(date +%%s%%N) /scratch/init']
+                      volumeMounts: [{name: starts, mountPath: /starts}, {name: scratch, mountPath: /scratch}]
                   containers:
                     - name: nim
                       image: nim
@@ -134,8 +138,20 @@ class PodRestartsRunIT {
             assertThat(files(run, "alone.")).as("the server started twice").hasSize(2);
             assertThat(files(run, "init.alone.")).as("its init container ran once").hasSize(1);
             assertThat(run.pod("alone").logText()).as("the log goes on after the restart").contains("failing on purpose")
-                    .contains("the kubelet restarted its container").contains("server: listening");
+                    .contains("the kubelet restarted its container").contains("server: listening")
+                    .as("the emptyDir is the pod's: the init container's file reached the main container, and the restarted"
+                            + " container finds what it wrote before the restart")
+                    .contains("server: start 0, scratch holds ['init', 'start.0']")
+                    .contains("server: start 1, scratch holds ['init', 'start.0', 'start.1']");
         }
+        assertNothingMountedUnder(dir);
+    }
+
+    /** Nothing is left mounted at or under {@code dir} in this JVM's mount namespace (the one the tier mounts in). */
+    static void assertNothingMountedUnder(Path dir) throws IOException {
+        String top = dir.toRealPath().toString();
+        assertThat(Files.readAllLines(Path.of("/proc/self/mountinfo")).stream().filter(l -> l.split(" ")[4].equals(top) || l.split(" ")[4].startsWith(top + "/")).toList())
+                .as("mounts left under %s after the run", top).isEmpty();
     }
 
     @Test
@@ -148,9 +164,11 @@ class PodRestartsRunIT {
             assertThat(s.restarts().said()).containsExactly("pod lws-0-1 exited with 1; the kubelet restarted its container and"
                     + " LeaderWorkerSet lws recreated group 0 (restartPolicy RecreateGroupOnPodRestart)");
             assertThat(files(run, "init.lws-0.")).as("the recreated leader ran its init container again").hasSize(2);
-            assertThat(run.pod("lws-0-1").logText()).as("a new pod has a new emptyDir; its log opens with the old pod's")
-                    .contains("scratch holds ['start.1']").contains("the pod before it was recreated").contains("failing on purpose");
+            assertThat(run.pod("lws-0-1").logText()).as("a new pod has a new emptyDir (its init container's file only); its log"
+                    + " opens with the old pod's").contains("server: start 1, scratch holds ['init', 'start.1']")
+                    .contains("the pod before it was recreated").contains("failing on purpose");
         }
+        assertNothingMountedUnder(dir.resolve("recreate"));
         Started none = start(dir.resolve("none"), List.of(lws("lws", "None"), pod("lws-0", 33, "lws", 0, "Always", ""),
                 pod("lws-0-1", 34, "lws", 1, "Always", ", {name: FAIL_FIRST, value: '1'}")));
         try (PodGroupRun run = none.run()) {
@@ -160,6 +178,7 @@ class PodRestartsRunIT {
             assertThat(none.restarts().said()).containsExactly("pod lws-0-1 exited with 1; the kubelet restarted its container"
                     + " (restartPolicy Always, LeaderWorkerSet restartPolicy None)");
         }
+        assertNothingMountedUnder(dir);
     }
 
     @Test
@@ -175,5 +194,6 @@ class PodRestartsRunIT {
             assertThat(looping.restarts().said()).containsExactly("pod loop exited with 1; the kubelet restarted its container (restartPolicy Always)",
                     "pod loop exited with 1 again after its container was restarted: crash-looping (the kubelet would back off)");
         }
+        assertNothingMountedUnder(dir);
     }
 }

@@ -2,6 +2,7 @@ package dev.nimchart.chart.repository;
 
 import dev.nimchart.cluster.BinaryAssets;
 import dev.nimchart.cluster.ClusterUnavailableException;
+import dev.nimchart.settings.BuildScripts;
 import dev.nimchart.settings.ScriptRun;
 import dev.nimchart.settings.SettingsFromProperties;
 import java.nio.file.Path;
@@ -10,8 +11,9 @@ import java.util.function.Consumer;
 
 /**
  * This repository's ci/ scripts for its own tests (moved out of the library, which takes its programs from
- * {@code Settings}): the directory the settings' builder uses ({@code -Dnim.ci.dir}, Maven sets it; else ./ci or
- * ../ci), a script of it run as a process, and the tools its scripts build.
+ * {@code Settings}): the directory of build scripts the settings' builder uses ({@code -Dnim.ci.dir}: chart-tests' and
+ * chart-tools' poms set it for Surefire, Failsafe and their exec executions), a script of it run as a process, and the
+ * tools its scripts build.
  */
 public final class CiScript {
 
@@ -20,7 +22,7 @@ public final class CiScript {
 
     /** The repository's ci/ directory. */
     public static Path ciDir() {
-        return SettingsFromProperties.ciDir(SettingsFromProperties.shared())
+        return BuildScripts.dirOf(SettingsFromProperties.shared())
                 .orElseThrow(() -> new ClusterUnavailableException("cannot find the project's ci/ directory; set -D"
                         + SettingsFromProperties.CI_DIR + "=<repo>/ci"));
     }

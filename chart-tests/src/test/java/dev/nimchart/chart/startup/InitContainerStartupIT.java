@@ -31,7 +31,9 @@ import org.junit.jupiter.api.Test;
  * {@code download-to-cache.py}, held or failed by the test through files in the cache) and two serving pods run in the
  * pod sandbox, each pod's init containers in order before its main container (PodGroupRun). Asserts: the serving pods
  * wait in wait-for-model-cache, saying so in its log, while the Job downloads, and their server starts only after the
- * Job wrote its marker; the user's init container runs after the wait; a failed download leaves them waiting with
+ * Job wrote its marker; the user's init container runs after the wait; what the user's init container fetch-repo wrote
+ * into the emptyDir {@code repo} (the clone-into-an-emptyDir pattern) is what the main container reads there (the
+ * emptyDir is the pod's, not the container's); a failed download leaves them waiting with
  * their reason, alive, never started; a failing init container keeps its pod's main container from starting, with the
  * reason; no serving process or init container of the air-gapped release saw NGC_API_KEY or HF_TOKEN (the Job did).
  */
@@ -73,6 +75,9 @@ class InitContainerStartupIT {
             for (PodRun p : serving) {
                 assertThat(r.group.initStatus(p)).isEqualTo("started");
                 assertThat(r.group.initLog(p, "wait-for-model-cache")).contains("nim-llm: the model cache is filled");
+                assertThat(r.group.exec(p, List.of("grep", "-qx", "cloned by fetch-repo as uid 1000", "/repo/checkout/README")))
+                        .as("the main container of %s reads what init container fetch-repo wrote into the emptyDir repo; fetch-repo said: %s",
+                                p.pod().name(), r.group.initLog(p, "fetch-repo")).isZero();
             }
             // Order: the user's init container ran after the wait (it saw the marker), once per pod, as the pod's user.
             assertThat(Files.readAllLines(r.claim().resolve(".init-order"))).as("what record-order wrote")

@@ -54,7 +54,7 @@ public final class Benchmark {
             new ControllerTierBench(b.report, OUT, b.chart).run(b.examples);
         }
         if (only.contains("startup")) {
-            new StartupTierBench(b.report, OUT, b.runs, b.chart).run(b.examples, dev.nimchart.settings.SettingsFromProperties.ciDir(b.chart.settings()).orElseThrow().getParent());
+            new StartupTierBench(b.report, OUT, b.runs, b.chart).run(b.examples, dev.nimchart.settings.BuildScripts.dirOf(b.chart.settings()).orElseThrow().getParent());
         }
         if (only.contains("faults")) {
             new FaultSuiteFigures(b.report).run(OUT.resolve("faults.tsv"), OUT.resolve("faults-suite.tsv"));
@@ -130,7 +130,7 @@ public final class Benchmark {
         harnessFirst = first;
         UsualPipeline pipeline = usualPipeline();
         try {
-            new CommandBench(report, OUT, runs, dev.nimchart.settings.SettingsFromProperties.ciDir(chart.settings()).orElseThrow().getParent())
+            new CommandBench(report, OUT, runs, dev.nimchart.settings.BuildScripts.dirOf(chart.settings()).orElseThrow().getParent())
                     .run(chart.dir(), examples, pipeline);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);

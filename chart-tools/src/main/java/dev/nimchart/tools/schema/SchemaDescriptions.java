@@ -33,7 +33,7 @@ public final class SchemaDescriptions {
 
     /** The generator's install directory (the settings' ci/install-node-tools.sh: cached, or installed from npm). */
     public static Path generatorDir(dev.nimchart.settings.Settings settings) {
-        String out = dev.nimchart.settings.ScriptRun.run(dev.nimchart.settings.SettingsFromProperties.ciDir(settings).orElseThrow().resolve("install-node-tools.sh"), List.of("--print-path", "readme-generator"), line -> { });
+        String out = dev.nimchart.settings.ScriptRun.run(dev.nimchart.settings.BuildScripts.dirOf(settings).orElseThrow().resolve("install-node-tools.sh"), List.of("--print-path", "readme-generator"), line -> { });
         return Path.of(out.lines().map(String::strip).filter(l -> !l.isEmpty()).reduce((a, b) -> b).orElseThrow(
                 () -> new IllegalStateException("ci/install-node-tools.sh printed no directory")));
     }
