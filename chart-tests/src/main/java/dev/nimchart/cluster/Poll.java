@@ -80,4 +80,15 @@ public record Poll(Duration limit, Duration interval, Duration longest, Runnable
     public boolean until(BooleanSupplier condition) {
         return until(condition::getAsBoolean, Boolean::booleanValue).held();
     }
+
+    /**
+     * Runs {@code check} every round until the limit is spent: a state that must hold for a while, not one to wait for
+     * ({@code check} throws at once when it does not hold).
+     */
+    public void throughout(Runnable check) {
+        until(() -> {
+            check.run();
+            return Boolean.FALSE;
+        }, Boolean::booleanValue);
+    }
 }

@@ -66,4 +66,21 @@ class PollTest {
         assertThat(Poll.upTo(Duration.ofSeconds(5)).every(1).until(() -> reads.incrementAndGet() == 3)).isTrue();
         assertThat(Poll.upTo(Duration.ofMillis(30)).every(5).until(() -> false)).isFalse();
     }
+
+    @Test
+    void throughoutRunsTheCheckEachRoundUntilTheLimitAndStopsAtItsFirstFailure() {
+        AtomicInteger checks = new AtomicInteger();
+        long started = System.nanoTime();
+        Poll.upTo(Duration.ofMillis(300)).every(50).throughout(checks::incrementAndGet);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+        assertThat(checks.get()).as("checks in 300 ms, one every 50 ms (fewer on a loaded machine)").isBetween(2, 8);
+
+        AtomicInteger failing = new AtomicInteger();
+        assertThatThrownBy(() -> Poll.upTo(Duration.ofSeconds(30)).every(10).throughout(() -> {
+            if (failing.incrementAndGet() == 3) {
+                throw new IllegalStateException("no longer holds");
+            }
+        })).hasMessage("no longer holds");
+        assertThat(failing.get()).isEqualTo(3);
+    }
 }

@@ -8,7 +8,7 @@ import dev.nimchart.chart.repository.Examples;
 import dev.nimchart.chart.repository.OwnEnvironment;
 import dev.nimchart.chart.repository.PodSecurityExceptions;
 import dev.nimchart.cluster.KubeApi;
-import dev.nimchart.cluster.LocalProcess;
+import dev.nimchart.cluster.Poll;
 import dev.nimchart.controllers.ControllerEnvironment;
 import dev.nimchart.controllers.DesiredState;
 import dev.nimchart.controllers.InstalledRelease;
@@ -85,8 +85,7 @@ class KueueAdmissionIT {
                         "a Workload of the second release refused quota");
                 assertThat(String.valueOf(condition(waiting, "QuotaReserved", "False").at("message")))
                         .as("why the second group waits").contains("nvidia.com/gpu");
-                long watchUntil = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-                while (System.nanoTime() < watchUntil) {
+                Poll.upTo(Duration.ofSeconds(5)).every(500).throughout(() -> {
                     List<KubeObject> pods = NamespaceState.read(api, second).livePods();
                     assertThat(pods).as("pods of the waiting group: none scheduled, each held by Kueue's gate")
                             .allSatisfy(p -> {
@@ -95,8 +94,7 @@ class KueueAdmissionIT {
                                         .contains("kueue.x-k8s.io/admission");
                             });
                     assertThat(admitted(api, second)).as("admitted Workloads of the second release while the first runs").isEmpty();
-                    LocalProcess.sleep(500);
-                }
+                });
 
                 firstRelease.uninstall();
                 DesiredState.awaitNoPods(api, first, WAIT, alive);
