@@ -238,10 +238,7 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
      * the start of the outage, starts again every controller that exited, and waits for the readiness it had.
      */
     private void restartControllersThatLostTheirLease(long outageStarted) {
-        long graceEnds = outageStarted + LEADER_RENEW_GRACE.toNanos();
-        while (System.nanoTime() < graceEnds) {
-            LocalProcess.sleep(200);
-        }
+        LocalProcess.sleep(Math.max(0, (outageStarted + LEADER_RENEW_GRACE.toNanos() - System.nanoTime()) / 1_000_000));
         for (LocalProcess p : processes) {
             if (!p.alive() && !CONTROL_PLANE.contains(p.name())) {
                 progress.accept(p.name() + " exited during the control-plane restart (lost its leader"
