@@ -1,14 +1,13 @@
 package dev.nimchart.chart.routing;
 
+import dev.nimchart.cluster.Poll;
 import dev.nimchart.values.FileTrees;
 import dev.nimchart.cluster.KubeApi;
 import dev.nimchart.startup.KubeletEnv;
 import dev.nimchart.controllers.NamespaceState;
 import dev.nimchart.objects.KubeObject;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -97,7 +96,7 @@ final class EndpointPickerRun implements AutoCloseable {
             List<String> standinCommand = new ArrayList<>(List.of("ip", "netns", "exec", name, "python3", standins.toString(),
                     run.metricsDir.toString(), Integer.toString(targetPort)));
             standinCommand.addAll(servingIps);
-            BufferedReader standinOut = run.spawn(standinCommand, Map.of(), run.dir.resolve("standins.log"), true);
+            Path standinOut = run.spawn(standinCommand, Map.of(), run.dir.resolve("standins.log"), true);
             awaitLine(standinOut, "ready", "the metrics stand-ins");
 
             KubeObject container = pickerPod.list("spec.containers").get(0);
@@ -107,7 +106,7 @@ final class EndpointPickerRun implements AutoCloseable {
             // The port the kubelet's gRPC probes ask (the readiness probe's), forwarded too, for health().
             Object probePort = container.at("readinessProbe.grpc.port");
             int healthPort = probePort == null ? port(container, "grpc-health", 9003) : Integer.parseInt(String.valueOf(probePort));
-            BufferedReader bridgeOut = run.spawn(List.of("python3", bridge.toString(), "/var/run/netns/" + name,
+            Path bridgeOut = run.spawn(List.of("python3", bridge.toString(), "/var/run/netns/" + name,
                     "ns:127.0.0.1:" + apiPort + ">host:" + server.getHost() + ":" + apiPort,
                     "host:127.0.0.1:0>ns:127.0.0.1:" + grpcPort, "host:127.0.0.1:0>ns:127.0.0.1:" + healthPort),
                     Map.of(), run.dir.resolve("bridge.log"), true);
@@ -311,32 +310,37 @@ final class EndpointPickerRun implements AutoCloseable {
         return String.valueOf(((Map<String, Object>) body.get("status")).get("token"));
     }
 
-    private BufferedReader spawn(List<String> command, Map<String, String> env, Path log, boolean stdoutPiped) throws IOException {
+    /**
+     * Starts {@code command}, its stderr (and with {@code ownStdout} false its stdout too) to {@code log}; with
+     * {@code ownStdout} its stdout goes to a file of its own beside the log, returned, for {@link #awaitLine}.
+     */
+    private Path spawn(List<String> command, Map<String, String> env, Path log, boolean ownStdout) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().keySet().removeIf(k -> k.equals("KUBECONFIG"));
         pb.environment().putAll(env);
-        if (stdoutPiped) {
-            pb.redirectError(log.toFile());
+        Path stdout = log.resolveSibling(log.getFileName() + ".stdout");
+        if (ownStdout) {
+            pb.redirectError(log.toFile()).redirectOutput(stdout.toFile());
         } else {
             pb.redirectErrorStream(true).redirectOutput(log.toFile());
         }
-        Process p = pb.start();
-        processes.add(p);
-        return stdoutPiped ? new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)) : null;
+        processes.add(pb.start());
+        return ownStdout ? stdout : null;
     }
 
-    private static String awaitLine(BufferedReader reader, String prefix, String what) throws IOException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        String line;
-        while ((line = reader.readLine()) != null) {
-            if (line.startsWith(prefix)) {
-                return line;
-            }
-            if (System.nanoTime() > deadline) {
-                break;
-            }
+    /** The first line of what a process printed to {@code stdout} that starts with {@code prefix}, waited for up to 30 s. */
+    private static String awaitLine(Path stdout, String prefix, String what) {
+        return Poll.upTo(Duration.ofSeconds(30)).every(100).until(() -> printed(stdout), l -> l.stream().anyMatch(x -> x.startsWith(prefix)))
+                .orElseThrow(l -> new IllegalStateException(what + " did not print '" + prefix + "' within 30 s; it printed " + l))
+                .stream().filter(x -> x.startsWith(prefix)).findFirst().orElseThrow();
+    }
+
+    private static List<String> printed(Path stdout) {
+        try {
+            return Files.exists(stdout) ? Files.readAllLines(stdout, StandardCharsets.UTF_8) : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        throw new IllegalStateException(what + " did not print '" + prefix + "' (ended or timed out)");
     }
 
     private static Path resource(String name, Path dir) throws IOException {
