@@ -26,10 +26,10 @@ link() { # name target
   echo "  $1 -> $2"
 }
 
-bash "${script_dir}/build-control-plane.sh" >&2
-arch="$(uname -m)"; case "${arch}" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; esac
-version="$(sed -nE 's#^[[:space:]]*(require[[:space:]]+)?k8s\.io/kubernetes v([0-9][^ ]*).*#\2#p' "${script_dir}/control-plane/kubernetes/go.mod" | sed -n 1p)"
-cp_dir="${NIM_CONTROL_PLANE_DIR:-${HOME}/.cache/nim-llm-chart/control-plane}/${version}-linux-${arch}"
+# The version's directory is the last line build-control-plane.sh --print-dir prints (its other lines go to stderr here).
+cp_out="$(bash "${script_dir}/build-control-plane.sh" --print-dir)"
+sed '$d' <<<"${cp_out}" >&2
+cp_dir="$(sed -n '$p' <<<"${cp_out}")"
 [[ -x "${cp_dir}/kube-apiserver" ]] || { echo "binaries: no kube-apiserver in ${cp_dir}" >&2; exit 1; }
 echo "linking into ${dir}:"
 link control-plane "${cp_dir}"
