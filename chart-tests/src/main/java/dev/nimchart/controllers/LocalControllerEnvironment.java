@@ -185,9 +185,7 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
                     throw new ControllerTierException(p.name() + " lost its leader lease and exited " + restarts
                             + " times (a crash loop); last lines of " + p.log() + ":\n" + p.tail());
                 }
-                progress.accept(p.name() + " exited: it could not renew its leader lease in time (restart " + restarts
-                        + "); restarted as the kubelet restarts a container (" + p.log() + ")");
-                p.restart(Duration.ofSeconds(60));
+                restartAsTheKubeletWould(p, "exited: it could not renew its leader lease in time (restart " + restarts + ")");
             }
             p.requireAlive();
         }
@@ -241,11 +239,15 @@ public final class LocalControllerEnvironment implements ControllerEnvironment {
         LocalProcess.sleep(Math.max(0, (outageStarted + LEADER_RENEW_GRACE.toNanos() - System.nanoTime()) / 1_000_000));
         for (LocalProcess p : processes) {
             if (!p.alive() && !CONTROL_PLANE.contains(p.name())) {
-                progress.accept(p.name() + " exited during the control-plane restart (lost its leader"
-                        + " lease); restarted as the kubelet restarts a container (" + p.log() + ")");
-                p.restart(Duration.ofSeconds(60));
+                restartAsTheKubeletWould(p, "exited during the control-plane restart (lost its leader lease)");
             }
         }
+    }
+
+    /** Starts an exited controller again, as the kubelet restarts its container, and says why in the tier's progress. */
+    private void restartAsTheKubeletWould(LocalProcess p, String why) {
+        progress.accept(p.name() + " " + why + "; restarted as the kubelet restarts a container (" + p.log() + ")");
+        p.restart(Duration.ofSeconds(60));
     }
 
     /**
