@@ -7,7 +7,10 @@
 #   show-example.log, verify.log   each command's output
 # ci/benchmark.sh --cold runs it and records the figures; --cold-results DIR records a run made before.
 #
-#   ci/cold-run.sh DIR
+#   ci/cold-run.sh [--machine-caches] DIR
+#
+# --machine-caches: no isolation; the commands fill the machine's own caches (for a machine that is itself fresh, so
+# the caches it builds stay for later work). Refused when any of those caches already exists: the run would not be cold.
 #
 # As root with unshare(1): the commands run in a mount namespace of their own where the home directory is an empty
 # directory (Maven's ~/.m2, Go's module and build caches, ~/.cache/nim-llm-chart with the control plane, controllers,
@@ -21,7 +24,14 @@
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 die() { echo "cold-run: $*" >&2; exit 2; }
-[[ $# -eq 1 ]] || die "usage: ci/cold-run.sh DIR (a directory that does not exist yet)"
+machine_caches=false
+if [[ ${1:-} == --machine-caches ]]; then machine_caches=true; shift; fi
+[[ $# -eq 1 ]] || die "usage: ci/cold-run.sh [--machine-caches] DIR (a directory that does not exist yet)"
+if $machine_caches; then
+  for c in "$HOME/.m2" "$HOME/go/pkg/mod" "$HOME/.cache/go-build" "$HOME/.cache/nim-llm-chart" /usr/local/lib/nim-llm-chart; do
+    [[ ! -e "$c" ]] || die "--machine-caches: $c exists, so the run would not be cold; run without --machine-caches"
+  done
+fi
 [[ ! -e "$1" ]] || die "$1 exists; give a new directory"
 mkdir -p "$1"
 dir=$(cd "$1" && pwd)
@@ -47,6 +57,10 @@ commands() {
   done
 }
 
+if $machine_caches; then
+  commands
+  exit
+fi
 if [[ $(id -u) == 0 ]] && command -v unshare >/dev/null 2>&1; then
   mkdir -p "$dir/home" "$dir/machine-home" "$dir/usr-local-lib"
   export dir
