@@ -84,8 +84,13 @@ timed() { # name command...
 mkdir -p "$out"
 verify_figures="$out/verify.tsv"
 : >"$verify_figures.new"
+# Busy CPU time of the whole machine so far, in milliseconds (both cores; /proc/stat's user, nice, system, irq,
+# softirq and steal, in USER_HZ ticks of 10 ms).
+busy_ms() { awk '$1 == "cpu" {print ($2 + $3 + $4 + $7 + $8 + $9) * 10}' /proc/stat; }
 if $verify; then
+  busy_before=$(busy_ms)
   echo -e "warm\t$(timed verify-warm mvn -B -f "$root/pom.xml" verify)" >>"$verify_figures.new"
+  echo -e "warm-machine-cpu\t$(($(busy_ms) - busy_before))" >>"$verify_figures.new"
 fi
 cold_scratch=""
 if $cold && [[ -z "$cold_results" ]]; then

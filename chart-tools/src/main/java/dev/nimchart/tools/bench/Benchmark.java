@@ -324,6 +324,7 @@ public final class Benchmark {
             String label = switch (parts[0]) {
                 case "cold-show-example" -> "cold, first command: `ci/show-example.sh` on a fresh clone, every cache empty";
                 case "cold" -> "cold, second command: `mvn -B verify` after it (CI=true)";
+                case "warm-machine-cpu" -> "... the machine's busy CPU time meanwhile (both cores, every process)";
                 default -> "`mvn -B verify`, warm caches";
             };
             report.line("| " + label + " | " + Stats.seconds(ms * 1_000_000) + " |");

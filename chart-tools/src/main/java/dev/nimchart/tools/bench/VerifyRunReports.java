@@ -3,6 +3,10 @@ package dev.nimchart.tools.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -10,8 +14,9 @@ import java.util.stream.Stream;
 /**
  * What the warm {@code mvn -B verify} of ci/benchmark.sh --verify ran, from the JUnit XML reports it left: the number
  * of tests of the offline tier (Surefire) and of the cluster tiers (Failsafe), each cluster test class's time, and the
- * size of the suite they came from ({@link SuiteSize}). Every figure of the run goes into the sections verify-tests and
- * verify-class, which a later run replaces whole: a class deleted since goes with its row.
+ * size of the suite they came from ({@link SuiteSize}), and the CPU time the test JVMs and what they started used, in all
+ * and per cluster class. Every figure of the run goes into the sections verify-tests, verify-class, verify-cpu and
+ * verify-class-cpu, which a later run replaces whole: a class deleted since goes with its row.
  */
 final class VerifyRunReports {
 
@@ -44,6 +49,40 @@ final class VerifyRunReports {
         report.line(String.format("The suite: %d test methods, %d values files.", suite.testMethods(), suite.valuesFiles()));
         report.figure("verify-tests", "test-methods", suite.testMethods(), "count");
         report.figure("verify-tests", "values-files", suite.valuesFiles(), "count");
+        cpu(target.resolve("cpu"));
+    }
+
+    /**
+     * The CPU records the run's test JVMs wrote (chart-tests' ClassCpuRecord, one file per JVM: {@code offline-PID.tsv},
+     * {@code cluster-PID.tsv}, {@code oldest-PID.tsv}): each kind's JVMs together (their {@code (jvm)} lines), and each
+     * cluster class's own (Failsafe's forks run one class at a time; a tier's start counts in the class that started it).
+     */
+    private void cpu(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IOException("no " + dir + ": the warm verify run's test JVMs left no CPU record (ClassCpuRecord)");
+        }
+        Map<String, Double> kinds = new TreeMap<>();
+        Map<String, Double> classes = new TreeMap<>();
+        Set<String> sources = new TreeSet<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path tsv : files.filter(f -> f.getFileName().toString().matches("[a-z]+-\\d+\\.tsv")).sorted().toList()) {
+                String kind = tsv.getFileName().toString().replaceFirst("-.*", "");
+                for (String line : Files.readAllLines(tsv)) {
+                    String[] f = line.split("\t");
+                    double cpu = Double.parseDouble(f[2]);
+                    sources.add(f[3]);
+                    if (f[0].equals("(jvm)")) {
+                        kinds.merge(kind, cpu, Double::sum);
+                    } else if (kind.equals("cluster") && f[0].endsWith("IT") && !f[0].contains("$")) {
+                        classes.merge(f[0].substring(f[0].lastIndexOf('.') + 1), cpu, Double::sum);
+                    }
+                }
+            }
+        }
+        report.line(String.format("CPU time of the test JVMs and every process each started (%s): %s.", String.join(", ", sources),
+                kinds.entrySet().stream().map(e -> String.format("%s %.0f s", e.getKey(), e.getValue())).reduce((a, b) -> a + ", " + b).orElse("none")));
+        kinds.forEach((kind, cpu) -> report.figure("verify-cpu", kind, cpu, "s"));
+        classes.forEach((name, cpu) -> report.figure("verify-class-cpu", name, cpu, "s"));
     }
 
     /** Tests of every suite report in a directory; with perClass, each suite's time becomes a figure. */
