@@ -78,15 +78,15 @@ class NetworkPolicyEnforcementIT {
             PodRun leader = leaders.get(0);
             PodRun worker = workerOf(started.run(), leader);
             PodRun otherLeader = leaders.get(1);
-            List<String> failures = new ArrayList<>();
-            expect(failures, "the group's leader to its worker's sshd", leader.netns(), worker, ssh, CONNECTED);
-            expect(failures, "a stranger (another namespace) to a worker's sshd", d.stranger, worker, ssh, TIMED_OUT);
-            expect(failures, "a pod of the release's namespace without group labels to a worker's sshd", d.neighbour, worker, ssh, TIMED_OUT);
-            expect(failures, "the declared client (namespace api-gateway) to a worker's sshd", d.client, worker, ssh, TIMED_OUT);
-            expect(failures, "another group's leader to this group's worker's sshd", otherLeader.netns(), worker, ssh, TIMED_OUT);
-            expect(failures, "the declared client (namespace api-gateway) to the leader's API port", d.client, leader, serverPort(leader), CONNECTED);
-            expect(failures, "a stranger (another namespace) to the leader's API port", d.stranger, leader, serverPort(leader), TIMED_OUT);
-            assertProbesAsExpected(failures, started, d, worker, ssh, MPI_EXAMPLE + " with its NetworkPolicies enforced");
+            Dials dials = new Dials();
+            dials.expect("the group's leader to its worker's sshd", leader.netns(), worker, ssh, CONNECTED);
+            dials.expect("a stranger (another namespace) to a worker's sshd", d.stranger, worker, ssh, TIMED_OUT);
+            dials.expect("a pod of the release's namespace without group labels to a worker's sshd", d.neighbour, worker, ssh, TIMED_OUT);
+            dials.expect("the declared client (namespace api-gateway) to a worker's sshd", d.client, worker, ssh, TIMED_OUT);
+            dials.expect("another group's leader to this group's worker's sshd", otherLeader.netns(), worker, ssh, TIMED_OUT);
+            dials.expect("the declared client (namespace api-gateway) to the leader's API port", d.client, leader, serverPort(leader), CONNECTED);
+            dials.expect("a stranger (another namespace) to the leader's API port", d.stranger, leader, serverPort(leader), TIMED_OUT);
+            assertProbesAsExpected(dials.failures(), started, d, worker, ssh, MPI_EXAMPLE + " with its NetworkPolicies enforced");
         });
     }
 
@@ -98,12 +98,12 @@ class NetworkPolicyEnforcementIT {
             PodRun head = started.run().pod(started.servingPods().get(0).name());
             int gcs = rayPort(head.pod());
             PodRun worker = workerOf(started.run(), head);
-            List<String> failures = new ArrayList<>();
-            expect(failures, "a worker of the group to the Ray GCS", worker.netns(), head, gcs, CONNECTED);
-            expect(failures, "a stranger (another namespace) to the Ray GCS", d.stranger, head, gcs, TIMED_OUT);
-            expect(failures, "a pod of the release's namespace without group labels to the Ray GCS", d.neighbour, head, gcs, TIMED_OUT);
-            expect(failures, "a stranger to the API port (ingressFrom is empty: open to every pod)", d.stranger, head, serverPort(head), CONNECTED);
-            assertProbesAsExpected(failures, started, d, head, gcs, RAY_EXAMPLE + " with its NetworkPolicies enforced");
+            Dials dials = new Dials();
+            dials.expect("a worker of the group to the Ray GCS", worker.netns(), head, gcs, CONNECTED);
+            dials.expect("a stranger (another namespace) to the Ray GCS", d.stranger, head, gcs, TIMED_OUT);
+            dials.expect("a pod of the release's namespace without group labels to the Ray GCS", d.neighbour, head, gcs, TIMED_OUT);
+            dials.expect("a stranger to the API port (ingressFrom is empty: open to every pod)", d.stranger, head, serverPort(head), CONNECTED);
+            assertProbesAsExpected(dials.failures(), started, d, head, gcs, RAY_EXAMPLE + " with its NetworkPolicies enforced");
         });
     }
 
@@ -134,16 +134,16 @@ class NetworkPolicyEnforcementIT {
             String monitoring = client(started, "monitoring", "m");
             Picker picker = picker(started);
             try (AutoCloseable listening = PodNetworkProbe.listen(picker.netns, List.of(picker.extProc, picker.health, picker.metrics))) {
-                List<String> failures = new ArrayList<>();
-                expect(failures, "the gateway (namespace envoy-gateway-system) to the picker's ext-proc port", d.client, picker.at(), picker.extProc, CONNECTED);
-                expect(failures, "monitoring to the picker's metrics port", monitoring, picker.at(), picker.metrics, CONNECTED);
-                expect(failures, "a stranger (another namespace) to the picker's ext-proc port", d.stranger, picker.at(), picker.extProc, TIMED_OUT);
-                expect(failures, "a stranger (another namespace) to the picker's metrics port", d.stranger, picker.at(), picker.metrics, TIMED_OUT);
-                expect(failures, "a pod of the release's namespace to the picker's ext-proc port", d.neighbour, picker.at(), picker.extProc, TIMED_OUT);
-                expect(failures, "the gateway to the picker's metrics port", d.client, picker.at(), picker.metrics, TIMED_OUT);
-                expect(failures, "monitoring to the picker's ext-proc port", monitoring, picker.at(), picker.extProc, TIMED_OUT);
-                expect(failures, "the gateway to the picker's health port (open to no one)", d.client, picker.at(), picker.health, TIMED_OUT);
-                assertProbesAsExpected(failures, started, d, picker.at(), picker.extProc, PICKER_EXAMPLE + " with the picker's NetworkPolicy enforced");
+                Dials dials = new Dials();
+                dials.expect("the gateway (namespace envoy-gateway-system) to the picker's ext-proc port", d.client, picker.at(), picker.extProc, CONNECTED);
+                dials.expect("monitoring to the picker's metrics port", monitoring, picker.at(), picker.metrics, CONNECTED);
+                dials.expect("a stranger (another namespace) to the picker's ext-proc port", d.stranger, picker.at(), picker.extProc, TIMED_OUT);
+                dials.expect("a stranger (another namespace) to the picker's metrics port", d.stranger, picker.at(), picker.metrics, TIMED_OUT);
+                dials.expect("a pod of the release's namespace to the picker's ext-proc port", d.neighbour, picker.at(), picker.extProc, TIMED_OUT);
+                dials.expect("the gateway to the picker's metrics port", d.client, picker.at(), picker.metrics, TIMED_OUT);
+                dials.expect("monitoring to the picker's ext-proc port", monitoring, picker.at(), picker.extProc, TIMED_OUT);
+                dials.expect("the gateway to the picker's health port (open to no one)", d.client, picker.at(), picker.health, TIMED_OUT);
+                assertProbesAsExpected(dials.failures(), started, d, picker.at(), picker.extProc, PICKER_EXAMPLE + " with the picker's NetworkPolicy enforced");
             } catch (Exception e) {
                 throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
             }
@@ -168,10 +168,11 @@ class NetworkPolicyEnforcementIT {
             String strangerIp = d.strangerIp;
             int port = 8443;
             try (AutoCloseable listening = PodNetworkProbe.listen(d.stranger, List.of(port))) {
-                List<String> failures = new ArrayList<>();
+                Dials dials = new Dials();
                 Target outside = new Target(d.strangerPod, strangerIp);
-                expect(failures, "a pod no policy selects to a port outside the release", d.neighbour, outside, port, CONNECTED);
-                expect(failures, "the air-gapped group's leader to a port outside the release", leader.netns(), outside, port, TIMED_OUT);
+                dials.expect("a pod no policy selects to a port outside the release", d.neighbour, outside, port, CONNECTED);
+                dials.expect("the air-gapped group's leader to a port outside the release", leader.netns(), outside, port, TIMED_OUT);
+                List<String> failures = dials.failures();
                 String judged = "srcPod=\"" + started.reconciled().namespace() + "/" + leader.pod().name() + "\" dstPod=\"" + d.strangerPod + "\"";
                 if (!enforcer(started).logText().contains(judged)) {
                     failures.add("the enforcer's log names no connection " + judged + " (" + enforcer(started).log() + ")");
@@ -195,25 +196,25 @@ class NetworkPolicyEnforcementIT {
             Dialers d = dialers(started, null);
             PodRun worker = workerOf(started.run(), leaders(started).get(0));
             int ssh = Example.of(Examples.named(MPI_EXAMPLE)).integer("multiNode.sshPort");
-            List<String> failures = new ArrayList<>();
-            expect(failures, "a stranger (another namespace) to a worker's sshd, no policy", d.stranger, worker, ssh, CONNECTED);
-            assertProbesAsExpected(failures, started, d, worker, ssh, MPI_EXAMPLE + " without NetworkPolicies");
+            Dials dials = new Dials();
+            dials.expect("a stranger (another namespace) to a worker's sshd, no policy", d.stranger, worker, ssh, CONNECTED);
+            assertProbesAsExpected(dials.failures(), started, d, worker, ssh, MPI_EXAMPLE + " without NetworkPolicies");
         });
         start(tiers, RAY_EXAMPLE, List.of(off), true, started -> {
             Dialers d = dialers(started, null);
             PodRun head = started.run().pod(started.servingPods().get(0).name());
-            List<String> failures = new ArrayList<>();
-            expect(failures, "a stranger (another namespace) to the Ray GCS, no policy", d.stranger, head, rayPort(head.pod()), CONNECTED);
-            assertProbesAsExpected(failures, started, d, head, rayPort(head.pod()), RAY_EXAMPLE + " without NetworkPolicies");
+            Dials dials = new Dials();
+            dials.expect("a stranger (another namespace) to the Ray GCS, no policy", d.stranger, head, rayPort(head.pod()), CONNECTED);
+            assertProbesAsExpected(dials.failures(), started, d, head, rayPort(head.pod()), RAY_EXAMPLE + " without NetworkPolicies");
         });
         start(tiers, PICKER_EXAMPLE, List.of(off), true, started -> {
             Dialers d = dialers(started, null);
             Picker picker = picker(started);
             try (AutoCloseable listening = PodNetworkProbe.listen(picker.netns, List.of(picker.extProc, picker.metrics))) {
-                List<String> failures = new ArrayList<>();
-                expect(failures, "a stranger (another namespace) to the picker's ext-proc port, no policy", d.stranger, picker.at(), picker.extProc, CONNECTED);
-                expect(failures, "a stranger (another namespace) to the picker's metrics port, no policy", d.stranger, picker.at(), picker.metrics, CONNECTED);
-                assertProbesAsExpected(failures, started, d, picker.at(), picker.extProc, PICKER_EXAMPLE + " without NetworkPolicies");
+                Dials dials = new Dials();
+                dials.expect("a stranger (another namespace) to the picker's ext-proc port, no policy", d.stranger, picker.at(), picker.extProc, CONNECTED);
+                dials.expect("a stranger (another namespace) to the picker's metrics port, no policy", d.stranger, picker.at(), picker.metrics, CONNECTED);
+                assertProbesAsExpected(dials.failures(), started, d, picker.at(), picker.extProc, PICKER_EXAMPLE + " without NetworkPolicies");
             } catch (Exception e) {
                 throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
             }
@@ -271,18 +272,42 @@ class NetworkPolicyEnforcementIT {
                 Map.of("app", "client"), SETTLE) + "/17");
     }
 
-    /** One connection whose outcome must be {@code expected}; a failure is added, naming who dialled whom and what happened. */
-    private static void expect(List<String> failures, String what, String fromNetns, PodRun to, int port, Outcome expected) {
-        expect(failures, what, fromNetns, new Target(to.pod().name(), to.ip()), port, expected);
-    }
+    /**
+     * The connections of one check, dialled side by side: each that must time out waits out the probe's whole connect
+     * timeout, and one after another they kept the machine-wide group-start slot for that long. Independent: each
+     * dial is a process of its own (several may leave one client's namespace). Their failures come back in the order they were written,
+     * each naming who dialled whom and what happened.
+     */
+    private static final class Dials {
+        private final List<java.util.concurrent.CompletableFuture<Optional<String>>> pending = new ArrayList<>();
 
-    private static void expect(List<String> failures, String what, String fromNetns, Target to, int port, Outcome expected) {
-        Outcome got = expected == CONNECTED ? PodNetworkProbe.connectExpecting(fromNetns, to.ip(), port, CONNECTED, SETTLE)
-                : PodNetworkProbe.connect(fromNetns, to.ip(), port);
-        if (got != expected) {
-            failures.add(String.format("%s (%s %s:%d): %s, expected %s", what, to.name(), to.ip(), port, got, expected));
+        void expect(String what, String fromNetns, PodRun to, int port, Outcome expected) {
+            expect(what, fromNetns, new Target(to.pod().name(), to.ip()), port, expected);
+        }
+
+        void expect(String what, String fromNetns, Target to, int port, Outcome expected) {
+            pending.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                Outcome got = expected == CONNECTED ? PodNetworkProbe.connectExpecting(fromNetns, to.ip(), port, CONNECTED, SETTLE)
+                        : PodNetworkProbe.connect(fromNetns, to.ip(), port);
+                return got == expected ? Optional.<String>empty()
+                        : Optional.of(String.format("%s (%s %s:%d): %s, expected %s", what, to.name(), to.ip(), port, got, expected));
+            }, DIALLING));
+        }
+
+        /** Waits for every dial; the failures, a list the check may add to. */
+        List<String> failures() {
+            List<String> failures = new ArrayList<>();
+            pending.forEach(p -> p.join().ifPresent(failures::add));
+            return failures;
         }
     }
+
+    /** Threads for the dials (daemons: a JVM's exit does not wait for them). */
+    private static final java.util.concurrent.ExecutorService DIALLING = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "netpol-dial");
+        t.setDaemon(true);
+        return t;
+    });
 
     /**
      * The enforcer judged the stranger's connections itself (its log names the stranger's pod as their source). Under
