@@ -8,7 +8,7 @@
 # run measured replaces the recorded one) and regenerates docs/benchmarks.md's measured table from that record.
 #
 #   ci/benchmark.sh [--offline] [--verify] [--cold | --cold-results DIR] [--faults] [--agreement] [--epp] [--gpu-results DIR]
-#                   [-Dnim.bench.runs=N ...]
+#                   [--show-example] [-Dnim.bench.runs=N ...]
 #
 #   --offline only the offline side by side, in one JVM and as commands (the other sections keep their recorded figures)
 #   --verify  also time a whole `mvn -B verify` with warm caches (every tier: minutes on 2 cores)
@@ -31,6 +31,8 @@
 #   --gpu-results DIR  only the GPU check's figures, from the result.json files (any *.json) in DIR that `DIR/run`
 #             (ci/gpu-check.sh --bundle) wrote on GPU hosts and that were carried back: per card and values file the whole
 #             run, the time to Ready, the engine's own start and the chat completion's tokens per second
+#   --show-example  only the README's first command again on a warm machine: ci/show-example.sh (the default example)
+#             once to warm up, then NIM_SHOW_EXAMPLE_RUNS (default 5) timed runs as a user starts it, end to end
 # Other arguments go to Maven (e.g. -Dnim.bench.runs=9, -Dnim.cluster=local, -Dnim.bench.only=startup to measure only
 # the start-up section: offline, cluster, controllers, startup, verify; the record keeps what this run did not measure).
 set -euo pipefail
@@ -43,6 +45,7 @@ faults=false
 agreement=false
 epp=false
 gpu_results=""
+show_example=false
 maven_args=()
 while (($#)); do
   a=$1
@@ -63,6 +66,7 @@ while (($#)); do
     --faults) faults=true ;;
     --agreement) agreement=true ;;
     --epp) epp=true ;;
+    --show-example) show_example=true; maven_args+=(-Dnim.bench.only=show-example) ;;
     *) maven_args+=("$a") ;;
   esac
 done
@@ -171,6 +175,16 @@ if $epp; then
   if [[ -f "$epp_record" ]]; then
     cp "$epp_record" "$out/epp.tsv"
   fi
+fi
+
+rm -f "$out/show-example.tsv"
+if $show_example; then
+  # The command as a user starts it, warm: the first run may build its launcher and is not timed.
+  echo "timing ci/show-example.sh (a warm-up, then ${NIM_SHOW_EXAMPLE_RUNS:-5} runs), logs in $out/show-example-*.log" >&2
+  "$root/ci/show-example.sh" >"$out/show-example-warm-up.log" 2>&1 || { echo "ci/show-example.sh failed; see $out/show-example-warm-up.log" >&2; exit 1; }
+  for ((i = 1; i <= ${NIM_SHOW_EXAMPLE_RUNS:-5}; i++)); do
+    echo "$(timed "show-example-$i" "$root/ci/show-example.sh")" >>"$out/show-example.tsv"
+  done
 fi
 
 exec mvn -q -B -Dstyle.color=never -f "$root/pom.xml" -pl chart-tools -am generate-test-resources exec:exec@benchmark "${maven_args[@]}"

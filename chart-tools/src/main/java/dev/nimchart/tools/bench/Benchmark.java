@@ -65,6 +65,9 @@ public final class Benchmark {
         if (only.contains("gpu")) {
             new GpuCheckFigures(b.report).run(OUT.resolve("gpu"));
         }
+        if (only.contains("show-example")) {
+            b.showExampleTimes();
+        }
         if (only.contains("verify")) {
             b.verifyTimes();
         }
@@ -301,6 +304,22 @@ public final class Benchmark {
             report.line(String.format("Growth, %s: 2 -> 64 workers adds %d bytes (%+.2f%%); each replica beyond the first adds %d bytes.",
                     backend, w64r1 - w2r1, 100.0 * (w64r1 - w2r1) / w2r1, (w2r8 - w2r1) / 7));
         }
+    }
+
+    /** The README's first command, warm: ci/benchmark.sh --show-example timed its runs before starting this JVM. */
+    private void showExampleTimes() throws IOException {
+        Path file = OUT.resolve("show-example.tsv");
+        if (!Files.isRegularFile(file)) {
+            return;
+        }
+        List<Long> nanos = Files.readAllLines(file).stream().filter(l -> !l.isBlank()).map(l -> Long.parseLong(l.trim()) * 1_000_000).toList();
+        report.line("");
+        report.line("## `ci/show-example.sh`, warm (the default example on the controller tier, end to end as a user starts it)");
+        report.line("");
+        report.line("Runs: " + list(nanos) + ".");
+        report.figure("show-example", "warm-median", Stats.median(nanos) / 1e9, "s");
+        report.figure("show-example", "warm-min", java.util.Collections.min(nanos) / 1e9, "s");
+        report.figure("show-example", "warm-max", java.util.Collections.max(nanos) / 1e9, "s");
     }
 
     /**
