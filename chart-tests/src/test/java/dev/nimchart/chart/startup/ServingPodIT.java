@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,7 +33,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * every capability dropped, no_new_privs), with the stand-in in the GPU engine's place, writing each engine's caches
  * where the engine writes them by default: what {@code ci/gpu-check.sh} runs with a real engine on a GPU. With CI=true
  * it runs or fails; otherwise it is skipped with the reason, like the rest of the start-up tier.
+ *
+ * <p>Its tests run side by side (each mostly waits, at least the startup probe's 40 s initialDelaySeconds): every run has
+ * a directory of its own under REPORT_DIR and its own network and mount namespaces (the bundle's {@code run} is
+ * {@code unshare --net --mount}; the bundle tests' /opt is a tmpfs in an {@code unshare --mount} of their own), so the
+ * pods' fixed address and ports, /opt and emptyDirs never meet; the one thing shared, the engine's Python under /opt, is
+ * made once ({@link #enginePython}).
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ServingPodIT {
 
     static final Path REPORT_DIR = Path.of("target", "serving-pod");
@@ -135,10 +144,7 @@ class ServingPodIT {
         Path carried = REPORT_DIR.resolve("bundle-carried-" + example).toAbsolutePath();
         FileTrees.delete(carried);
         StartupHost.must(List.of("cp", "-a", made.toString(), carried.toString()));
-        Path venv = REPORT_DIR.resolve("opt-python").toAbsolutePath();
-        if (!Files.isExecutable(venv.resolve("bin/python3"))) {
-            StartupHost.must(List.of("/usr/bin/python3", "-m", "venv", "--without-pip", "--copies", venv.toString()));
-        }
+        Path venv = enginePython();
         // The host's /opt in this run: an empty tmpfs with the engine's Python at /opt/engine-python (the host's /opt untouched).
         // The Deployment's run has a host without curl (its curl covered by /dev/null): helm test then runs on the bundle's own.
         boolean noCurl = example.contains("deployment");
@@ -165,6 +171,18 @@ class ServingPodIT {
         assertThat(r.written().keySet()).as("the engine caches in the home %s:%n%s", home, r.text()).contains(home + "/.triton/cache");
         assertThat(r.written().keySet()).as("every directory the pod wrote is one of its writable mounts:%n%s", r.text())
                 .allMatch(d -> d.equals(home) || d.startsWith(home + "/") || d.equals("/tmp") || d.startsWith("/tmp/") || d.startsWith("/model-store"));
+    }
+
+    /**
+     * The engine's Python the bundle tests mount at /opt/engine-python: a copy of the system's interpreter, made once for
+     * both (synchronized: the two run side by side, and a venv made twice at once in one directory is a broken one).
+     */
+    static synchronized Path enginePython() {
+        Path venv = REPORT_DIR.resolve("opt-python").toAbsolutePath();
+        if (!Files.isExecutable(venv.resolve("bin/python3"))) {
+            StartupHost.must(List.of("/usr/bin/python3", "-m", "venv", "--without-pip", "--copies", venv.toString()));
+        }
+        return venv;
     }
 
     @Test
