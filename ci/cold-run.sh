@@ -28,7 +28,8 @@ machine_caches=false
 if [[ ${1:-} == --machine-caches ]]; then machine_caches=true; shift; fi
 [[ $# -eq 1 ]] || die "usage: ci/cold-run.sh [--machine-caches] DIR (a directory that does not exist yet)"
 if $machine_caches; then
-  for c in "$HOME/.m2" "$HOME/go/pkg/mod" "$HOME/.cache/go-build" "$HOME/.cache/nim-llm-chart" /usr/local/lib/nim-llm-chart; do
+  # Go's caches where go itself puts them (GOMODCACHE, GOCACHE may be set elsewhere than under HOME)
+  for c in "$HOME/.m2" "$(go env GOMODCACHE)" "$(go env GOCACHE)" "$HOME/.cache/nim-llm-chart" /usr/local/lib/nim-llm-chart; do
     [[ ! -e "$c" ]] || die "--machine-caches: $c exists, so the run would not be cold; run without --machine-caches"
   done
 fi

@@ -3,10 +3,7 @@ package dev.nimchart.junit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -114,31 +111,19 @@ final class ForkCpuMeter {
 
     /** /proc: utime, stime, cutime and cstime of {@code root} and of every live descendant, in seconds. */
     static double processTreeSeconds(long root) {
-        Map<Long, List<Long>> children = new HashMap<>();
-        Map<Long, Long> ticks = new HashMap<>();
-        try (var procs = Files.list(Path.of("/proc"))) {
-            for (Path p : procs.filter(d -> d.getFileName().toString().matches("\\d+")).toList()) {
-                try {
-                    String stat = Files.readString(p.resolve("stat"));
-                    // the fields after the command, which may hold spaces and parentheses
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    long pid = Long.parseLong(p.getFileName().toString());
-                    children.computeIfAbsent(Long.parseLong(f[1]), k -> new ArrayList<>()).add(pid);
-                    ticks.put(pid, Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]));
-                } catch (IOException | RuntimeException e) {
-                    // ended while listed
-                }
-            }
-        } catch (IOException e) {
+        return ProcessHandle.of(root).stream().flatMap(h -> java.util.stream.Stream.concat(java.util.stream.Stream.of(h), h.descendants()))
+                .mapToLong(h -> ticks(h.pid())).sum() / 100.0; // USER_HZ is 100 on Linux
+    }
+
+    /** A process's own and its ended children's CPU ticks, from /proc/PID/stat; 0 once it has ended. */
+    private static long ticks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // the fields after the command, which may hold spaces and parentheses: utime is the 12th
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+        } catch (IOException | RuntimeException e) {
             return 0;
         }
-        long total = 0;
-        List<Long> todo = new ArrayList<>(List.of(root));
-        while (!todo.isEmpty()) {
-            long pid = todo.remove(todo.size() - 1);
-            total += ticks.getOrDefault(pid, 0L);
-            todo.addAll(children.getOrDefault(pid, List.of()));
-        }
-        return total / 100.0; // USER_HZ is 100 on Linux
     }
 }

@@ -275,8 +275,8 @@ class NetworkPolicyEnforcementIT {
     /**
      * The connections of one check, dialled side by side: each that must time out waits out the probe's whole connect
      * timeout, and one after another they kept the machine-wide group-start slot for that long. Independent: each
-     * dial is a process of its own (several may leave one client's namespace). Their failures come back in the order they were written,
-     * each naming who dialled whom and what happened.
+     * dial is a process of its own (several may leave one client's namespace). Their failures come back in the order
+     * they were written, each naming who dialled whom and what happened.
      */
     private static final class Dials {
         private final List<java.util.concurrent.CompletableFuture<Optional<String>>> pending = new ArrayList<>();
